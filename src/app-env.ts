@@ -1,0 +1,19 @@
+import type { Session } from './sessions.js'
+import type { SpecOperation } from './spec/load-spec.js'
+
+/** A request's parameters and body after validation against the contract. */
+export interface ValidInput {
+  params: Record<string, unknown>
+  body: unknown
+}
+
+/** What middleware hands down to handlers through `c.var`. */
+export type AppEnv = {
+  Variables: {
+    session: Session
+    operation: SpecOperation | undefined
+    input: ValidInput
+    /** The raw JSON body of a request that has one, once parsed. */
+    body: unknown
+  }
+}

@@ -1,0 +1,34 @@
+import type { LogFormat } from './log.js'
+
+/** Everything the command line and environment decide. */
+export interface Config {
+  host: string
+  port: number
+  apiKeys: string[]
+  fixtures?: string
+  faker: boolean
+  count: number
+  seed: number
+  spec?: string
+  bodyLimit: number
+  maxPets: number
+  maxSessions: number
+  log: LogFormat
+  headersTimeout: number
+  requestTimeout: number
+}
+
+/** The defaults of every option but `log`, which depends on the terminal. */
+export const configDefaults: Omit<Config, 'log'> = {
+  host: '127.0.0.1',
+  port: 4010,
+  apiKeys: [],
+  faker: false,
+  count: 50,
+  seed: 1,
+  bodyLimit: 1024 * 1024,
+  maxPets: 100_000,
+  maxSessions: 100,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+}

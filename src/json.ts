@@ -1,0 +1,23 @@
+import { isSafeNumber, LosslessNumber, parse } from 'lossless-json'
+
+/** A parse result: the value, or why the text is not JSON. */
+export type JsonResult = { ok: true; value: unknown } | { ok: false; message: string }
+
+// A number JavaScript cannot hold exactly stays a LosslessNumber (an object), so
+// schema validation rejects it by type instead of it being silently rounded.
+const exactNumber = (text: string): number | LosslessNumber =>
+  isSafeNumber(text) ? Number(text) : new LosslessNumber(text)
+
+/**
+ * Parses JSON without losing precision: numbers that would round are kept
+ * apart, `__proto__` stays an ordinary own key, duplicate keys are an error.
+ */
+export const parseJsonExact = (text: string): JsonResult => {
+  try {
+    return { ok: true, value: parse(text, null, exactNumber) }
+  } catch (error) {
+    // Deep nesting overflows the recursive parser's stack: still just bad input.
+    const reason = error instanceof RangeError ? 'it is nested too deeply' : (error as Error).message
+    return { ok: false, message: `Request body is not valid JSON: ${reason}` }
+  }
+}

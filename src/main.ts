@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs'
+import { createApp } from './app.js'
+import { parseCommandLine, usage, UsageError } from './cli.js'
+import type { Config } from './config.js'
+import { createLogger } from './log.js'
+import type { Pet } from './pet.js'
+import { defaultFixturesPath, fakePets, readFixtures, SeedError } from './seed.js'
+import { listen, type RunningServer } from './server.js'
+import { loadSpec, type Spec } from './spec/load-spec.js'
+
+/** The package version, read from package.json. */
+export const version: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+
+const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; source: string }> => {
+  if (config.faker)
+    return {
+      pets: await fakePets(config.count, config.seed),
+      source: `faker (count ${config.count}, seed ${config.seed})`,
+    }
+  const path = config.fixtures ?? defaultFixturesPath
+  return { pets: readFixtures(path, spec.componentValidator('Pet')), source: path }
+}
+
+const banner = (url: string, config: Config, source: string, count: number): string => {
+  const auth =
+    config.apiKeys.length > 0
+      ? `${config.apiKeys.length} configured API key(s)`
+      : 'any well-formed bearer token (no --api-key set)'
+  const key = config.apiKeys[0] ?? 'any-token'
+  return [
+    `petstore-mock ${version} listening on ${url}`,
+    `  auth:  ${auth}`,
+    `  pets:  ${count} from ${source}`,
+    `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
+    '',
+  ].join('\n')
+}
+
+/** Starts the server for a Config; resolves once it listens, with the banner to print. */
+export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
+  const spec = loadSpec(config.spec)
+  const { pets, source } = await seedPets(config, spec)
+  if (pets.length > config.maxPets) {
+    throw new UsageError(`${pets.length} seed pets exceed --max-pets ${config.maxPets}; raise --max-pets`)
+  }
+  const logger = createLogger(config.log)
+  const app = createApp({ ...config, spec, pets, logger })
+  const running = await listen(app, config)
+  return { ...running, banner: banner(running.url, config, source, pets.length) }
+}
+
+const stopOnSignals = (running: RunningServer): void => {
+  const stop = () => {
+    process.off('SIGTERM', stop)
+    process.off('SIGINT', stop)
+    void running.close(5000).then(() => process.exit(0))
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}
+
+/** The command: exit code 0 when served and stopped, 1 on bad seed data, 2 on a bad command line. */
+export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number | undefined> => {
+  try {
+    const command = parseCommandLine(argv, env)
+    if (command.run === 'help') return (void process.stdout.write(usage()), 0)
+    if (command.run === 'version') return (void process.stdout.write(`${version}\n`), 0)
+    const running = await startServer(command.config)
+    stopOnSignals(running)
+    // Printed only once signals are handled: whoever waits for it may stop the server at once.
+    process.stderr.write(running.banner)
+    return undefined
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`petstore-mock: ${error.message}\n\n${usage()}`)
+      return 2
+    }
+    const message = error instanceof SeedError ? error.message : `cannot start: ${(error as Error).message}`
+    process.stderr.write(`petstore-mock: ${message}\n`)
+    return 1
+  }
+}

@@ -1,0 +1,22 @@
+/** The three availability states of the contract's `PetStatus`. */
+export const petStatuses = ['available', 'pending', 'sold'] as const
+export type PetStatus = (typeof petStatuses)[number]
+
+/** The contract's `NewPet`: what a client sends to create a pet. */
+export interface NewPet {
+  name: string
+  categoryId: number
+  status?: PetStatus
+}
+
+/** The contract's `Pet`: a stored animal. Stored pets are never mutated. */
+export interface Pet extends NewPet {
+  id: number
+}
+
+/** Copies only the contract's fields, in a fixed key order; absent status stays absent. */
+export const toPet = (id: number, input: NewPet): Pet => {
+  const pet: Pet = { id, name: input.name, categoryId: input.categoryId }
+  if (input.status !== undefined) pet.status = input.status
+  return Object.freeze(pet)
+}

@@ -1,0 +1,52 @@
+import type { NewPet, Pet, PetStatus } from './pet.js'
+import { toPet } from './pet.js'
+import { PetIndex } from './pet-index.js'
+
+/** Why a create was refused; the HTTP layer maps it to a status. */
+export type CreateRefusal = 'full'
+
+/**
+ * One world of pets: a shared, never-modified base (the seed data) plus the
+ * pets created since, whose ids all exceed the base's. Sharing the base makes
+ * a reset or a new session O(1) whatever the seed size. Knows nothing of HTTP.
+ */
+export class PetStore {
+  readonly #base: PetIndex
+  readonly #added = new PetIndex()
+  readonly #capacity: number
+  #nextId: number
+
+  constructor(base: PetIndex, capacity: number) {
+    this.#base = base
+    this.#capacity = capacity
+    this.#nextId = base.maxId + 1
+  }
+
+  get size(): number {
+    return this.#base.size + this.#added.size
+  }
+
+  get(id: number): Pet | undefined {
+    return this.#added.get(id) ?? this.#base.get(id)
+  }
+
+  /** Up to `limit` pets ascending by id, only those with `status` when given. */
+  list(limit: number, status?: PetStatus): Pet[] {
+    const page = this.#base.first(limit, status)
+    if (page.length < limit) page.push(...this.#added.first(limit - page.length, status))
+    return page
+  }
+
+  /** Stores a new pet under the next id, or says why it cannot. */
+  create(input: NewPet): Pet | CreateRefusal {
+    if (this.size >= this.#capacity || !Number.isSafeInteger(this.#nextId)) return 'full'
+    const pet = toPet(this.#nextId++, input)
+    this.#added.append(pet)
+    return pet
+  }
+
+  /** Every pet, ascending by id. */
+  all(): Pet[] {
+    return [...this.#base.all(), ...this.#added.all()]
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { parseCommandLine, usage, UsageError } from '../src/cli.js'
+import { configDefaults } from '../src/config.js'
+import { optionSpecs } from '../src/options.js'
+
+const tty = { isTTY: true } as NodeJS.WriteStream
+const pipe = { isTTY: false } as NodeJS.WriteStream
+const serve = (argv: string[], env: NodeJS.ProcessEnv = {}, out = pipe) => {
+  const command = parseCommandLine(argv, env, out)
+  if (command.run !== 'serve') throw new Error(command.run)
+  return command.config
+}
+
+describe('parseCommandLine', () => {
+  it('has the documented defaults', () => {
+    expect(serve([])).toEqual({ ...configDefaults, log: 'json' })
+    expect(serve([], {}, tty).log).toBe('pretty')
+  })
+
+  it('reads flags and variables; flags win', () => {
+    expect(serve(['--port', '5000'], { PORT: '6000', HOST: '0.0.0.0' })).toMatchObject({ port: 5000, host: '0.0.0.0' })
+    expect(serve(['--api-key', 'a', '--api-key', 'b'])).toMatchObject({ apiKeys: ['a', 'b'] })
+    expect(serve([], { API_KEYS: 'a, b,,c' })).toMatchObject({ apiKeys: ['a', 'b', 'c'] })
+    expect(serve(['--faker', '--count', '7', '--seed', '9'])).toMatchObject({ faker: true, count: 7, seed: 9 })
+    expect(serve([], { FAKER: 'true', LOG: 'silent', BODY_LIMIT: '10' })).toMatchObject({
+      faker: true,
+      log: 'silent',
+      bodyLimit: 10,
+    })
+  })
+
+  it('every option has a flag and a variable', () => {
+    for (const spec of optionSpecs) {
+      expect(usage()).toContain(`--${spec.flag}`)
+      expect(usage()).toContain(`Env ${spec.env}.`)
+    }
+  })
+
+  it.each([
+    [['--nope']],
+    [['--port', 'abc']],
+    [['--port', '70000']],
+    [['--port', '1.5']],
+    [['--log', 'loud']],
+    [['--count', '-1']],
+    [['extra']],
+    [['--body-limit', '0']],
+  ])('%j is a usage error', (argv) => {
+    expect(() => parseCommandLine(argv, {}, pipe)).toThrow(UsageError)
+  })
+
+  it.each([[{ PORT: 'x' }], [{ FAKER: 'maybe' }], [{ LOG: 'x' }]])('bad variable %j is a usage error', (env) => {
+    expect(() => parseCommandLine([], env, pipe)).toThrow(UsageError)
+  })
+
+  it('knows --help and --version', () => {
+    expect(parseCommandLine(['--help'], {}, pipe)).toEqual({ run: 'help' })
+    expect(parseCommandLine(['-v'], {}, pipe)).toEqual({ run: 'version' })
+  })
+})

@@ -1,0 +1,61 @@
+import { type AppOptions, createApp, loadSpec, type Spec } from '../../src/index.js'
+
+/** The bundled contract, loaded once per test file. */
+export const spec: Spec = loadSpec()
+
+const errorValidator = spec.componentValidator('Error')
+
+const routeOf = (spec: Spec, method: string, path: string) =>
+  spec.operations.find(
+    (op) => op.method === method && new RegExp(`^${op.routePath.replace(/:[^/]+/g, '[^/]+')}$`).test(path),
+  )
+
+/**
+ * Throws unless the answer matches the contract: the schema the operation
+ * documents for that status, or else (any status ≥ 400) the `Error` schema
+ * with `status` equal to the HTTP status; JSON bodies say application/json.
+ */
+export const assertContract = async (
+  method: string,
+  url: string,
+  res: Response,
+  against: Spec = spec,
+): Promise<void> => {
+  const path = new URL(url, 'http://localhost').pathname
+  const text = await res.clone().text()
+  const where = `${method} ${url} → ${res.status}`
+  if (method === 'HEAD' || res.status === 204 || (text === '' && res.status < 400)) return
+  const operation = routeOf(against, method, path)
+  const isJson = res.headers.get('content-type') === 'application/json'
+  const documented = operation?.responseValidator(res.status)
+  if (!documented && res.status < 400) return
+  if (!isJson) throw new Error(`${where}: content-type ${res.headers.get('content-type')}, not application/json`)
+  const body = JSON.parse(text)
+  const validate = documented ?? errorValidator
+  if (!validate(body)) throw new Error(`${where}: body ${text} breaks the contract: ${JSON.stringify(validate.errors)}`)
+  if (res.status >= 400 && body.status !== res.status) throw new Error(`${where}: Error.status ${body.status}`)
+}
+
+/** An app whose every answer is checked against the contract before a test sees it. */
+export const contractApp = (options: AppOptions = {}) => {
+  const app = createApp({ spec, ...options })
+  const request = async (url: string, init: RequestInit = {}): Promise<Response> => {
+    const res = await app.request(url, init)
+    await assertContract(init.method ?? 'GET', url, res, options.spec ?? spec)
+    return res
+  }
+  return { app, request }
+}
+
+/** Headers with a valid bearer token, plus any given. */
+export const auth = (extra: Record<string, string> = {}, token = 'test-token'): Record<string, string> => ({
+  Authorization: `Bearer ${token}`,
+  ...extra,
+})
+
+/** A JSON POST with a valid token. */
+export const postJson = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: auth({ 'Content-Type': 'application/json', ...headers }),
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+})

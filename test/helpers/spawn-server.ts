@@ -1,0 +1,56 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+/** The built CLI. */
+export const binPath = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
+
+/** A CLI process listening on a free loopback port. */
+export interface SpawnedServer {
+  child: ChildProcess
+  url: string
+  stdout: () => string
+  stderr: () => string
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+/** Spawns `node dist/bin.js --port 0 …` and waits (bounded) for its banner. */
+export const spawnServer = (
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 5000,
+): Promise<SpawnedServer> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath, '--host', '127.0.0.1', '--port', '0', ...args], {
+      env: { PATH: process.env['PATH'], ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`server did not start in ${timeoutMs} ms: ${err}`))
+    }, timeoutMs)
+    child.stdout.on('data', (chunk) => (out += chunk))
+    child.stderr.on('data', (chunk) => {
+      err += chunk
+      const url = /listening on (http:\/\/\S+)/.exec(err)?.[1]
+      if (!url) return
+      clearTimeout(timer)
+      resolve({
+        child,
+        url,
+        stdout: () => out,
+        stderr: () => err,
+        stop: (signal = 'SIGTERM') => {
+          child.kill(signal)
+          return exited
+        },
+      })
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code}: ${err}`))
+    })
+  })

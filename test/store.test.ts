@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { type Pet } from '../src/pet.js'
+import { PetIndex } from '../src/pet-index.js'
+import { PetStore } from '../src/store.js'
+
+const seed: Pet[] = [
+  { id: 10, name: 'j', categoryId: 1, status: 'sold' },
+  { id: 2, name: 'b', categoryId: 1, status: 'available' },
+  { id: 7, name: 'g', categoryId: 1 },
+]
+
+describe('PetStore', () => {
+  it('lists seed then created pets ascending by id, by status too', () => {
+    const store = new PetStore(PetIndex.from(seed), 100)
+    const created = store.create({ name: 'k', categoryId: 2, status: 'sold' })
+    expect(created).toEqual({ id: 11, name: 'k', categoryId: 2, status: 'sold' })
+    expect(store.list(10).map((p) => p.id)).toEqual([2, 7, 10, 11])
+    expect(store.list(10, 'sold').map((p) => p.id)).toEqual([10, 11])
+    expect(store.list(1, 'sold').map((p) => p.id)).toEqual([10])
+    expect(store.list(10, 'pending')).toEqual([])
+  })
+
+  it('answers undefined for an absent id', () => {
+    const store = new PetStore(PetIndex.from(seed), 100)
+    expect(store.get(3)).toBeUndefined()
+    expect(store.get(7)).toEqual(seed[2])
+  })
+
+  it('never changes the shared base', () => {
+    const base = PetIndex.from(seed)
+    const a = new PetStore(base, 100)
+    const b = new PetStore(base, 100)
+    a.create({ name: 'only-a', categoryId: 1 })
+    expect(b.get(11)).toBeUndefined()
+    expect(b.size).toBe(3)
+    expect(base.size).toBe(3)
+  })
+
+  it('refuses beyond capacity and keeps what it has', () => {
+    const store = new PetStore(PetIndex.from(seed), 4)
+    expect(store.create({ name: 'x', categoryId: 1 })).not.toBe('full')
+    expect(store.create({ name: 'y', categoryId: 1 })).toBe('full')
+    expect(store.size).toBe(4)
+  })
+
+  it('refuses when the next id would not be a safe integer', () => {
+    const store = new PetStore(PetIndex.from([{ id: Number.MAX_SAFE_INTEGER, name: 'm', categoryId: 1 }]), 100)
+    expect(store.create({ name: 'x', categoryId: 1 })).toBe('full')
+  })
+
+  it('starts ids at 1 when empty', () => {
+    const store = new PetStore(PetIndex.from([]), 100)
+    expect(store.create({ name: 'x', categoryId: 1 })).toEqual({ id: 1, name: 'x', categoryId: 1 })
+  })
+
+  it('returns frozen pets so a caller cannot change stored data', () => {
+    const store = new PetStore(PetIndex.from([]), 100)
+    const pet = store.create({ name: 'x', categoryId: 1 }) as Pet
+    expect(Object.isFrozen(pet)).toBe(true)
+  })
+})
