@@ -53,7 +53,11 @@ const parseOptions = optionSpecs.map((spec) => [
  * Reads the command line and the environment into a Config; flags win over
  * variables. Throws UsageError on an unknown flag or a bad value.
  */
-export const parseCommandLine = (argv: readonly string[], env: NodeJS.ProcessEnv, stdout = process.stdout): Command => {
+export const parseCommandLine = (
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdout: { isTTY?: boolean } = process.stdout,
+): Command => {
   let parsed
   try {
     parsed = parseArgs({

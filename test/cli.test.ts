@@ -3,8 +3,8 @@ import { parseCommandLine, usage, UsageError } from '../src/cli.js'
 import { configDefaults } from '../src/config.js'
 import { optionSpecs } from '../src/options.js'
 
-const tty = { isTTY: true } as NodeJS.WriteStream
-const pipe = { isTTY: false } as NodeJS.WriteStream
+const tty = { isTTY: true } as { isTTY: boolean }
+const pipe = { isTTY: false } as { isTTY: boolean }
 const serve = (argv: string[], env: NodeJS.ProcessEnv = {}, out = pipe) => {
   const command = parseCommandLine(argv, env, out)
   if (command.run !== 'serve') throw new Error(command.run)
