@@ -30,7 +30,7 @@ export const assertContract = async (
   const documented = operation?.responseValidator(res.status)
   if (!documented && res.status < 400) return
   if (!isJson) throw new Error(`${where}: content-type ${res.headers.get('content-type')}, not application/json`)
-  const body = JSON.parse(text)
+  const body = JSON.parse(text) as { status?: unknown }
   const validate = documented ?? errorValidator
   if (!validate(body)) throw new Error(`${where}: body ${text} breaks the contract: ${JSON.stringify(validate.errors)}`)
   if (res.status >= 400 && body.status !== res.status) throw new Error(`${where}: Error.status ${body.status}`)
