@@ -1,3 +1,4 @@
+import type { Shaping } from './journal.js'
 import type { Session } from './sessions.js'
 import type { SpecOperation } from './spec/load-spec.js'
 
@@ -13,7 +14,11 @@ export type AppEnv = {
     session: Session
     operation: SpecOperation | undefined
     input: ValidInput
-    /** The raw JSON body of a request that has one, once parsed. */
+    /** The JSON body of a request that has one, once parsed. */
     body: unknown
+    /** Its text, as read. */
+    bodyText: string | undefined
+    /** What shaped the answer (latency, override, fault rule), for the journal. */
+    shaping: Shaping[]
   }
 }

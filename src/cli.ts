@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { configDefaults, type Config } from './config.js'
+import { maxDelayMs } from './faults.js'
 import { defaultLogFormat, type LogFormat } from './log.js'
 import { type OptionSpec, optionSpecs } from './options.js'
 
@@ -34,6 +35,18 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean)
+    case 'delay': {
+      const match = /^(0|[1-9][0-9]*)(?:-(0|[1-9][0-9]*))?$/.exec(text)
+      const min = Number(match?.[1])
+      const max = Number(match?.[2] ?? match?.[1])
+      if (!match || min > max || max > maxDelayMs) {
+        throw new UsageError(`${source} must be MS or MIN-MAX, milliseconds from 0 to ${maxDelayMs} (got "${text}")`)
+      }
+      return { min, max }
+    }
+    case 'cors':
+      if (text !== 'on' && text !== 'off') throw new UsageError(`${source} must be on or off (got "${text}")`)
+      return text === 'on'
     case 'log':
       if (!LOG_FORMATS.includes(text as LogFormat))
         throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)

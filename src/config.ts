@@ -13,6 +13,13 @@ export interface Config {
   bodyLimit: number
   maxPets: number
   maxSessions: number
+  faults?: string
+  delay?: { min: number; max: number }
+  journalSize: number
+  adminToken?: string
+  cors: boolean
+  /** Empty: any origin. */
+  corsOrigins: string[]
   log: LogFormat
   headersTimeout: number
   requestTimeout: number
@@ -29,6 +36,9 @@ export const configDefaults: Omit<Config, 'log'> = {
   bodyLimit: 1024 * 1024,
   maxPets: 100_000,
   maxSessions: 100,
+  journalSize: 1000,
+  cors: true,
+  corsOrigins: [],
   headersTimeout: 10_000,
   requestTimeout: 30_000,
 }

@@ -67,3 +67,11 @@ export class ApiError extends Error {
 
 /** 400 with the standard code: the usual answer to bad input. */
 export const badRequest = (message: string): ApiError => new ApiError(400, message)
+
+/**
+ * Thrown where a connection_reset fault has no socket to destroy (in-process
+ * `app.request()`): it escapes the app, as a reset makes `fetch` reject.
+ */
+export class ConnectionResetError extends Error {
+  override name = 'ConnectionResetError'
+}

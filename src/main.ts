@@ -1,15 +1,14 @@
-import { readFileSync } from 'node:fs'
-import { createApp } from './app.js'
+import { type AppOptions, createApp } from './app.js'
 import { parseCommandLine, usage, UsageError } from './cli.js'
 import type { Config } from './config.js'
+import { DataFileError } from './data-file.js'
+import { createRuleValidator, readFaultRules } from './faults.js'
 import { createLogger } from './log.js'
 import type { Pet } from './pet.js'
 import { defaultFixturesPath, fakePets, readFixtures, SeedError } from './seed.js'
 import { listen, type RunningServer } from './server.js'
 import { loadSpec, type Spec } from './spec/load-spec.js'
-
-/** The package version, read from package.json. */
-export const version: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+import { version } from './version.js'
 
 const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; source: string }> => {
   if (config.faker)
@@ -21,6 +20,24 @@ const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; sour
   return { pets: readFixtures(path, spec.componentValidator('Pet')), source: path }
 }
 
+const appOptions = (config: Config, spec: Spec, pets: Pet[]): AppOptions => ({
+  spec,
+  pets,
+  apiKeys: config.apiKeys,
+  bodyLimit: config.bodyLimit,
+  maxPets: config.maxPets,
+  maxSessions: config.maxSessions,
+  seed: config.seed,
+  journalSize: config.journalSize,
+  cors: config.cors ? (config.corsOrigins.length > 0 ? config.corsOrigins : '*') : false,
+  logger: createLogger(config.log),
+  ...(config.faults !== undefined && {
+    faults: readFaultRules(config.faults, createRuleValidator(spec.operations.map((op) => op.id))),
+  }),
+  ...(config.delay !== undefined && { delay: config.delay }),
+  ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
+})
+
 const banner = (url: string, config: Config, source: string, count: number): string => {
   const auth =
     config.apiKeys.length > 0
@@ -31,6 +48,7 @@ const banner = (url: string, config: Config, source: string, count: number): str
     `petstore-mock ${version} listening on ${url}`,
     `  auth:  ${auth}`,
     `  pets:  ${count} from ${source}`,
+    `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',
   ].join('\n')
@@ -43,8 +61,7 @@ export const startServer = async (config: Config): Promise<RunningServer & { ban
   if (pets.length > config.maxPets) {
     throw new UsageError(`${pets.length} seed pets exceed --max-pets ${config.maxPets}; raise --max-pets`)
   }
-  const logger = createLogger(config.log)
-  const app = createApp({ ...config, spec, pets, logger })
+  const app = createApp(appOptions(config, spec, pets))
   const running = await listen(app, config)
   return { ...running, banner: banner(running.url, config, source, pets.length) }
 }
@@ -75,7 +92,10 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       process.stderr.write(`petstore-mock: ${error.message}\n\n${usage()}`)
       return 2
     }
-    const message = error instanceof SeedError ? error.message : `cannot start: ${(error as Error).message}`
+    const message =
+      error instanceof SeedError || error instanceof DataFileError
+        ? error.message
+        : `cannot start: ${(error as Error).message}`
     process.stderr.write(`petstore-mock: ${message}\n`)
     return 1
   }

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { ApiError } from './errors.js'
+import { ApiError, ConnectionResetError } from './errors.js'
 import type { Logger } from './log.js'
 
 /** The JSON `Error` response for an ApiError, with its extra headers. */
@@ -17,6 +17,7 @@ export const handleError =
   (logger: Logger) =>
   (error: Error, c: Context): Response => {
     if (error instanceof ApiError) return errorResponse(c, error)
+    if (error instanceof ConnectionResetError) throw error
     if (error instanceof HTTPException) {
       const res = error.getResponse()
       if (res.headers.get('content-type')?.startsWith('application/json')) return res

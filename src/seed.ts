@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ValidateFunction } from 'ajv'
-import { parse as parseYaml } from 'yaml'
-import { parseJsonExact } from './json.js'
+import { DataFileError, readDataFile } from './data-file.js'
 import { type Pet, petStatuses, toPet } from './pet.js'
 import { describeSchemaError } from './spec/messages.js'
 
@@ -16,16 +13,6 @@ export const defaultSeed = 1
 /** Seed data that cannot be used; the message names the source, the entry and the field. */
 export class SeedError extends Error {
   override name = 'SeedError'
-}
-
-// YAML integers come as BigInt so that an unsafe one is refused, not rounded.
-const safeIntegers = (value: unknown): unknown => {
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value
-  if (Array.isArray(value)) return value.map(safeIntegers)
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, safeIntegers(v)]))
-  }
-  return value
 }
 
 const entriesOf = (data: unknown, source: string, allowBareArray: boolean): unknown[] => {
@@ -66,25 +53,11 @@ export const validatePets = (
 
 /** Reads a JSON or YAML fixtures file and validates every entry. */
 export const readFixtures = (path: string, validatePet: ValidateFunction): Pet[] => {
-  let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    return validatePets(readDataFile(path), validatePet, path)
   } catch (error) {
-    throw new SeedError(`${path}: cannot read: ${(error as Error).message}`)
+    throw error instanceof DataFileError ? new SeedError(error.message) : error
   }
-  let data: unknown
-  if (extname(path).toLowerCase() === '.json') {
-    const parsed = parseJsonExact(text)
-    if (!parsed.ok) throw new SeedError(`${path}: ${parsed.message.replace('Request body', 'file')}`)
-    data = parsed.value
-  } else {
-    try {
-      data = safeIntegers(parseYaml(text, { intAsBigInt: true }))
-    } catch (error) {
-      throw new SeedError(`${path}: not valid YAML: ${(error as Error).message}`)
-    }
-  }
-  return validatePets(data, validatePet, path)
 }
 
 /**

@@ -1,19 +1,57 @@
-import type { PetIndex } from './pet-index.js'
+import { type FaultRuleInput, FaultRules } from './faults.js'
+import { Journal } from './journal.js'
+import type { Pet } from './pet.js'
+import { PetIndex } from './pet-index.js'
+import { createRandom } from './random.js'
 import { PetStore } from './store.js'
 
 /** The name of the session used when a request names none. */
 export const defaultSessionName = 'default'
 
-/** One isolated world: its own pets and id counter. */
-export interface Session {
-  readonly name: string
-  store: PetStore
-}
-
 /** What every session starts from, and goes back to on reset. */
 export interface StartState {
   pets: PetIndex
   maxPets: number
+  faults: readonly FaultRuleInput[]
+  journalSize: number
+  /** Seeds each session's random draws (fault probabilities). */
+  seed: number
+}
+
+/** One isolated world: its own pets and id counter, fault rules and journal. */
+export class Session {
+  readonly name: string
+  readonly #start: StartState
+  store!: PetStore
+  faults!: FaultRules
+  journal!: Journal
+
+  constructor(name: string, start: StartState) {
+    this.name = name
+    this.#start = start
+    this.reset()
+  }
+
+  /** Back to the start-up state: seed pets, start-up rules, empty journal, id counter. */
+  reset(): void {
+    this.store = new PetStore(this.#start.pets, this.#start.maxPets)
+    this.faults = new FaultRules(createRandom(this.#start.seed), this.#start.faults)
+    this.journal = new Journal(this.#start.journalSize)
+  }
+
+  /** Replaces the pets (validated by the caller); new ids continue after the largest. */
+  replacePets(pets: readonly Pet[]): void {
+    this.store = new PetStore(PetIndex.from(pets), this.#start.maxPets)
+  }
+
+  get maxPets(): number {
+    return this.#start.maxPets
+  }
+
+  /** Sizes, for listings. */
+  summary(): { name: string; pets: number; faults: number; requests: number } {
+    return { name: this.name, pets: this.store.size, faults: this.faults.size, requests: this.journal.size }
+  }
 }
 
 /**
@@ -28,11 +66,7 @@ export class SessionRegistry {
   constructor(start: StartState, max: number) {
     this.#start = start
     this.#max = max
-    this.#sessions.set(defaultSessionName, this.#fresh(defaultSessionName))
-  }
-
-  #fresh(name: string): Session {
-    return { name, store: new PetStore(this.#start.pets, this.#start.maxPets) }
+    this.#sessions.set(defaultSessionName, new Session(defaultSessionName, start))
   }
 
   /** The named session, created when new; marks it most recently used. */
@@ -42,11 +76,26 @@ export class SessionRegistry {
       // Map order is insertion order: re-inserting makes it the most recent.
       this.#sessions.delete(name)
     } else {
-      session = this.#fresh(name)
+      session = new Session(name, this.#start)
     }
     this.#sessions.set(name, session)
     this.#evict()
     return session
+  }
+
+  /** The default session, without touching its recency. */
+  get default(): Session {
+    return this.#sessions.get(defaultSessionName)!
+  }
+
+  /** Every session, least recently used first. */
+  list(): Session[] {
+    return [...this.#sessions.values()]
+  }
+
+  /** Drops a session; the default one cannot be dropped. */
+  delete(name: string): boolean {
+    return name !== defaultSessionName && this.#sessions.delete(name)
   }
 
   #evict(): void {

@@ -29,6 +29,24 @@ describe('parseCommandLine', () => {
     })
   })
 
+  it('reads delays, CORS switches and origin lists', () => {
+    expect(serve(['--delay', '250']).delay).toEqual({ min: 250, max: 250 })
+    expect(serve([], { DELAY: '10-60000' }).delay).toEqual({ min: 10, max: 60000 })
+    expect(serve(['--cors', 'off']).cors).toBe(false)
+    expect(serve(['--cors-origin', 'http://a', '--cors-origin', 'http://b']).corsOrigins).toEqual([
+      'http://a',
+      'http://b',
+    ])
+    expect(
+      serve([], { CORS_ORIGIN: 'http://a,http://b', JOURNAL_SIZE: '5', ADMIN_TOKEN: 't', FAULTS: 'f.yaml' }),
+    ).toMatchObject({
+      corsOrigins: ['http://a', 'http://b'],
+      journalSize: 5,
+      adminToken: 't',
+      faults: 'f.yaml',
+    })
+  })
+
   it('every option has a flag and a variable', () => {
     for (const spec of optionSpecs) {
       expect(usage()).toContain(`--${spec.flag}`)
@@ -45,6 +63,11 @@ describe('parseCommandLine', () => {
     [['--count', '-1']],
     [['extra']],
     [['--body-limit', '0']],
+    [['--delay', '60001']],
+    [['--delay', '5-']],
+    [['--delay', '-5']],
+    [['--cors', 'yes']],
+    [['--journal-size', '-1']],
   ])('%j is a usage error', (argv) => {
     expect(() => parseCommandLine(argv, {}, pipe)).toThrow(UsageError)
   })

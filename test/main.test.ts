@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { assertContract } from './helpers/contract.js'
 import { binPath, spawnServer } from './helpers/spawn-server.js'
@@ -53,11 +56,63 @@ describe('the CLI over a real socket', () => {
     }
   })
 
+  it('connection_reset destroys the socket without an answer, and the server keeps serving', async () => {
+    const server = await spawnServer(['--log', 'silent'])
+    try {
+      const rule = await fetch(`${server.url}/__admin/faults`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"operation":"listPets","fault":"connection_reset","times":1}',
+      })
+      expect(rule.status).toBe(201)
+      const error = await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer x' } }).catch(
+        (e: Error) => e,
+      )
+      expect(error).toBeInstanceOf(TypeError)
+      expect((await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer x' } })).status).toBe(200)
+      const { requests } = await (await fetch(`${server.url}/__admin/requests?operation=listPets`)).json()
+      expect(requests.map((r: { status: number }) => r.status)).toEqual([200, 0])
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  })
+
+  it('--faults installs rules at start-up; --delay and env-only options apply', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-faults-'))
+    const file = join(dir, 'faults.yaml')
+    writeFileSync(file, '- { operation: listPets, status: 503, times: 1 }\n')
+    const server = await spawnServer(['--faults', file, '--log', 'silent'], { DELAY: '40-50', ADMIN_TOKEN: 'adm' })
+    try {
+      const headers = { Authorization: 'Bearer x' }
+      const start = performance.now()
+      expect((await fetch(`${server.url}/v1/pets`, { headers })).status).toBe(503)
+      expect(performance.now() - start).toBeGreaterThanOrEqual(39)
+      expect((await fetch(`${server.url}/v1/pets`, { headers })).status).toBe(200)
+      expect((await fetch(`${server.url}/__admin/faults`)).status).toBe(401)
+      expect((await fetch(`${server.url}/__admin/faults`, { headers: { Authorization: 'Bearer adm' } })).status).toBe(
+        200,
+      )
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('a broken --faults file stops start-up with exit code 1, naming file, entry and field', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-faults-'))
+    const file = join(dir, 'faults.json')
+    writeFileSync(file, '[{"status": 503}, {"status": 503, "probability": 2}]')
+    const result = run(['--faults', file])
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain(`${file}: entry 1: probability must be a number between 0 and 1`)
+  })
+
   it.each([
     [['--bogus'], 2, "Unknown option '--bogus'"],
     [['--port', 'x'], 2, '--port must be an integer (got "x")'],
     [['--fixtures', '/nonexistent/pets.yaml'], 1, '/nonexistent/pets.yaml: cannot read'],
     [['--faker', '--count', '20', '--max-pets', '10'], 2, '20 seed pets exceed --max-pets 10'],
+    [['--delay', '50-10'], 2, '--delay must be MS or MIN-MAX'],
+    [['--cors', 'maybe'], 2, '--cors must be on or off'],
   ])('%j exits %i with a message', (args, code, message) => {
     const result = run(args)
     expect(result.status).toBe(code)

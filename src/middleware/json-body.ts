@@ -25,6 +25,7 @@ export const jsonBody = (maxBytes: number): MiddlewareHandler<AppEnv> => {
     }
     await limit(c, async () => {
       const text = await c.req.text()
+      c.set('bodyText', text)
       if (text.trim() === '') throw badRequest('Request body is required: a JSON object.')
       const parsed = parseJsonExact(text)
       if (!parsed.ok) throw badRequest(parsed.message)

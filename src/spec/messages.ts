@@ -34,7 +34,9 @@ export const expectation = (schema: SchemaObject, source: ValueSource = 'json'):
     case 'string':
       return 'must be a string'
     case 'number':
-      return 'must be a number'
+      return schema.minimum !== undefined && schema.maximum !== undefined
+        ? `must be a number between ${schema.minimum} and ${schema.maximum}`
+        : 'must be a number'
     case 'boolean':
       return 'must be true or false'
     case 'array':
@@ -59,6 +61,10 @@ export const describeSchemaError = (error: ErrorObject, subject: string): string
     const missing = String(error.params['missingProperty'])
     const parent = fieldName(error.instancePath)
     return `${parent ? `${parent}.` : ''}${missing} is required`
+  }
+  if (error.keyword === 'additionalProperties') {
+    const parent = fieldName(error.instancePath)
+    return `${parent ? `${parent}.` : ''}${String(error.params['additionalProperty'])} is not a known field`
   }
   const field = fieldName(error.instancePath)
   const schema = (error.parentSchema ?? {}) as SchemaObject

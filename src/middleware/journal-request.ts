@@ -1,0 +1,39 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { type JournalEntry, maxBodyChars, redactAuthorization } from '../journal.js'
+import { parseJsonExact } from '../json.js'
+
+const queryOf = (c: Context): JournalEntry['query'] =>
+  Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0]! : v]))
+
+const bodyOf = (text: string | undefined): Pick<JournalEntry, 'body' | 'bodyTruncated'> => {
+  if (text === undefined) return {}
+  if (text.length > maxBodyChars) return { body: text.slice(0, maxBodyChars), bodyTruncated: true }
+  const parsed = parseJsonExact(text)
+  return { body: parsed.ok ? parsed.value : text }
+}
+
+/** Records every request in its session's journal once it is answered. */
+export const journalRequest = (): MiddlewareHandler<AppEnv> =>
+  async function journalRequest(c, next) {
+    const start = performance.now()
+    c.set('shaping', [])
+    try {
+      await next()
+    } finally {
+      const authorization = c.req.header('Authorization')
+      const shapedBy = c.get('shaping')
+      c.var.session.journal.record({
+        time: new Date().toISOString(),
+        method: c.req.method,
+        path: c.req.path,
+        query: queryOf(c),
+        operation: c.get('operation')?.id ?? null,
+        status: shapedBy.some((s) => s.by === 'fault' && s.fault === 'connection_reset') ? 0 : c.res.status,
+        durationMs: Math.round((performance.now() - start) * 100) / 100,
+        ...(authorization !== undefined ? { authorization: redactAuthorization(authorization) } : {}),
+        ...bodyOf(c.get('bodyText')),
+        ...(shapedBy.length > 0 ? { shapedBy } : {}),
+      })
+    }
+  }

@@ -1,0 +1,22 @@
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { badRequest } from '../errors.js'
+import type { SessionRegistry } from '../sessions.js'
+
+/** The header that selects an isolated session. */
+export const sessionHeader = 'X-Mock-Session'
+
+const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/
+
+/** Puts the session the request names (or the default one) in `c.var.session`. */
+export const selectSession = (sessions: SessionRegistry): MiddlewareHandler<AppEnv> =>
+  async function selectSession(c, next) {
+    const name = c.req.header(sessionHeader)
+    if (name !== undefined && !SESSION_NAME.test(name)) {
+      throw badRequest(
+        `${sessionHeader} must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`,
+      )
+    }
+    c.set('session', sessions.get(name))
+    await next()
+  }
