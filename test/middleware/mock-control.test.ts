@@ -7,32 +7,33 @@ const list = async (request: ReturnType<typeof contractApp>['request']) =>
 
 type Forced = [operation: string, url: string, init: RequestInit, status: number, code: string]
 
-const forced: Forced[] = [
-  ...[401, 429, 500, 502, 503, 504].flatMap((status): Forced[] => [
-    ['listPets', '/v1/pets', { headers: auth() }, status, ''],
-    ['createPet', '/v1/pets', postJson({ name: 'x', categoryId: 1 }), status, ''],
-    ['getPet', '/v1/pets/1', { headers: auth() }, status, ''],
-  ]),
-  ['createPet', '/v1/pets', postJson({ name: 'x', categoryId: 1 }), 400, ''],
-  ['getPet', '/v1/pets/1', { headers: auth() }, 404, ''],
-].map(([op, url, init, status]) => [
-  op,
+const codes: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  429: 'too_many_requests',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+}
+const create = () => postJson({ name: 'x', categoryId: 1 })
+const forcedCase = (operation: string, url: string, init: RequestInit, status: number): Forced => [
+  operation,
   url,
   init,
   status,
-  (
-    {
-      400: 'bad_request',
-      401: 'unauthorized',
-      404: 'not_found',
-      429: 'too_many_requests',
-      500: 'internal_error',
-      502: 'bad_gateway',
-      503: 'service_unavailable',
-      504: 'gateway_timeout',
-    } as Record<number, string>
-  )[status]!,
-])
+  codes[status]!,
+]
+const forced: Forced[] = [
+  ...[401, 429, 500, 502, 503, 504].flatMap((status) => [
+    forcedCase('listPets', '/v1/pets', { headers: auth() }, status),
+    forcedCase('createPet', '/v1/pets', create(), status),
+    forcedCase('getPet', '/v1/pets/1', { headers: auth() }, status),
+  ]),
+  forcedCase('createPet', '/v1/pets', create(), 400),
+  forcedCase('getPet', '/v1/pets/1', { headers: auth() }, 404),
+]
 
 const withHeader = (init: RequestInit, name: string, value: string): RequestInit => ({
   ...init,
@@ -40,7 +41,7 @@ const withHeader = (init: RequestInit, name: string, value: string): RequestInit
 })
 
 describe('per-request overrides', () => {
-  it.each(forced)('%s forced to %#: Prefer: code', async (_, url, init, status, code) => {
+  it.each(forced)('%s %s forced with Prefer: code (case %#)', async (_, url, init, status, code) => {
     const { request } = contractApp({ pets })
     const before = await list(request)
     const res = await request(url, withHeader(init, 'Prefer', `code=${status}`))
@@ -49,7 +50,7 @@ describe('per-request overrides', () => {
     expect(await list(request)).toEqual(before)
   })
 
-  it.each(forced)('%s forced with __code', async (_, url, init, status, code) => {
+  it.each(forced)('%s %s forced with __code (case %#)', async (_, url, init, status, code) => {
     const { request } = contractApp({ pets })
     const res = await request(`${url}?__code=${status}`, init)
     expect(res.status).toBe(status)
