@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv'
+import { Ajv, type ValidateFunction } from 'ajv'
 import { DataFileError, readDataFile } from './data-file.js'
 import type { Random } from './random.js'
 import { describeSchemaError } from './spec/messages.js'
@@ -50,10 +50,15 @@ const ruleSchema = (operations: readonly string[]) => ({
 
 /** Checks rule inputs; the result is the rule or a sentence naming the field. */
 export const createRuleValidator = (operations: readonly string[]) => {
-  const ajv = new Ajv({ verbose: true })
-  ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger })
-  const validate = ajv.compile(ruleSchema(operations))
+  let validate: ValidateFunction | undefined
+  // Compiled on first use: most runs never add a rule, and start-up time counts.
+  const compiled = () => {
+    const ajv = new Ajv({ verbose: true, validateSchema: false })
+    ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger })
+    return ajv.compile(ruleSchema(operations))
+  }
   return (input: unknown): FaultRuleInput | string => {
+    validate ??= compiled()
     if (!validate(input)) return describeSchemaError(validate.errors![0]!, 'A fault rule')
     const rule = input as FaultRuleInput
     if (rule.status === undefined && rule.delayMs === undefined && rule.fault === undefined) {

@@ -1,11 +1,11 @@
-import { fileURLToPath } from 'node:url'
 import type { ValidateFunction } from 'ajv'
 import { DataFileError, readDataFile } from './data-file.js'
 import { type Pet, petStatuses, toPet } from './pet.js'
 import { describeSchemaError } from './spec/messages.js'
+import { packageFile } from './paths.js'
 
 /** The bundled seed data. */
-export const defaultFixturesPath = fileURLToPath(new URL('../fixtures/pets.yaml', import.meta.url))
+export const defaultFixturesPath = packageFile('fixtures/pets.yaml')
 
 /** The faker seed used when none is given, so that `--faker` alone is reproducible. */
 export const defaultSeed = 1

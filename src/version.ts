@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { packageFile } from './paths.js'
 
 /** The package version, read once from package.json. */
-export const version: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+export const version: string = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')).version

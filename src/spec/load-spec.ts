@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import type { ValidateFunction } from 'ajv'
 import { parse } from 'yaml'
 import { createSchemaCompiler, pointerSegment } from './ajv.js'
 import { resolveSchema, type SchemaObject } from './schema.js'
+import { packageFile } from '../paths.js'
 
 /** The bundled contract, at the package root. */
-export const defaultSpecPath = fileURLToPath(new URL('../../openapi.yaml', import.meta.url))
+export const defaultSpecPath = packageFile('openapi.yaml')
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
@@ -72,12 +72,15 @@ const operationFrom = (
     const own = i >= shared.length
     const at = own ? `${pointer}/parameters/${i - shared.length}` : `/paths/${pointerSegment(path)}/parameters/${i}`
     const param = p.$ref ? resolveSchema(document, p) : p
+    const schemaPointer = p.$ref ? `${p.$ref.slice(1)}/schema` : `${at}/schema`
     return {
       name: param.name,
       in: param.in,
       required: param.required === true,
       schema: resolveSchema(document, param.schema ?? {}),
-      validate: compile(p.$ref ? `${p.$ref.slice(1)}/schema` : `${at}/schema`),
+      get validate() {
+        return compile(schemaPointer)
+      },
     }
   })
   const body: any = raw.requestBody ? resolveSchema<any>(document, raw.requestBody) : undefined
@@ -103,7 +106,9 @@ const operationFrom = (
       ? {
           requestBody: {
             required: body.required === true,
-            validate: compile(`${bodyPointer}/content/application~1json/schema`),
+            get validate() {
+              return compile(`${bodyPointer}/content/application~1json/schema`)
+            },
           },
         }
       : {}),
