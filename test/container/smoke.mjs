@@ -1,0 +1,84 @@
+// Smoke suite run against a container over its published port: node test/container/smoke.mjs <base-url>
+// Exits non-zero on the first failed check.
+const base = process.argv[2]
+const key = { Authorization: 'Bearer smoke-key' }
+const json = { 'Content-Type': 'application/json' }
+let failures = 0
+
+const check = (label, ok, detail = '') => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}${ok ? '' : `: ${detail}`}`)
+  if (!ok) failures++
+}
+const call = async (path, init = {}) => {
+  const res = await fetch(`${base}${path}`, init)
+  const text = await res.text()
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
+}
+
+const list = await call('/v1/pets', { headers: key })
+check(
+  'list: 200 with the mounted fixtures',
+  list.status === 200 && list.body.length === 2 && list.body[0].name === 'Mounted',
+  JSON.stringify(list),
+)
+
+const created = await call('/v1/pets', {
+  method: 'POST',
+  headers: { ...key, ...json },
+  body: '{"name":"Smoke","categoryId":3}',
+})
+check(
+  'create: 201 with Location',
+  created.status === 201 && created.headers.get('location') === `/v1/pets/${created.body?.id}`,
+  JSON.stringify(created),
+)
+const read = await call(`/v1/pets/${created.body?.id}`, { headers: key })
+check(
+  'get the created pet',
+  read.status === 200 && read.body.name === 'Smoke' && read.headers.get('sunset') !== null,
+  JSON.stringify(read),
+)
+
+const unauthorized = await call('/v1/pets', { headers: { Authorization: 'Bearer not-the-key' } })
+check(
+  '401 for a key not configured by API_KEYS',
+  unauthorized.status === 401 && unauthorized.body.code === 'unauthorized',
+  JSON.stringify(unauthorized),
+)
+
+const missing = await call('/v1/pets/424242', { headers: key })
+check('404 for an absent pet', missing.status === 404 && missing.body.code === 'not_found', JSON.stringify(missing))
+
+const startup = await call('/v1/pets/7', { headers: key })
+check('503 from the mounted start-up faults file', startup.status === 503, JSON.stringify(startup))
+
+const rule = await call('/__admin/faults', {
+  method: 'POST',
+  headers: json,
+  body: '{"operation":"listPets","status":429,"times":1}',
+})
+const faulted = await call('/v1/pets', { headers: key })
+const after = await call('/v1/pets', { headers: key })
+check(
+  'fault injected through the admin API',
+  rule.status === 201 && faulted.status === 429 && after.status === 200,
+  JSON.stringify([rule, faulted.status, after.status]),
+)
+
+const session = { ...key, 'X-Mock-Session': 'smoke' }
+const isolated = await call('/v1/pets', {
+  method: 'POST',
+  headers: { ...session, ...json },
+  body: '{"name":"Isolated","categoryId":1}',
+})
+const inSession = await call('/v1/pets?limit=100', { headers: session })
+const inDefault = await call('/v1/pets?limit=100', { headers: key })
+check(
+  'session-isolated create',
+  isolated.status === 201 &&
+    inSession.body.some((p) => p.name === 'Isolated') &&
+    !inDefault.body.some((p) => p.name === 'Isolated'),
+  JSON.stringify([isolated.status, inSession.body.length, inDefault.body.length]),
+)
+
+process.exit(failures === 0 ? 0 : 1)

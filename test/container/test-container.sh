@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Builds the image and proves it: read-only run, smoke suite over the socket, uid 1000,
+# health check, stop within 2 s with exit code 0 (idle and under load), size budget.
+# Works with Docker or Podman: CONTAINER_ENGINE chooses, otherwise whichever works.
+# Removes every container, image and file it created, also on failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+engine=${CONTAINER_ENGINE:-}
+if [ -z "$engine" ]; then
+  if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then engine=docker
+  elif command -v podman >/dev/null 2>&1; then engine=podman
+  else echo "test:container: neither a working docker nor podman; set CONTAINER_ENGINE" >&2; exit 1; fi
+fi
+base_image=$(sed -n 's/^FROM \([^ ]*\) AS build$/\1/p' Dockerfile)
+budget_bytes=$((20 * 1024 * 1024))
+tag="petstore-mock:test-$$"
+run_id="petstore-mock-test-$$"
+work=$(mktemp -d)
+containers=()
+
+cleanup() {
+  local code=$?
+  for c in "${containers[@]}"; do "$engine" rm -f "$c" >/dev/null 2>&1 || true; done
+  "$engine" rmi -f "$tag" "$tag-build" >/dev/null 2>&1 || true
+  rm -rf "$work"
+  [ "$code" = 0 ] && echo "test:container: all checks passed" || echo "test:container: FAILED" >&2
+  exit "$code"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL $*" >&2; exit 1; }
+ok() { echo "ok   $*"; }
+
+# 1. build (Podman's default OCI format drops HEALTHCHECK; the docker format keeps it)
+format=(); [ "$engine" = podman ] && format=(--format docker)
+# The build stage is tagged too, so that cleanup can remove it (Podman keeps it otherwise).
+"$engine" build "${format[@]}" --target build -t "$tag-build" . >"$work/build.log" 2>&1 &&
+  "$engine" build "${format[@]}" -t "$tag" . >>"$work/build.log" 2>&1 || { tail -30 "$work/build.log" >&2; fail "build"; }
+ok "image built with $engine"
+
+# data mounted the way the README tells users to
+printf 'pets:\n  - { id: 1, name: Mounted, categoryId: 1, status: available }\n  - { id: 7, name: Faulty, categoryId: 2 }\n' >"$work/pets.yaml"
+printf -- '- { operation: getPet, petId: 7, status: 503 }\n' >"$work/faults.yaml"
+chmod 0644 "$work"/*.yaml
+
+# Starts a read-only container; prints the published base URL once it answers health.
+start() {
+  local name=$1
+  containers+=("$name")
+  "$engine" run -d --read-only --name "$name" -p 127.0.0.1::4010 \
+    -v "$work/pets.yaml:/data/pets.yaml:ro" -v "$work/faults.yaml:/data/faults.yaml:ro" \
+    -e FIXTURES=/data/pets.yaml -e FAULTS=/data/faults.yaml -e API_KEYS=smoke-key \
+    "$tag" >/dev/null
+  local port
+  port=$("$engine" port "$name" 4010 | head -1 | sed 's/.*://')
+  local url="http://127.0.0.1:$port"
+  for _ in $(seq 1 100); do
+    if node -e "fetch('$url/__admin/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"; then
+      echo "$url"
+      return 0
+    fi
+    sleep 0.1
+  done
+  "$engine" logs "$name" >&2 || true
+  fail "$name did not become healthy in 10 s"
+}
+
+# Stops a container; fails unless it took under 2 s and exited 0.
+stop_within_2s() {
+  local name=$1 label=$2
+  local t0 t1 ms code
+  t0=$(date +%s%N)
+  "$engine" stop -t 10 "$name" >/dev/null
+  t1=$(date +%s%N)
+  ms=$(((t1 - t0) / 1000000))
+  code=$("$engine" inspect --format '{{.State.ExitCode}}' "$name")
+  [ "$ms" -lt 2000 ] && [ "$code" = 0 ] || fail "stop $label: ${ms} ms, exit code $code"
+  ok "stop $label: ${ms} ms, exit code 0"
+}
+
+# 2-3. read-only run, published port, health, smoke suite
+url=$(start "$run_id-a")
+ok "read-only container healthy at $url"
+node test/container/smoke.mjs "$url" || fail "smoke suite"
+
+# 4. unprivileged, health check command inside, stop when idle
+uid=$("$engine" exec "$run_id-a" node -e "console.log(require('fs').statSync('/proc/1').uid)")
+[ "$uid" = 1000 ] || fail "process runs as uid $uid, not 1000"
+ok "server process runs as uid 1000"
+health_cmd=$("$engine" image inspect --format '{{json .Config.Healthcheck.Test}}' "$tag")
+[ "$health_cmd" != null ] || fail "image has no HEALTHCHECK"
+node -e "const t=JSON.parse(process.argv[1]); process.exit(t[0]==='CMD'&&t[1]==='node'?0:1)" "$health_cmd" || fail "HEALTHCHECK is not exec-form node: $health_cmd"
+mapfile -t health_argv < <(node -e "for (const a of JSON.parse(process.argv[1]).slice(1)) console.log(a)" "$health_cmd")
+"$engine" exec "$run_id-a" "${health_argv[@]}" || fail "health check command failed inside the container"
+ok "HEALTHCHECK (exec-form node) succeeds inside the container"
+stop_within_2s "$run_id-a" "when idle"
+
+# ... and under load
+url=$(start "$run_id-b")
+node test/container/load.mjs "$url" 10 &
+load_pid=$!
+sleep 1
+stop_within_2s "$run_id-b" "under load"
+kill "$load_pid" 2>/dev/null || true
+wait "$load_pid" 2>/dev/null || true
+
+# 5. size against the base image
+size=$("$engine" image inspect --format '{{.Size}}' "$tag")
+base_size=$("$engine" image inspect --format '{{.Size}}' "$base_image")
+added=$((size - base_size))
+printf 'image %s bytes, base %s %s bytes, added %s bytes (%s MiB; budget 20 MiB)\n' \
+  "$size" "$base_image" "$base_size" "$added" "$(node -e "console.log(($added/1048576).toFixed(1))")"
+[ "$added" -le "$budget_bytes" ] || fail "the image adds more than 20 MiB to the base"
+ok "size within budget"
