@@ -30,6 +30,11 @@ describe('CORS', () => {
     expect(res.headers.get('vary')).toContain('Origin')
   })
 
+  it('a request without Origin (not a browser) gets no CORS headers', async () => {
+    const { request } = contractApp()
+    expect(cors(await request('/__admin/health'))).toEqual({ origin: null, expose: null })
+  })
+
   it('a create exposes Location', async () => {
     const { request } = contractApp()
     const res = await request('/v1/pets', postJson({ name: 'x', categoryId: 1 }, { Origin: origin }))

@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { openSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/** The production build the image runs (npm run bundle). */
+export const bundlePath = fileURLToPath(new URL('../../dist/bundle/bin.js', import.meta.url))
+
+/** A server started as its own process on a free loopback port. */
+export interface ServerProcess {
+  url: string
+  child: ChildProcess
+  /** ms from spawn to the banner (listening, seed data loaded). */
+  startMs: number
+  rssMiB(): number
+  stop(): Promise<void>
+}
+
+/** Resident set size of a process, MiB (Linux). */
+export const rssMiB = (pid: number): number => {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+  return Number(kb) / 1024
+}
+
+/**
+ * Spawns the bundle with `args` on port 0; stdout (the request log) goes to
+ * /dev/null, as a user would run it. Resolves once the banner is printed.
+ */
+export const startServer = (args: string[], timeoutMs = 30_000): Promise<ServerProcess> =>
+  new Promise((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, [bundlePath, '--host', '127.0.0.1', '--port', '0', ...args], {
+      stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
+    })
+    let err = ''
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`no banner in ${timeoutMs} ms: ${err}`))
+    }, timeoutMs)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code}: ${err}`))
+    })
+    child.stderr!.on('data', (chunk) => {
+      err += chunk
+      const url = /listening on (http:\/\/\S+)/.exec(err)?.[1]
+      if (!url) return
+      clearTimeout(timer)
+      child.removeAllListeners('exit')
+      const exited = new Promise<void>((done) => child.once('exit', () => done()))
+      resolve({
+        url,
+        child,
+        startMs: performance.now() - started,
+        rssMiB: () => rssMiB(child.pid!),
+        stop: () => {
+          child.kill('SIGTERM')
+          return exited
+        },
+      })
+    })
+  })
