@@ -28,4 +28,6 @@ EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4010)+'/__admin/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node itself is PID 1 (no npm, no shell): SIGTERM reaches it and it exits 0 after draining.
-CMD ["node", "dist/bin.js"]
+# A 1 MiB young generation keeps RSS after heavy load ~50 MiB lower for ~6 % throughput
+# (npm run bench runs this same command line).
+CMD ["node", "--max-semi-space-size=1", "dist/bin.js"]

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { request } from 'node:http'
-import { bundlePath } from './server-process.js'
+import { bundlePath, nodeFlags } from './server-process.js'
 
 const getStatus = (port: number): Promise<number> =>
   new Promise((resolve) => {
@@ -18,7 +18,9 @@ const getStatus = (port: number): Promise<number> =>
 /** ms from spawning the bundle to its first 200 on GET /v1/pets (polled every ms, bounded at 5 s). */
 export const coldStartMs = async (port: number): Promise<number> => {
   const started = performance.now()
-  const child = spawn(process.execPath, [bundlePath, '--port', String(port), '--log', 'silent'], { stdio: 'ignore' })
+  const child = spawn(process.execPath, [...nodeFlags, bundlePath, '--port', String(port), '--log', 'silent'], {
+    stdio: 'ignore',
+  })
   const exited = new Promise((done) => child.once('exit', done))
   try {
     while (performance.now() - started < 5000) {

@@ -5,6 +5,13 @@ import { fileURLToPath } from 'node:url'
 /** The production build the image runs (npm run bundle). */
 export const bundlePath = fileURLToPath(new URL('../../dist/bundle/bin.js', import.meta.url))
 
+/** The node flags of the image's CMD, so that the bench runs what the container runs. */
+export const nodeFlags: string[] = (() => {
+  const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8')
+  const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[]
+  return cmd.slice(1, -1)
+})()
+
 /** A server started as its own process on a free loopback port. */
 export interface ServerProcess {
   url: string
@@ -28,7 +35,7 @@ export const rssMiB = (pid: number): number => {
 export const startServer = (args: string[], timeoutMs = 30_000): Promise<ServerProcess> =>
   new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, [bundlePath, '--host', '127.0.0.1', '--port', '0', ...args], {
+    const child = spawn(process.execPath, [...nodeFlags, bundlePath, '--host', '127.0.0.1', '--port', '0', ...args], {
       stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
     })
     let err = ''
