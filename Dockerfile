@@ -12,6 +12,7 @@ COPY src ./src
 RUN npm run bundle
 
 FROM node:24-bookworm-slim
+# Set from package.json: docker build --build-arg VERSION=$(node -p "require('./package.json').version") .
 ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="petstore-mock" \
       org.opencontainers.image.description="Contract-exact, stateful, deterministic mock server for the Pet Store API" \

@@ -41,6 +41,31 @@ describe('the CLI over a real socket', () => {
     expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1)
   })
 
+  it('on SIGTERM, stops accepting but finishes a request in flight, then exits 0', async () => {
+    const server = await spawnServer(['--log', 'silent'])
+    const inFlight = fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer x', Prefer: 'delay=800' } })
+    await new Promise((r) => setTimeout(r, 200))
+    const exited = server.stop('SIGTERM')
+    await new Promise((r) => setTimeout(r, 100))
+    const refused = await fetch(`${server.url}/v1/pets`, {
+      headers: { Authorization: 'Bearer x', Connection: 'close' },
+    }).catch((e: Error) => e)
+    expect(refused).toBeInstanceOf(TypeError)
+    expect((await inFlight).status).toBe(200)
+    expect(await exited).toBe(0)
+  })
+
+  it("is importable by its package name: import { createApp } from 'petstore-mock'", () => {
+    const script =
+      "import('petstore-mock').then(async ({ createApp }) => { const r = await createApp().request('/v1/pets', { headers: { Authorization: 'Bearer x' } }); console.log(r.status) })"
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    })
+    expect(result.stderr).toBe('')
+    expect(result.stdout).toBe('200\n')
+  })
+
   it('stops on SIGINT too', async () => {
     const server = await spawnServer(['--log', 'silent'])
     expect(await server.stop('SIGINT')).toBe(0)

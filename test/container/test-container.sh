@@ -35,8 +35,12 @@ ok() { echo "ok   $*"; }
 # 1. build (Podman's default OCI format drops HEALTHCHECK; the docker format keeps it)
 format=(); [ "$engine" = podman ] && format=(--format docker)
 # The build stage is tagged too, so that cleanup can remove it (Podman keeps it otherwise).
+version=$(node -p "require('./package.json').version")
 "$engine" build "${format[@]}" --target build -t "$tag-build" . >"$work/build.log" 2>&1 &&
-  "$engine" build "${format[@]}" -t "$tag" . >>"$work/build.log" 2>&1 || { tail -30 "$work/build.log" >&2; fail "build"; }
+  "$engine" build "${format[@]}" --build-arg "VERSION=$version" -t "$tag" . >>"$work/build.log" 2>&1 ||
+  { tail -30 "$work/build.log" >&2; fail "build"; }
+label=$("$engine" image inspect --format '{{index .Config.Labels "org.opencontainers.image.version"}}' "$tag")
+[ "$label" = "$version" ] || fail "image version label $label, package.json $version"
 ok "image built with $engine"
 
 # data mounted the way the README tells users to
