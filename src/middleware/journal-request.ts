@@ -1,16 +1,15 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { type JournalEntry, maxBodyChars, redactAuthorization } from '../journal.js'
-import { parseJsonExact } from '../json.js'
 
 const queryOf = (c: Context): JournalEntry['query'] =>
   Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0]! : v]))
 
-const bodyOf = (text: string | undefined): Pick<JournalEntry, 'body' | 'bodyTruncated'> => {
+// The body as jsonBody parsed it (not parsed again), or its text when it was not JSON.
+const bodyOf = (text: string | undefined, parsed: unknown): Pick<JournalEntry, 'body' | 'bodyTruncated'> => {
   if (text === undefined) return {}
   if (text.length > maxBodyChars) return { body: text.slice(0, maxBodyChars), bodyTruncated: true }
-  const parsed = parseJsonExact(text)
-  return { body: parsed.ok ? parsed.value : text }
+  return { body: parsed === undefined ? text : parsed }
 }
 
 /** Records every request in its session's journal once it is answered. */
@@ -32,7 +31,7 @@ export const journalRequest = (): MiddlewareHandler<AppEnv> =>
         status: shapedBy.some((s) => s.by === 'fault' && s.fault === 'connection_reset') ? 0 : c.res.status,
         durationMs: Math.round((performance.now() - start) * 100) / 100,
         ...(authorization !== undefined ? { authorization: redactAuthorization(authorization) } : {}),
-        ...bodyOf(c.get('bodyText')),
+        ...bodyOf(c.get('bodyText'), c.get('body')),
         ...(shapedBy.length > 0 ? { shapedBy } : {}),
       })
     }
