@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { ValidateFunction } from 'ajv'
 import { parse } from 'yaml'
-import { createSchemaCompiler, pointerSegment } from './ajv.js'
+import { createSchemaCompiler, pointerSegment, type SchemaCompiler } from './ajv.js'
 import { resolveSchema, type SchemaObject } from './schema.js'
 import { packageFile } from '../paths.js'
 
@@ -60,7 +60,7 @@ const basePathOf = (document: Record<string, any>): string => {
 const toRoutePath = (basePath: string, path: string): string => basePath + path.replace(/\{([^}]+)\}/g, ':$1')
 
 const operationFrom = (
-  spec: { document: Record<string, any>; basePath: string; compile: ReturnType<typeof createSchemaCompiler> },
+  spec: { document: Record<string, any>; basePath: string; compile: SchemaCompiler },
   path: string,
   method: string,
 ): SpecOperation => {
