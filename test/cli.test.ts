@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { parseCommandLine, usage, UsageError } from '../src/cli.js'
-import { configDefaults } from '../src/config.js'
-import { optionSpecs } from '../src/options.js'
+import { parseCommandLine, usage, UsageError } from '../src/node/cli.js'
+import { configDefaults } from '../src/node/config.js'
+import { optionSpecs } from '../src/node/options.js'
 
 const tty = { isTTY: true } as { isTTY: boolean }
 const pipe = { isTTY: false } as { isTTY: boolean }

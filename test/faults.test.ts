@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createRuleValidator, FaultRules } from '../src/faults.js'
-import { createRandom } from '../src/random.js'
+import { createRuleValidator, FaultRules } from '../src/core/faults.js'
+import { createRandom } from '../src/core/random.js'
 
 const validate = createRuleValidator(['listPets', 'createPet', 'getPet'])
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Journal, redactAuthorization } from '../src/journal.js'
+import { Journal, redactAuthorization } from '../src/core/journal.js'
 
 const entry = (i: number, operation = 'listPets', status = 200) => ({
   time: 't',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parsePreferences } from '../src/preferences.js'
+import { parsePreferences } from '../src/core/preferences.js'
 
 describe('parsePreferences (RFC 7240)', () => {
   it.each([

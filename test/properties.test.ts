@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { SchemaObject } from '../src/spec/schema.js'
+import type { SchemaObject } from '../src/core/spec/schema.js'
 import { auth, contractApp, postJson, spec } from './helpers/contract.js'
 import { extraKeys, invalidNewPetText, validValue } from './helpers/arbitraries.js'
 

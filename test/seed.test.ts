@@ -1,9 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { fakePets, readFixtures, SeedError } from '../src/index.js'
-import { defaultFixturesPath } from '../src/seed.js'
+
+const defaultFixturesPath = fileURLToPath(new URL('../fixtures/pets.yaml', import.meta.url))
 import { auth, contractApp, postJson, spec } from './helpers/contract.js'
 
 const validatePet = spec.componentValidator('Pet')

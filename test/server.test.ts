@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../src/index.js'
-import { listen, type RunningServer } from '../src/server.js'
+import { listen, type RunningServer } from '../src/node/server.js'
 
 let server: RunningServer
 let port: number

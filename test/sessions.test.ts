@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { PetIndex } from '../src/pet-index.js'
-import { SessionRegistry } from '../src/sessions.js'
+import { PetIndex } from '../src/core/pet-index.js'
+import { SessionRegistry } from '../src/core/sessions.js'
 
 const start = {
   pets: PetIndex.from([{ id: 1, name: 'a', categoryId: 1 }]),

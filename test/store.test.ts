@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { type Pet } from '../src/pet.js'
-import { PetIndex } from '../src/pet-index.js'
-import { PetStore } from '../src/store.js'
+import { type Pet } from '../src/core/pet.js'
+import { PetIndex } from '../src/core/pet-index.js'
+import { PetStore } from '../src/core/store.js'
 
 const seed: Pet[] = [
   { id: 10, name: 'j', categoryId: 1, status: 'sold' },

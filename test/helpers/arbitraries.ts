@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { Spec } from '../../src/index.js'
-import { resolveSchema, type SchemaObject } from '../../src/spec/schema.js'
+import { resolveSchema, type SchemaObject } from '../../src/core/spec/schema.js'
 
 const SAFE = Number.MAX_SAFE_INTEGER
 

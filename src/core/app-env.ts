@@ -1,0 +1,24 @@
+import type { Shaping } from './journal.js'
+import type { Session } from './sessions.js'
+import type { SpecOperation } from './spec/spec.js'
+
+/** A request's parameters and body after validation against the contract. */
+export interface ValidInput {
+  params: Record<string, unknown>
+  body: unknown
+}
+
+/** What middleware hands down to handlers through `c.var`. */
+export type AppEnv = {
+  Variables: {
+    session: Session
+    operation: SpecOperation | undefined
+    input: ValidInput
+    /** The JSON body of a request that has one, once parsed. */
+    body: unknown
+    /** Its text, as read. */
+    bodyText: string | undefined
+    /** What shaped the answer (latency, override, fault rule), for the journal. */
+    shaping: Shaping[]
+  }
+}

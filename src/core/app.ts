@@ -1,0 +1,166 @@
+import { Hono, type MiddlewareHandler } from 'hono'
+import { methodNotAllowed } from 'hono/method-not-allowed'
+import type { AppEnv } from './app-env.js'
+import { ApiError } from './errors.js'
+import { createRuleValidator, type FaultRuleInput } from './faults.js'
+import { createLogger, type Logger } from './log.js'
+import { apiKeyAuth } from './middleware/api-key-auth.js'
+import { type CorsOrigins, corsPolicy } from './middleware/cors-policy.js'
+import { deprecation } from './middleware/deprecation.js'
+import { journalRequest } from './middleware/journal-request.js'
+import { jsonBody } from './middleware/json-body.js'
+import { latency, type LatencyRange } from './middleware/latency.js'
+import { apiRealm, mockControl } from './middleware/mock-control.js'
+import { requestLog } from './middleware/request-log.js'
+import { selectSession } from './middleware/select-session.js'
+import { validateRequest } from './middleware/validate-request.js'
+import type { Pet } from './pet.js'
+import { PetIndex } from './pet-index.js'
+import { createRandom } from './random.js'
+import { errorResponse, handleError } from './respond.js'
+import { routeMethods } from './route-methods.js'
+import { adminRoutes } from './routes/admin.js'
+import { docsRoutes } from './routes/docs.js'
+import { petHandlers } from './routes/pet-handlers.js'
+import { defaultSeed, validatePets } from './seed.js'
+import { SessionRegistry } from './sessions.js'
+import { bundledSpec } from './spec/bundled-spec.js'
+import type { Spec, SpecOperation } from './spec/spec.js'
+import { type Transport, webTransport } from './transport.js'
+import { fixturePets, packageVersion } from '../generated/contract.js'
+
+/** Options of {@link createApp}; every one has a default. */
+export interface AppOptions {
+  /** The contract; default: the bundled openapi.yaml. */
+  spec?: Spec
+  /** Start-up pets; default: the bundled fixtures/pets.yaml. */
+  pets?: readonly Pet[]
+  /** Accepted API keys; empty (default) accepts any well-formed bearer token. */
+  apiKeys?: readonly string[]
+  /** Largest accepted request body, bytes (default 1 MiB). */
+  bodyLimit?: number
+  /** Most pets a session holds (default 100000). */
+  maxPets?: number
+  /** Most sessions kept (default 100). */
+  maxSessions?: number
+  /** Fault rules every session starts with (already validated). */
+  faults?: readonly FaultRuleInput[]
+  /** Latency added to every /v1 answer, ms. */
+  delay?: LatencyRange
+  /** Seeds fault probabilities, latency and POST /__admin/seed (default 1). */
+  seed?: number
+  /** Requests kept per session journal (default 1000). */
+  journalSize?: number
+  /** Token required by /__admin routes but health; none (default) leaves them open. */
+  adminToken?: string
+  /** Origins allowed by CORS ('*', the default, echoes any); false turns CORS off. */
+  cors?: CorsOrigins | false
+  /** Default: silent. */
+  logger?: Logger
+  /** How bodies are read and connections reset; default: web-standard (see transport.ts). */
+  transport?: Transport
+}
+
+/** The defaults of {@link AppOptions}. */
+export const appDefaults = {
+  bodyLimit: 1024 * 1024,
+  maxPets: 100_000,
+  maxSessions: 100,
+  journalSize: 1000,
+} as const
+
+interface StageDeps {
+  logger: Logger
+  auth: MiddlewareHandler
+  bodyLimit: number
+  methodsFor: (path: string) => string[]
+  transport: Transport
+}
+
+const operationStages = (operation: SpecOperation, deps: StageDeps): MiddlewareHandler<AppEnv>[] => [
+  async function operationContext(c, next) {
+    c.set('operation', operation)
+    await next()
+  },
+  ...(operation.deprecated ? [deprecation(operation, deps.logger)] : []),
+  mockControl(operation, () => deps.methodsFor(operation.routePath).join(', '), deps.transport),
+  deps.auth,
+  ...(operation.requestBody ? [jsonBody(deps.bodyLimit, deps.transport)] : []),
+  validateRequest(operation),
+]
+
+/**
+ * Builds the Hono app: the contract's operations routed from the document,
+ * each a pipeline of stages (mock controls → authenticate → read body →
+ * validate → handle), the served document and the /__admin control plane.
+ * Web `Request` → `Response` only: no socket, no file (see src/node/ for
+ * the server).
+ */
+export const createApp = (options: AppOptions = {}): Hono<AppEnv> => {
+  const spec = options.spec ?? bundledSpec()
+  const logger = options.logger ?? createLogger('silent')
+  const transport = options.transport ?? webTransport
+  const seed = options.seed ?? defaultSeed
+  const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
+  const sessions = new SessionRegistry(
+    {
+      pets: PetIndex.from(options.pets ?? fixturePets),
+      maxPets: options.maxPets ?? appDefaults.maxPets,
+      faults: options.faults ?? [],
+      journalSize: options.journalSize ?? appDefaults.journalSize,
+      seed,
+    },
+    options.maxSessions ?? appDefaults.maxSessions,
+  )
+  const handlers = petHandlers(spec.basePath)
+  const app = new Hono<AppEnv>()
+  const methodsFor = routeMethods(app)
+  const session = selectSession(sessions)
+
+  app.onError(handleError(logger))
+  app.notFound((c) => errorResponse(c, new ApiError(404, `No route for ${c.req.method} ${c.req.path}.`)))
+  app.use(requestLog(logger))
+  if (options.cors !== false) app.use(corsPolicy(options.cors ?? '*', methodsFor))
+  app.use(`${spec.basePath}/*`, session, journalRequest())
+  if (options.delay) app.use(`${spec.basePath}/*`, latency(options.delay, createRandom(seed)))
+  app.use(
+    methodNotAllowed({
+      app,
+      // RFC 9110 §15.5.6: a 405 must carry Allow.
+      onMethodNotAllowed: (c, methods) =>
+        errorResponse(
+          c,
+          new ApiError(405, `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}.`, {
+            headers: { Allow: methods.join(', ') },
+          }),
+        ),
+    }),
+  )
+  app.route('/', docsRoutes(spec))
+  const validatePet = spec.componentValidator('Pet')
+  app.route(
+    '/__admin',
+    adminRoutes({
+      sessions,
+      session,
+      seed,
+      version: packageVersion,
+      bodyLimit,
+      transport,
+      operations: spec.operations.map((op) => op.id),
+      validateRule: createRuleValidator(spec.operations.map((op) => op.id)),
+      validateState: (input) => validatePets(input, validatePet, 'state', { allowBareArray: false }),
+      ...(options.adminToken !== undefined && {
+        guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
+      }),
+    }),
+  )
+  const auth = apiKeyAuth({ keys: options.apiKeys ?? [], realm: apiRealm })
+  for (const operation of spec.operations) {
+    const handler = handlers[operation.id]
+    if (!handler) throw new Error(`openapi.yaml defines ${operation.id}, which petstore-mock does not implement`)
+    const stages = operationStages(operation, { logger, auth, bodyLimit, methodsFor, transport })
+    app.on([operation.method], [operation.routePath], ...stages, handler)
+  }
+  return app
+}

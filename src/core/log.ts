@@ -1,0 +1,50 @@
+/** How request lines are written. */
+export type LogFormat = 'pretty' | 'json' | 'silent'
+
+/** One served request, as logged. */
+export interface RequestLine {
+  method: string
+  path: string
+  status: number
+  ms: number
+  session?: string
+}
+
+/** Where the server reports requests, warnings and failures. */
+export interface Logger {
+  request(line: RequestLine): void
+  warn(message: string): void
+  error(message: string, error?: unknown): void
+}
+
+const round = (ms: number): number => Math.round(ms * 10) / 10
+
+const colour = (status: number): string => (status >= 500 ? '31' : status >= 400 ? '33' : '32')
+
+/** Where log text goes: a Node stream, or anything with `write`. */
+export interface LogSink {
+  write(text: string): unknown
+}
+
+/** A logger writing JSON lines or coloured text to a sink; silent writes nothing. */
+export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
+  if (format === 'silent' || !out) return { request() {}, warn() {}, error() {} }
+  const stamp = () => new Date().toISOString()
+  if (format === 'json') {
+    const write = (record: object) => out.write(`${JSON.stringify({ time: stamp(), ...record })}\n`)
+    return {
+      request: (line) => write({ level: 'info', ...line, ms: round(line.ms) }),
+      warn: (message) => write({ level: 'warn', message }),
+      error: (message, error) => write({ level: 'error', message, error: String((error as Error)?.stack ?? error) }),
+    }
+  }
+  return {
+    request: ({ method, path, status, ms, session }) =>
+      out.write(
+        `${stamp()} ${method.padEnd(6)} ${path} \x1b[${colour(status)}m${status}\x1b[0m ${round(ms)} ms${session ? ` [${session}]` : ''}\n`,
+      ),
+    warn: (message) => out.write(`${stamp()} \x1b[33mWARN\x1b[0m ${message}\n`),
+    error: (message, error) =>
+      out.write(`${stamp()} \x1b[31mERROR\x1b[0m ${message}\n${String((error as Error)?.stack ?? error ?? '')}\n`),
+  }
+}

@@ -1,0 +1,118 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { ApiError, defaultMessageFor } from '../errors.js'
+import { type FaultKind, maxDelayMs } from '../faults.js'
+import type { Shaping } from '../journal.js'
+import { parsePreferences } from '../preferences.js'
+import type { SpecOperation } from '../spec/spec.js'
+import type { Transport } from '../transport.js'
+
+/** Statuses any operation may be forced to, beyond those it documents. */
+export const extraStatuses = [429, 500, 502, 503, 504] as const
+
+/** The realm of the API's bearer challenge, repeated on injected 401s. */
+export const apiRealm = 'petstore'
+
+const DELAY = /^(0|[1-9][0-9]*)$/
+
+interface Effect {
+  status?: number
+  delayMs?: number
+  fault?: FaultKind
+  shaping: Shaping
+}
+
+const invalidControl = (message: string) => new ApiError(400, message, { code: 'invalid_mock_control' })
+
+/** The per-request override (`Prefer: code=…, delay=…`, or `__code`/`__delay`; the query wins). */
+const readOverride = (c: Context, operation: SpecOperation, allowed: readonly number[]): Effect | undefined => {
+  const preferences = parsePreferences(c.req.header('Prefer'))
+  const code = c.req.query('__code') ?? preferences.get('code')
+  const delay = c.req.query('__delay') ?? preferences.get('delay')
+  if (code === undefined && delay === undefined) return undefined
+  const effect: Effect = { shaping: { by: 'override' } }
+  if (code !== undefined) {
+    if (!allowed.includes(Number(code)) || !/^\d{3}$/.test(code)) {
+      throw invalidControl(
+        `code must be one of ${allowed.join(', ')} for ${operation.id} (got ${JSON.stringify(code)}).`,
+      )
+    }
+    effect.status = Number(code)
+  }
+  if (delay !== undefined) {
+    if (!DELAY.test(delay) || Number(delay) > maxDelayMs) {
+      throw invalidControl(
+        `delay must be an integer number of milliseconds from 0 to ${maxDelayMs} (got ${JSON.stringify(delay)}).`,
+      )
+    }
+    effect.delayMs = Number(delay)
+  }
+  effect.shaping = {
+    by: 'override',
+    ...(effect.status && { status: effect.status }),
+    ...(effect.delayMs !== undefined && { delayMs: effect.delayMs }),
+  }
+  return effect
+}
+
+const readFaultRule = (c: Context<AppEnv>, operation: SpecOperation): Effect | undefined => {
+  const petId = c.req.param('petId')
+  const rule = c.var.session.faults.match({ operation: operation.id, ...(petId !== undefined && { petId }) })
+  if (!rule) return undefined
+  const { status, delayMs, fault } = rule
+  return {
+    ...(status !== undefined && { status }),
+    ...(delayMs !== undefined && { delayMs }),
+    ...(fault !== undefined && { fault }),
+    shaping: {
+      by: 'fault',
+      ruleId: rule.id,
+      ...(status !== undefined && { status }),
+      ...(delayMs !== undefined && { delayMs }),
+      ...(fault !== undefined && { fault }),
+    },
+  }
+}
+
+/** The answer a real occurrence of `status` would give, headers included. */
+const injectedError = (c: Context, status: number, allow: () => string): ApiError => {
+  const petId = c.req.param('petId')
+  const message = status === 404 && petId !== undefined ? `No pet with id ${petId}.` : defaultMessageFor(status)
+  const headers: Record<string, string> = {}
+  if (status === 401) headers['WWW-Authenticate'] = `Bearer realm="${apiRealm}"`
+  if (status === 405) headers['Allow'] = allow()
+  if (status === 429 || status === 503) headers['Retry-After'] = '1'
+  return new ApiError(status, message, { headers })
+}
+
+const truncated = async (res: Response): Promise<Response> => {
+  const text = await res.text()
+  const headers = new Headers(res.headers)
+  headers.delete('Content-Length')
+  return new Response(text.slice(0, Math.floor(text.length / 2)), { status: res.status, headers })
+}
+
+/**
+ * Lets a request's own controls, else the session's first matching fault
+ * rule, shape the answer: a delay, a forced status (the handler never runs,
+ * so nothing changes), or a transport fault. Runs before authentication.
+ */
+export const mockControl = (
+  operation: SpecOperation,
+  allow: () => string,
+  transport: Transport,
+): MiddlewareHandler<AppEnv> => {
+  const allowed = [...new Set([...operation.statuses, ...extraStatuses])].sort((a, b) => a - b)
+  return async function mockControl(c, next) {
+    // An explicit override wins; rules are then neither consulted nor counted down.
+    const effect = readOverride(c, operation, allowed) ?? readFaultRule(c, operation)
+    if (!effect) return next()
+    c.get('shaping')?.push(effect.shaping)
+    if (effect.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs))
+    if (effect.fault === 'connection_reset') return void (c.res = transport.resetConnection(c))
+    if (effect.fault === 'empty_response') return void (c.res = c.body(null, 200))
+    if (effect.status !== undefined && effect.status >= 400) throw injectedError(c, effect.status, allow)
+    await next()
+    if (effect.fault === 'malformed_body') c.res = await truncated(c.res)
+  }
+}

@@ -1,0 +1,150 @@
+import { Hono, type MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { ApiError, badRequest } from '../errors.js'
+import type { FaultRuleInput } from '../faults.js'
+import type { JournalQuery } from '../journal.js'
+import { jsonBody } from '../middleware/json-body.js'
+import type { Pet } from '../pet.js'
+import { fakePets, SeedError } from '../seed.js'
+import type { SessionRegistry } from '../sessions.js'
+import type { Transport } from '../transport.js'
+
+/** What the admin API works on. */
+export interface AdminDeps {
+  sessions: SessionRegistry
+  operations: readonly string[]
+  bodyLimit: number
+  transport: Transport
+  version: string
+  /** Checks a fault rule: the rule, or a sentence naming the field. */
+  validateRule(input: unknown): FaultRuleInput | string
+  /** Checks `{ pets: [...] }` like fixtures; throws SeedError. */
+  validateState(input: unknown): Pet[]
+  /** Selects the session a route works on (X-Mock-Session). */
+  session: MiddlewareHandler<AppEnv>
+  /** The seed of POST /seed when the body gives none. */
+  seed: number
+  /** Guards every route but health; none when no admin token is set. */
+  guard?: MiddlewareHandler
+}
+
+const CANONICAL = /^(0|[1-9][0-9]*)$/
+
+const integerQuery = (value: string | undefined, name: string, min: number, max: number): number | undefined => {
+  if (value === undefined) return undefined
+  if (!CANONICAL.test(value) || Number(value) < min || Number(value) > max) {
+    throw badRequest(`${name} must be an integer between ${min} and ${max} (got ${JSON.stringify(value)}).`)
+  }
+  return Number(value)
+}
+
+const journalQuery = (query: Record<string, string>, operations: readonly string[]): JournalQuery => {
+  const { operation, status, limit } = query
+  if (operation !== undefined && !operations.includes(operation)) {
+    throw badRequest(`operation must be one of ${operations.join(', ')} (got ${JSON.stringify(operation)}).`)
+  }
+  const result: JournalQuery = {}
+  if (operation !== undefined) result.operation = operation
+  const statusValue = integerQuery(status, 'status', 0, 599)
+  if (statusValue !== undefined) result.status = statusValue
+  const limitValue = integerQuery(limit, 'limit', 1, 1_000_000)
+  if (limitValue !== undefined) result.limit = limitValue
+  return result
+}
+
+const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): { count: number; seed: number } => {
+  const { count, seed, ...rest } = (
+    body && typeof body === 'object' && !Array.isArray(body) ? body : { count: null }
+  ) as Record<string, unknown>
+  const unknown = Object.keys(rest)[0]
+  if (unknown !== undefined) throw badRequest(`${unknown} is not a known field.`)
+  if (!Number.isSafeInteger(count) || (count as number) < 0 || (count as number) > maxPets) {
+    throw badRequest(`count must be an integer between 0 and ${maxPets}.`)
+  }
+  if (seed !== undefined && (!Number.isSafeInteger(seed) || (seed as number) < 0 || (seed as number) > 2 ** 32 - 1)) {
+    throw badRequest(`seed must be an integer between 0 and ${2 ** 32 - 1}.`)
+  }
+  return { count: count as number, seed: (seed as number | undefined) ?? defaultSeed }
+}
+
+/** The control plane under /__admin: health, fault rules, state, journal, sessions. */
+export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
+  const startedAt = Date.now()
+  const body = jsonBody(deps.bodyLimit, deps.transport)
+  const session = deps.session
+  const admin = new Hono<AppEnv>()
+
+  admin.get('/health', (c) =>
+    c.json({
+      status: 'ok',
+      version: deps.version,
+      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      pets: deps.sessions.default.store.size,
+      sessions: deps.sessions.list().length,
+    }),
+  )
+  if (deps.guard) admin.use('*', deps.guard)
+
+  admin.post('/faults', session, body, (c) => {
+    const rule = deps.validateRule(c.get('body'))
+    if (typeof rule === 'string') throw badRequest(`${rule}.`)
+    return c.json(c.var.session.faults.add(rule), 201)
+  })
+  admin.get('/faults', session, (c) => c.json({ faults: c.var.session.faults.list() }))
+  admin.delete('/faults', session, (c) => {
+    c.var.session.faults.clear()
+    return c.body(null, 204)
+  })
+  admin.delete('/faults/:id', session, (c) => {
+    const id = c.req.param('id')
+    if (!CANONICAL.test(id) || !c.var.session.faults.remove(Number(id))) {
+      throw new ApiError(404, `No fault rule with id ${id}.`)
+    }
+    return c.body(null, 204)
+  })
+
+  admin.post('/reset', session, (c) => {
+    c.var.session.reset()
+    return c.body(null, 204)
+  })
+  admin.get('/state', session, (c) => c.json({ pets: c.var.session.store.all() }))
+  admin.put('/state', session, body, (c) => {
+    let pets: Pet[]
+    try {
+      pets = deps.validateState(c.get('body'))
+    } catch (error) {
+      if (error instanceof SeedError) throw badRequest(`${error.message}.`)
+      throw error
+    }
+    if (pets.length > c.var.session.maxPets) {
+      throw new ApiError(
+        507,
+        `${pets.length} pets exceed the capacity of ${c.var.session.maxPets}; nothing was replaced.`,
+      )
+    }
+    c.var.session.replacePets(pets)
+    return c.body(null, 204)
+  })
+  admin.post('/seed', session, body, async (c) => {
+    const { count, seed } = seedRequest(c.get('body'), c.var.session.maxPets, deps.seed)
+    c.var.session.replacePets(await fakePets(count, seed))
+    return c.body(null, 204)
+  })
+
+  admin.get('/requests', session, (c) =>
+    c.json({ requests: c.var.session.journal.list(journalQuery(c.req.query(), deps.operations)) }),
+  )
+  admin.delete('/requests', session, (c) => {
+    c.var.session.journal.clear()
+    return c.body(null, 204)
+  })
+
+  admin.get('/sessions', (c) => c.json({ sessions: deps.sessions.list().map((s) => s.summary()) }))
+  admin.delete('/sessions/:name', (c) => {
+    const name = c.req.param('name')
+    if (name === 'default') throw badRequest('The default session cannot be deleted; use POST /__admin/reset.')
+    if (!deps.sessions.delete(name)) throw new ApiError(404, `No session named ${name}.`)
+    return c.body(null, 204)
+  })
+  return admin
+}

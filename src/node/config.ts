@@ -1,0 +1,44 @@
+import type { LogFormat } from '../core/log.js'
+
+/** Everything the command line and environment decide. */
+export interface Config {
+  host: string
+  port: number
+  apiKeys: string[]
+  fixtures?: string
+  faker: boolean
+  count: number
+  seed: number
+  spec?: string
+  bodyLimit: number
+  maxPets: number
+  maxSessions: number
+  faults?: string
+  delay?: { min: number; max: number }
+  journalSize: number
+  adminToken?: string
+  cors: boolean
+  /** Empty: any origin. */
+  corsOrigins: string[]
+  log: LogFormat
+  headersTimeout: number
+  requestTimeout: number
+}
+
+/** The defaults of every option but `log`, which depends on the terminal. */
+export const configDefaults: Omit<Config, 'log'> = {
+  host: '127.0.0.1',
+  port: 4010,
+  apiKeys: [],
+  faker: false,
+  count: 50,
+  seed: 1,
+  bodyLimit: 1024 * 1024,
+  maxPets: 100_000,
+  maxSessions: 100,
+  journalSize: 1000,
+  cors: true,
+  corsOrigins: [],
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+}

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs'
+import type { ValidateFunction } from 'ajv'
+import { type FaultRuleInput } from '../core/faults.js'
+import type { Pet } from '../core/pet.js'
+import { SeedError, validatePets } from '../core/seed.js'
+import { bundledSpec } from '../core/spec/bundled-spec.js'
+import { parseSpec } from '../core/spec/parse-spec.js'
+import type { Spec } from '../core/spec/spec.js'
+import { DataFileError, readDataFile } from './data-file.js'
+
+/**
+ * The contract from an OpenAPI file (YAML or JSON), validators compiled at
+ * run time; without a path, the bundled one, embedded and precompiled.
+ */
+export const loadSpec = (path?: string): Spec =>
+  path === undefined ? bundledSpec() : parseSpec(readFileSync(path, 'utf8'))
+
+/** Reads a JSON or YAML fixtures file and validates every entry. */
+export const readFixtures = (path: string, validatePet: ValidateFunction): Pet[] => {
+  try {
+    return validatePets(readDataFile(path), validatePet, path)
+  } catch (error) {
+    throw error instanceof DataFileError ? new SeedError(error.message) : error
+  }
+}
+
+/** Reads a JSON or YAML array of rules (`--faults`); throws naming the file, entry and field. */
+export const readFaultRules = (
+  path: string,
+  validate: (input: unknown) => FaultRuleInput | string,
+): FaultRuleInput[] => {
+  const data = readDataFile(path)
+  if (!Array.isArray(data)) throw new DataFileError(`${path}: must be an array of fault rules`)
+  return data.map((entry, i) => {
+    const rule = validate(entry)
+    if (typeof rule === 'string') throw new DataFileError(`${path}: entry ${i}: ${rule}`)
+    return rule
+  })
+}

@@ -1,0 +1,105 @@
+import { type AppOptions, createApp } from '../core/app.js'
+import { createRuleValidator } from '../core/faults.js'
+import { createLogger } from '../core/log.js'
+import type { Pet } from '../core/pet.js'
+import { fakePets, SeedError } from '../core/seed.js'
+import type { Spec } from '../core/spec/spec.js'
+import { fixturePets, packageVersion as version } from '../generated/contract.js'
+import { parseCommandLine, usage, UsageError } from './cli.js'
+import type { Config } from './config.js'
+import { DataFileError } from './data-file.js'
+import { loadSpec, readFaultRules, readFixtures } from './files.js'
+import { nodeTransport } from './node-transport.js'
+import { listen, type RunningServer } from './server.js'
+
+const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; source: string }> => {
+  if (config.faker)
+    return {
+      pets: await fakePets(config.count, config.seed),
+      source: `faker (count ${config.count}, seed ${config.seed})`,
+    }
+  if (config.fixtures === undefined) return { pets: [...fixturePets], source: 'fixtures/pets.yaml (bundled)' }
+  return { pets: readFixtures(config.fixtures, spec.componentValidator('Pet')), source: config.fixtures }
+}
+
+const appOptions = (config: Config, spec: Spec, pets: Pet[]): AppOptions => ({
+  spec,
+  pets,
+  apiKeys: config.apiKeys,
+  bodyLimit: config.bodyLimit,
+  maxPets: config.maxPets,
+  maxSessions: config.maxSessions,
+  seed: config.seed,
+  journalSize: config.journalSize,
+  cors: config.cors ? (config.corsOrigins.length > 0 ? config.corsOrigins : '*') : false,
+  logger: createLogger(config.log, process.stdout),
+  transport: nodeTransport,
+  ...(config.faults !== undefined && {
+    faults: readFaultRules(config.faults, createRuleValidator(spec.operations.map((op) => op.id))),
+  }),
+  ...(config.delay !== undefined && { delay: config.delay }),
+  ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
+})
+
+const banner = (url: string, config: Config, source: string, count: number): string => {
+  const auth =
+    config.apiKeys.length > 0
+      ? `${config.apiKeys.length} configured API key(s)`
+      : 'any well-formed bearer token (no --api-key set)'
+  const key = config.apiKeys[0] ?? 'any-token'
+  return [
+    `petstore-mock ${version} listening on ${url}`,
+    `  auth:  ${auth}`,
+    `  pets:  ${count} from ${source}`,
+    `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
+    `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
+    '',
+  ].join('\n')
+}
+
+/** Starts the server for a Config; resolves once it listens, with the banner to print. */
+export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
+  const spec = loadSpec(config.spec)
+  const { pets, source } = await seedPets(config, spec)
+  if (pets.length > config.maxPets) {
+    throw new UsageError(`${pets.length} seed pets exceed --max-pets ${config.maxPets}; raise --max-pets`)
+  }
+  const app = createApp(appOptions(config, spec, pets))
+  const running = await listen(app, config)
+  return { ...running, banner: banner(running.url, config, source, pets.length) }
+}
+
+const stopOnSignals = (running: RunningServer): void => {
+  const stop = () => {
+    process.off('SIGTERM', stop)
+    process.off('SIGINT', stop)
+    void running.close(5000).then(() => process.exit(0))
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}
+
+/** The command: exit code 0 when served and stopped, 1 on bad seed data, 2 on a bad command line. */
+export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number | undefined> => {
+  try {
+    const command = parseCommandLine(argv, env)
+    if (command.run === 'help') return (void process.stdout.write(usage()), 0)
+    if (command.run === 'version') return (void process.stdout.write(`${version}\n`), 0)
+    const running = await startServer(command.config)
+    stopOnSignals(running)
+    // Printed only once signals are handled: whoever waits for it may stop the server at once.
+    process.stderr.write(running.banner)
+    return undefined
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`petstore-mock: ${error.message}\n\n${usage()}`)
+      return 2
+    }
+    const message =
+      error instanceof SeedError || error instanceof DataFileError
+        ? error.message
+        : `cannot start: ${(error as Error).message}`
+    process.stderr.write(`petstore-mock: ${message}\n`)
+    return 1
+  }
+}
