@@ -17,7 +17,6 @@ ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="petstore-mock" \
       org.opencontainers.image.description="Contract-exact, stateful, deterministic mock server for the Pet Store API" \
       org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.source="https://github.com/petstore-mock/petstore-mock" \
       org.opencontainers.image.licenses="MIT"
 ENV HOST=0.0.0.0 PORT=4010 NODE_ENV=production
 WORKDIR /app

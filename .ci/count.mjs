@@ -6,7 +6,9 @@ import { join } from 'node:path'
 const [dir, ...failedSteps] = process.argv.slice(2)
 let passed = 0
 let failed = 0
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const report = JSON.parse(readFileSync(join(dir, file), 'utf8'))
   console.log(`${file.replace(/\.json$/, '')}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`)
   passed += report.numPassedTests

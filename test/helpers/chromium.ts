@@ -1,0 +1,19 @@
+import { type Browser, chromium } from 'playwright-core'
+
+/** Debian's chromium package: browsers are never downloaded. */
+export const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
+
+// Without the networking flags Chromium tries to reach the outside and stalls.
+const args = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/** Launches headless Chromium; close it in afterAll. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({ executablePath: chromiumPath, args, headless: true, timeout: 30_000 })
