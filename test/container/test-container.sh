@@ -2,7 +2,8 @@
 # Builds the image and proves it: read-only run, smoke suite over the socket, uid 1000,
 # health check, stop within 2 s with exit code 0 (idle and under load), size budget.
 # Works with Docker or Podman: CONTAINER_ENGINE chooses, otherwise whichever works.
-# Removes every container, image and file it created, also on failure.
+# Removes every container, image and file it created, also on failure or Ctrl-C, and fails
+# if any of them is still there afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -16,28 +17,87 @@ base_image=$(sed -n 's/^FROM \([^ ]*\) AS build$/\1/p' Dockerfile)
 budget_bytes=$((20 * 1024 * 1024))
 tag="petstore-mock:test-$$"
 run_id="petstore-mock-test-$$"
+# On every container and image of this run, so that cleanup and the final check find them
+# even when a name was never recorded (say, interrupted between `run` and the bookkeeping).
+run_label="petstore-mock.test-run=$run_id"
 work=$(mktemp -d)
 containers=()
+volumes=()
+load_pid=
+# An interrupted Podman build leaves its (labelled) buildah working containers, which only
+# --external lists, and intermediate images, which only -a lists.
+ps_all=(ps -a); [ "$engine" = podman ] && ps_all+=(--external)
+
+# Names of this run's containers: recorded ones plus any with its label or name prefix.
+run_containers() {
+  {
+    printf '%s\n' "${containers[@]}"
+    "$engine" "${ps_all[@]}" --filter "label=$run_label" --format '{{.Names}}' || true
+    "$engine" "${ps_all[@]}" --filter "name=$run_id-" --format '{{.Names}}' || true
+  } 2>/dev/null | sed '/^$/d' | sort -u
+}
+
+# What of this run still exists, a "kind name" a line; fails if the engine cannot tell.
+leftovers() {
+  local names images vols i v
+  names=$("$engine" "${ps_all[@]}" --filter "label=$run_label" --format '{{.Names}}' &&
+    "$engine" "${ps_all[@]}" --filter "name=$run_id-" --format '{{.Names}}') || return 1
+  images=$("$engine" images -a -q --filter "label=$run_label") || return 1
+  vols=$("$engine" volume ls -q --filter "label=$run_label") || return 1
+  for i in "$tag" "$tag-build"; do
+    if "$engine" image inspect "$i" >/dev/null 2>&1; then images+=$'\n'"$i"; fi
+  done
+  for v in "${volumes[@]}"; do
+    if "$engine" volume inspect "$v" >/dev/null 2>&1; then vols+=$'\n'"$v"; fi
+  done
+  {
+    sed '/^$/d; s/^/container /' <<<"$names"
+    sed '/^$/d; s/^/image /' <<<"$images"
+    sed '/^$/d; s/^/volume /' <<<"$vols"
+  } | sort -u
+}
 
 cleanup() {
-  local code=$?
-  for c in "${containers[@]}"; do "$engine" rm -f "$c" >/dev/null 2>&1 || true; done
-  "$engine" rmi -f "$tag" "$tag-build" >/dev/null 2>&1 || true
+  local code=$? c v left
+  # A second Ctrl-C must not cut the cleanup short.
+  trap '' INT TERM HUP
+  if [ -n "$load_pid" ]; then kill "$load_pid" 2>/dev/null || true; wait "$load_pid" 2>/dev/null || true; fi
+  for c in $(run_containers); do
+    # None expected (the image declares no VOLUME), but note any anonymous volume, to prove it gone.
+    mapfile -t -O "${#volumes[@]}" volumes < <("$engine" inspect --format \
+      '{{range .Mounts}}{{if eq .Type "volume"}}{{println .Name}}{{end}}{{end}}' "$c" 2>/dev/null | sed '/^$/d')
+    "$engine" rm -f -v "$c" >/dev/null 2>&1 || true
+  done
+  "$engine" rmi -f "$tag" "$tag-build" $("$engine" images -a -q --filter "label=$run_label" 2>/dev/null) \
+    >/dev/null 2>&1 || true
+  for v in "${volumes[@]}"; do "$engine" volume rm -f "$v" >/dev/null 2>&1 || true; done
   rm -rf "$work"
-  [ "$code" = 0 ] && echo "test:container: all checks passed" || echo "test:container: FAILED" >&2
+  if ! left=$(leftovers 2>/dev/null); then
+    echo "test:container: $engine could not list what is left of this run; check by hand: label $run_label" >&2
+    [ "$code" != 0 ] || code=1
+  elif [ -n "$left" ]; then
+    echo "test:container: cleanup left these behind:" >&2
+    sed 's/^/  /' <<<"$left" >&2
+    [ "$code" != 0 ] || code=1
+  fi
+  [ "$code" = 0 ] && echo "test:container: all checks passed" || echo "test:container: FAILED (exit code $code)" >&2
   exit "$code"
 }
 trap cleanup EXIT
+# Leave through the EXIT trap (cleanup), with the usual 128 + signal number.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 fail() { echo "FAIL $*" >&2; exit 1; }
 ok() { echo "ok   $*"; }
 
 # 1. build (Podman's default OCI format drops HEALTHCHECK; the docker format keeps it)
-format=(); [ "$engine" = podman ] && format=(--format docker)
+build_opts=(--label "$run_label"); [ "$engine" = podman ] && build_opts+=(--format docker)
 # The build stage is tagged too, so that cleanup can remove it (Podman keeps it otherwise).
 version=$(node -p "require('./package.json').version")
-"$engine" build "${format[@]}" --target build -t "$tag-build" . >"$work/build.log" 2>&1 &&
-  "$engine" build "${format[@]}" --build-arg "VERSION=$version" -t "$tag" . >>"$work/build.log" 2>&1 ||
+"$engine" build "${build_opts[@]}" --target build -t "$tag-build" . >"$work/build.log" 2>&1 &&
+  "$engine" build "${build_opts[@]}" --build-arg "VERSION=$version" -t "$tag" . >>"$work/build.log" 2>&1 ||
   { tail -30 "$work/build.log" >&2; fail "build"; }
 label=$("$engine" image inspect --format '{{index .Config.Labels "org.opencontainers.image.version"}}' "$tag")
 [ "$label" = "$version" ] || fail "image version label $label, package.json $version"
@@ -48,20 +108,20 @@ printf 'pets:\n  - { id: 1, name: Mounted, categoryId: 1, status: available }\n 
 printf -- '- { operation: getPet, petId: 7, status: 503 }\n' >"$work/faults.yaml"
 chmod 0644 "$work"/*.yaml
 
-# Starts a read-only container; prints the published base URL once it answers health.
+# Starts a read-only container and sets url to its published base URL once it answers health.
+# Not meant for $(...): the name must be recorded in this shell for cleanup.
 start() {
   local name=$1
   containers+=("$name")
-  "$engine" run -d --read-only --name "$name" -p 127.0.0.1::4010 \
+  "$engine" run -d --read-only --name "$name" --label "$run_label" -p 127.0.0.1::4010 \
     -v "$work/pets.yaml:/data/pets.yaml:ro" -v "$work/faults.yaml:/data/faults.yaml:ro" \
     -e FIXTURES=/data/pets.yaml -e FAULTS=/data/faults.yaml -e API_KEYS=smoke-key \
     "$tag" >/dev/null
   local port
   port=$("$engine" port "$name" 4010 | head -1 | sed 's/.*://')
-  local url="http://127.0.0.1:$port"
+  url="http://127.0.0.1:$port"
   for _ in $(seq 1 100); do
     if node -e "fetch('$url/__admin/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"; then
-      echo "$url"
       return 0
     fi
     sleep 0.1
@@ -84,7 +144,7 @@ stop_within_2s() {
 }
 
 # 2-3. read-only run, published port, health, smoke suite
-url=$(start "$run_id-a")
+start "$run_id-a"
 ok "read-only container healthy at $url"
 node test/container/smoke.mjs "$url" || fail "smoke suite"
 
@@ -101,13 +161,14 @@ ok "HEALTHCHECK (exec-form node) succeeds inside the container"
 stop_within_2s "$run_id-a" "when idle"
 
 # ... and under load
-url=$(start "$run_id-b")
+start "$run_id-b"
 node test/container/load.mjs "$url" 10 &
 load_pid=$!
 sleep 1
 stop_within_2s "$run_id-b" "under load"
 kill "$load_pid" 2>/dev/null || true
 wait "$load_pid" 2>/dev/null || true
+load_pid=
 
 # 5. size against the base image
 size=$("$engine" image inspect --format '{{.Size}}' "$tag")
