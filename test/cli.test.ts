@@ -47,6 +47,27 @@ describe('parseCommandLine', () => {
     })
   })
 
+  it('reads admin origins and allowed hosts, normalised', () => {
+    expect(
+      serve([
+        '--admin-cors-origin',
+        'http://QA.example/',
+        '--admin-cors-origin',
+        'http://localhost:5173,https://b.test',
+      ]),
+    ).toMatchObject({ adminCorsOrigins: ['http://qa.example', 'http://localhost:5173', 'https://b.test'] })
+    expect(serve([], { ADMIN_CORS_ORIGIN: 'http://a.test, http://b.test' }).adminCorsOrigins).toEqual([
+      'http://a.test',
+      'http://b.test',
+    ])
+    expect(serve(['--allowed-hosts', 'PetStore', '--allowed-hosts', '.mock.test,::1']).allowedHosts).toEqual([
+      'petstore',
+      '.mock.test',
+      '[::1]',
+    ])
+    expect(serve([], { ALLOWED_HOSTS: 'petstore,api' }).allowedHosts).toEqual(['petstore', 'api'])
+  })
+
   it('every option has a flag and a variable', () => {
     for (const spec of optionSpecs) {
       expect(usage()).toContain(`--${spec.flag}`)
@@ -68,11 +89,21 @@ describe('parseCommandLine', () => {
     [['--delay', '-5']],
     [['--cors', 'yes']],
     [['--journal-size', '-1']],
+    [['--admin-cors-origin', 'localhost:5173']],
+    [['--admin-cors-origin', 'http://qa.example/app']],
+    [['--allowed-hosts', 'petstore:4010']],
+    [['--allowed-hosts', 'http://petstore']],
   ])('%j is a usage error', (argv) => {
     expect(() => parseCommandLine(argv, {}, pipe)).toThrow(UsageError)
   })
 
-  it.each([[{ PORT: 'x' }], [{ FAKER: 'maybe' }], [{ LOG: 'x' }]])('bad variable %j is a usage error', (env) => {
+  it.each([
+    [{ PORT: 'x' }],
+    [{ FAKER: 'maybe' }],
+    [{ LOG: 'x' }],
+    [{ ALLOWED_HOSTS: 'a,b:1' }],
+    [{ ADMIN_CORS_ORIGIN: '*' }],
+  ])('bad variable %j is a usage error', (env) => {
     expect(() => parseCommandLine([], env, pipe)).toThrow(UsageError)
   })
 

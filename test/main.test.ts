@@ -138,6 +138,12 @@ describe('the CLI over a real socket', () => {
     [['--faker', '--count', '20', '--max-pets', '10'], 2, '20 seed pets exceed --max-pets 10'],
     [['--delay', '50-10'], 2, '--delay must be MS or MIN-MAX'],
     [['--cors', 'maybe'], 2, '--cors must be on or off'],
+    [['--allowed-hosts', 'evil:1'], 2, '--allowed-hosts takes host names without scheme or port (got "evil:1")'],
+    [
+      ['--admin-cors-origin', 'qa.example'],
+      2,
+      '--admin-cors-origin takes origins: scheme://host[:port], no path (got "qa.example")',
+    ],
   ])('%j exits %i with a message', (args, code, message) => {
     const result = run(args)
     expect(result.status).toBe(code)

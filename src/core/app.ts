@@ -4,6 +4,7 @@ import type { AppEnv } from './app-env.js'
 import { ApiError } from './errors.js'
 import { createRuleValidator, type FaultRuleInput } from './faults.js'
 import { createLogger, type Logger } from './log.js'
+import { adminGuard, isAdminPath } from './middleware/admin-guard.js'
 import { apiKeyAuth } from './middleware/api-key-auth.js'
 import { type CorsOrigins, corsPolicy } from './middleware/cors-policy.js'
 import { deprecation } from './middleware/deprecation.js'
@@ -53,8 +54,15 @@ export interface AppOptions {
   journalSize?: number
   /** Token required by /__admin routes but health; none (default) leaves them open. */
   adminToken?: string
-  /** Origins allowed by CORS ('*', the default, echoes any); false turns CORS off. */
+  /** Origins allowed by CORS outside /__admin ('*', the default, echoes any); false turns CORS off. */
   cors?: CorsOrigins | false
+  /** Origins, besides the server's own, whose pages may call /__admin (default: none). */
+  adminCorsOrigins?: readonly string[]
+  /**
+   * Host names /__admin answers to besides localhost, 127.0.0.1 and [::1] (default: none);
+   * 'any' turns this DNS-rebinding check off (the Node host does when not listening on loopback).
+   */
+  allowedHosts?: readonly string[] | 'any'
   /** Default: silent. */
   logger?: Logger
   /** How bodies are read and connections reset; default: web-standard (see transport.ts). */
@@ -120,7 +128,16 @@ export const createApp = (options: AppOptions = {}): Hono<AppEnv> => {
   app.onError(handleError(logger))
   app.notFound((c) => errorResponse(c, new ApiError(404, `No route for ${c.req.method} ${c.req.path}.`)))
   app.use(requestLog(logger))
-  if (options.cors !== false) app.use(corsPolicy(options.cors ?? '*', methodsFor))
+  if (options.cors !== false) app.use(corsPolicy(options.cors ?? '*', methodsFor, isAdminPath))
+  app.use(
+    '/__admin/*',
+    adminGuard({
+      origins: options.adminCorsOrigins ?? [],
+      hosts: options.allowedHosts ?? [],
+      anyHostPaths: ['/__admin/health'],
+      methodsFor,
+    }),
+  )
   app.use(`${spec.basePath}/*`, session, journalRequest())
   if (options.delay) app.use(`${spec.basePath}/*`, latency(options.delay, createRandom(seed)))
   app.use(

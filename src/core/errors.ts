@@ -4,6 +4,7 @@ import { reasonPhrases } from './http-status.js'
 export const errorCodes: Readonly<Record<number, string>> = {
   400: 'bad_request',
   401: 'unauthorized',
+  403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   413: 'payload_too_large',

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util'
 import { maxDelayMs } from '../core/faults.js'
 import type { LogFormat } from '../core/log.js'
+import { asHostName, asOrigin } from './admin-access.js'
 import { configDefaults, type Config } from './config.js'
-import { type OptionSpec, optionSpecs } from './options.js'
+import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 
 /** A command line that cannot be run: exit code 2, message and usage. */
 export class UsageError extends Error {
@@ -15,6 +16,21 @@ export type Command = { run: 'serve'; config: Config } | { run: 'help' } | { run
 const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
 
 const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json', 'silent']
+
+const listKinds: readonly OptionKind[] = ['list', 'origins', 'hosts']
+
+const listItems = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+const checkedItems = (text: string, check: (item: string) => string | undefined, problem: string): string[] =>
+  listItems(text).map((item) => {
+    const value = check(item)
+    if (value === undefined) throw new UsageError(`${problem} (got "${item}")`)
+    return value
+  })
 
 const parseValue = (spec: OptionSpec, text: string, source: string): unknown => {
   switch (spec.kind) {
@@ -31,10 +47,11 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
       if (['false', '0', 'no', 'off'].includes(text.toLowerCase())) return false
       throw new UsageError(`${source} must be true or false (got "${text}")`)
     case 'list':
-      return text
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
+      return listItems(text)
+    case 'origins':
+      return checkedItems(text, asOrigin, `${source} takes origins: scheme://host[:port], no path`)
+    case 'hosts':
+      return checkedItems(text, asHostName, `${source} takes host names without scheme or port`)
     case 'delay': {
       const match = /^(0|[1-9][0-9]*)(?:-(0|[1-9][0-9]*))?$/.exec(text)
       const min = Number(match?.[1])
@@ -59,7 +76,10 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
 
 const parseOptions = optionSpecs.map((spec) => [
   spec.flag,
-  { type: spec.kind === 'boolean' ? ('boolean' as const) : ('string' as const), multiple: spec.kind === 'list' },
+  {
+    type: spec.kind === 'boolean' ? ('boolean' as const) : ('string' as const),
+    multiple: listKinds.includes(spec.kind),
+  },
 ])
 
 /** Pretty on a terminal, JSON lines otherwise. */
@@ -114,7 +134,7 @@ export const parseCommandLine = (
 /** The --help text: every option with its variable and default. */
 export const usage = (): string => {
   const rows = optionSpecs.map((spec) => {
-    const arg = spec.kind === 'boolean' ? '' : spec.kind === 'list' ? ' <value>…' : ' <value>'
+    const arg = spec.kind === 'boolean' ? '' : listKinds.includes(spec.kind) ? ' <value>…' : ' <value>'
     return `  --${spec.flag}${arg}\n      ${spec.help}. Env ${spec.env}. Default: ${spec.default ?? '-'}`
   })
   return [

@@ -20,6 +20,10 @@ export interface Config {
   cors: boolean
   /** Empty: any origin. */
   corsOrigins: string[]
+  /** Origins whose pages may call /__admin besides the server's own. */
+  adminCorsOrigins: string[]
+  /** Host names /__admin answers to besides the loopback ones. */
+  allowedHosts: string[]
   log: LogFormat
   headersTimeout: number
   requestTimeout: number
@@ -39,6 +43,8 @@ export const configDefaults: Omit<Config, 'log'> = {
   journalSize: 1000,
   cors: true,
   corsOrigins: [],
+  adminCorsOrigins: [],
+  allowedHosts: [],
   headersTimeout: 10_000,
   requestTimeout: 30_000,
 }

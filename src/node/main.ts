@@ -5,6 +5,7 @@ import type { Pet } from '../core/pet.js'
 import { fakePets, SeedError } from '../core/seed.js'
 import type { Spec } from '../core/spec/spec.js'
 import { fixturePets, packageVersion as version } from '../generated/contract.js'
+import { adminAccess, adminAccessBanner } from './admin-access.js'
 import { parseCommandLine, usage, UsageError } from './cli.js'
 import type { Config } from './config.js'
 import { DataFileError } from './data-file.js'
@@ -39,6 +40,7 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[]): AppOptions => ({
   }),
   ...(config.delay !== undefined && { delay: config.delay }),
   ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
+  ...adminAccess(config),
 })
 
 const banner = (url: string, config: Config, source: string, count: number): string => {
@@ -52,6 +54,7 @@ const banner = (url: string, config: Config, source: string, count: number): str
     `  auth:  ${auth}`,
     `  pets:  ${count} from ${source}`,
     `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
+    ...adminAccessBanner(config),
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',
   ].join('\n')

@@ -1,5 +1,5 @@
 /** How an option's text becomes a value. */
-export type OptionKind = 'string' | 'integer' | 'boolean' | 'list' | 'log' | 'delay' | 'cors'
+export type OptionKind = 'string' | 'integer' | 'boolean' | 'list' | 'origins' | 'hosts' | 'log' | 'delay' | 'cors'
 
 /** One option: a CLI flag and an environment variable with the same meaning. */
 export interface OptionSpec {
@@ -131,7 +131,28 @@ export const optionSpecs: readonly OptionSpec[] = [
     default: '(none: admin API open)',
     help: 'Bearer token required by /__admin routes (all but health)',
   },
-  { flag: 'cors', env: 'CORS', kind: 'cors', default: 'on', help: 'CORS headers and preflight answers: on or off' },
+  {
+    flag: 'admin-cors-origin',
+    key: 'adminCorsOrigins',
+    env: 'ADMIN_CORS_ORIGIN',
+    kind: 'origins',
+    default: '(none: only pages of the server itself)',
+    help: 'Origin whose pages may call /__admin (CORS included); repeat the flag, or comma-separate in the variable',
+  },
+  {
+    flag: 'allowed-hosts',
+    env: 'ALLOWED_HOSTS',
+    kind: 'hosts',
+    default: '(none: on loopback, localhost, 127.0.0.1 and [::1] only; elsewhere any Host)',
+    help: 'Host names /__admin answers to besides the loopback ones (.example.com: with subdomains); turns the check on off loopback',
+  },
+  {
+    flag: 'cors',
+    env: 'CORS',
+    kind: 'cors',
+    default: 'on',
+    help: 'CORS headers and preflight answers outside /__admin: on or off',
+  },
   {
     flag: 'cors-origin',
     key: 'corsOrigins',

@@ -14,6 +14,7 @@ const routeOf = (spec: Spec, method: string, path: string) =>
  * Throws unless the answer matches the contract: the schema the operation
  * documents for that status, or else (any status ≥ 400) the `Error` schema
  * with `status` equal to the HTTP status; JSON bodies say application/json.
+ * A 403 on /__admin (the admin guard's refusal) must say code `forbidden`.
  */
 export const assertContract = async (
   method: string,
@@ -34,6 +35,9 @@ export const assertContract = async (
   const validate = documented ?? errorValidator
   if (!validate(body)) throw new Error(`${where}: body ${text} breaks the contract: ${JSON.stringify(validate.errors)}`)
   if (res.status >= 400 && body.status !== res.status) throw new Error(`${where}: Error.status ${body.status}`)
+  if (res.status === 403 && /^\/__admin(\/|$)/.test(path) && (body as { code?: unknown }).code !== 'forbidden') {
+    throw new Error(`${where}: a refusal on /__admin must say code forbidden, not ${text}`)
+  }
 }
 
 /** An app whose every answer is checked against the contract before a test sees it. */

@@ -20,7 +20,7 @@ describe('CORS', () => {
     ],
     ['a 404', '/v1/nope', { headers: { Origin: origin } }, 404],
     ['a 405', '/v1/pets/1', { method: 'DELETE', headers: { Origin: origin } }, 405],
-    ['an admin answer', '/__admin/health', { headers: { Origin: origin } }, 200],
+    ['the served document', '/openapi.json', { headers: { Origin: origin } }, 200],
     ['a bad session', '/v1/pets', { headers: { Origin: origin, 'X-Mock-Session': '!' } }, 400],
   ])('%s carries the headers', async (_, url, init, status) => {
     const { request } = contractApp()
@@ -32,7 +32,7 @@ describe('CORS', () => {
 
   it('a request without Origin (not a browser) gets no CORS headers', async () => {
     const { request } = contractApp()
-    expect(cors(await request('/__admin/health'))).toEqual({ origin: null, expose: null })
+    expect(cors(await request('/openapi.json'))).toEqual({ origin: null, expose: null })
   })
 
   it('a create exposes Location', async () => {
@@ -45,7 +45,6 @@ describe('CORS', () => {
   it.each([
     ['/v1/pets', 'GET,HEAD,POST'],
     ['/v1/pets/7', 'GET,HEAD'],
-    ['/__admin/faults', 'POST,GET,HEAD,DELETE'],
   ])('preflight of %s is 204 without auth, allowing its methods', async (url, methods) => {
     const { request } = contractApp({ apiKeys: ['k'] })
     const res = await request(url, {
@@ -64,15 +63,15 @@ describe('CORS', () => {
 
   it('a configured origin list allows only those origins', async () => {
     const { request } = contractApp({ cors: ['http://ok.test'] })
-    expect(cors(await request('/__admin/health', { headers: { Origin: 'http://ok.test' } })).origin).toBe(
+    expect(cors(await request('/openapi.json', { headers: { Origin: 'http://ok.test' } })).origin).toBe(
       'http://ok.test',
     )
-    expect(cors(await request('/__admin/health', { headers: { Origin: 'http://evil.test' } })).origin).toBeNull()
+    expect(cors(await request('/openapi.json', { headers: { Origin: 'http://evil.test' } })).origin).toBeNull()
   })
 
   it('--cors off sends no CORS headers and leaves OPTIONS to routing (405)', async () => {
     const { request } = contractApp({ cors: false })
-    const res = await request('/__admin/health', { headers: { Origin: origin } })
+    const res = await request('/openapi.json', { headers: { Origin: origin } })
     expect(cors(res)).toEqual({ origin: null, expose: null })
     expect((await request('/v1/pets', { method: 'OPTIONS', headers: { Origin: origin } })).status).toBe(405)
   })

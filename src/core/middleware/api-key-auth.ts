@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
+import { equalsAny } from '../constant-time.js'
 import { ApiError } from '../errors.js'
 
 /** Options of {@link apiKeyAuth}. */
@@ -22,14 +23,15 @@ const sentBearerToken = (c: Context): boolean => /^bearer +\S/i.test(c.req.heade
  * 401 `Error` body and a `WWW-Authenticate` challenge for the realm.
  */
 export const apiKeyAuth = ({ keys, realm, what = 'API key' }: ApiKeyAuthOptions): MiddlewareHandler => {
-  const accepted = new Set(keys)
+  const accepted = [...keys]
   const fail = (message: string, tokenSent: (c: Context) => boolean) => (c: Context) => {
     const error = new ApiError(401, message, { headers: { 'WWW-Authenticate': challenge(realm, tokenSent(c)) } })
     return c.json(error.body, 401, error.headers)
   }
   return bearerAuth({
     realm,
-    verifyToken: (token) => accepted.size === 0 || accepted.has(token),
+    // Not a Set lookup: hashing and comparing strings would leak timing (see constant-time.ts).
+    verifyToken: (token) => accepted.length === 0 || equalsAny(token, accepted),
     noAuthenticationHeader: {
       message: fail(`Missing ${what}; send Authorization: Bearer <${what}>.`, () => false),
     },
