@@ -14,6 +14,6 @@ const args = [
   '--disable-sync',
 ]
 
-/** Launches headless Chromium; close it in afterAll. */
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({ executablePath: chromiumPath, args, headless: true, timeout: 30_000 })
+/** Launches headless Chromium, with extra command-line switches if given; close it in afterAll. */
+export const launchChromium = (extraArgs: readonly string[] = []): Promise<Browser> =>
+  chromium.launch({ executablePath: chromiumPath, args: [...args, ...extraArgs], headless: true, timeout: 30_000 })
