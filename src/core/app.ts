@@ -129,15 +129,7 @@ export const createApp = (options: AppOptions = {}): Hono<AppEnv> => {
   app.notFound((c) => errorResponse(c, new ApiError(404, `No route for ${c.req.method} ${c.req.path}.`)))
   app.use(requestLog(logger))
   if (options.cors !== false) app.use(corsPolicy(options.cors ?? '*', methodsFor, isAdminPath))
-  app.use(
-    '/__admin/*',
-    adminGuard({
-      origins: options.adminCorsOrigins ?? [],
-      hosts: options.allowedHosts ?? [],
-      anyHostPaths: ['/__admin/health'],
-      methodsFor,
-    }),
-  )
+  app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
   app.use(`${spec.basePath}/*`, session, journalRequest())
   if (options.delay) app.use(`${spec.basePath}/*`, latency(options.delay, createRandom(seed)))
   app.use(

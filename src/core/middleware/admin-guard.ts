@@ -10,15 +10,15 @@ export const loopbackHostNames: readonly string[] = ['localhost', '127.0.0.1', '
 
 /** Options of {@link adminGuard}. */
 export interface AdminGuardOptions {
-  /** Origins, besides the server's own, whose pages may call the admin API (CORS included). */
-  origins: readonly string[]
+  /** Origins, besides the server's own, whose pages may call the admin API (CORS included); default none. */
+  origins?: readonly string[] | undefined
   /**
    * Host names answered besides {@link loopbackHostNames} (`.example.com`: that domain and its
-   * subdomains); `'any'` turns the DNS-rebinding check off.
+   * subdomains), default none; `'any'` turns the DNS-rebinding check off.
    */
-  hosts: readonly string[] | 'any'
-  /** Paths answered whatever the Host: probes reach them by IP address or service name. */
-  anyHostPaths: readonly string[]
+  hosts?: readonly string[] | 'any' | undefined
+  /** Paths answered whatever the Host (default: health): probes reach them by IP address or service name. */
+  anyHostPaths?: readonly string[]
   /** The methods a path answers, for preflights of allowed origins. */
   methodsFor: (path: string) => string[]
 }
@@ -29,20 +29,28 @@ const hostAllowed = (hostname: string, allowed: readonly string[]): boolean =>
 // Header values end up in the message: bounded, so a refusal is never larger than its request.
 const quoted = (value: string): string => JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value)
 
+/** The options, resolved. */
+interface Policy {
+  origins: readonly string[]
+  /** Undefined: any Host. */
+  hosts: readonly string[] | undefined
+  anyHostPaths: readonly string[]
+}
+
 /**
  * Why a request to the control plane is refused, if it is: a Host this
  * server does not answer to (DNS rebinding), or a browser request from a page
  * of another site or origin that is not explicitly allowed. Requests without
  * Origin and Sec-Fetch-Site (curl, test code, other services) pass.
  */
-const refusal = (c: Context, options: AdminGuardOptions, hosts: readonly string[] | undefined): string | undefined => {
+const refusal = (c: Context, { origins, hosts, anyHostPaths }: Policy): string | undefined => {
   // The URL, not the Host header: for an absolute-form request target the target wins (RFC 9112 §3.2.2).
   const url = new URL(c.req.url)
-  if (hosts && !options.anyHostPaths.includes(c.req.path) && !hostAllowed(url.hostname, hosts)) {
+  if (hosts && !anyHostPaths.includes(c.req.path) && !hostAllowed(url.hostname, hosts)) {
     return `Host ${quoted(url.host)} is not allowed on /__admin (DNS-rebinding protection); use localhost or 127.0.0.1, or allow the name with --allowed-hosts.`
   }
   const origin = c.req.header('Origin')
-  if (origin !== undefined && options.origins.includes(origin)) return undefined
+  if (origin !== undefined && origins.includes(origin)) return undefined
   const site = c.req.header('Sec-Fetch-Site')
   // same-site means another origin of the same site (another port of localhost, say).
   if (site === 'cross-site' || site === 'same-site') {
@@ -61,14 +69,18 @@ const refusal = (c: Context, options: AdminGuardOptions, hosts: readonly string[
  * included. Only the configured origins get CORS headers.
  */
 export const adminGuard = (options: AdminGuardOptions): MiddlewareHandler => {
-  const hosts =
-    options.hosts === 'any' ? undefined : [...loopbackHostNames, ...options.hosts.map((name) => name.toLowerCase())]
-  const cors = corsPolicy(options.origins, options.methodsFor)
+  const { hosts = [], origins = [], anyHostPaths = ['/__admin/health'] } = options
+  const policy: Policy = {
+    origins,
+    hosts: hosts === 'any' ? undefined : [...loopbackHostNames, ...hosts.map((name) => name.toLowerCase())],
+    anyHostPaths,
+  }
+  const cors = corsPolicy(origins, options.methodsFor)
   return async function adminGuard(c, next) {
-    const refused = refusal(c, options, hosts)
+    const refused = refusal(c, policy)
     if (refused !== undefined) throw new ApiError(403, refused)
     const origin = c.req.header('Origin')
-    return origin !== undefined && options.origins.includes(origin) ? cors(c, next) : next()
+    return origin !== undefined && origins.includes(origin) ? cors(c, next) : next()
   }
 }
 
