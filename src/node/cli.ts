@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import { maxDelayMs } from '../core/faults.js'
+import { instantExpectation, parseInstant } from '../core/instant.js'
 import type { LogFormat } from '../core/log.js'
+import { parseRate, rateExpectation } from '../core/rate-limit.js'
 import { configDefaults, type Config } from './config.js'
 import { type OptionSpec, optionSpecs } from './options.js'
 
@@ -15,6 +17,10 @@ export type Command = { run: 'serve'; config: Config } | { run: 'help' } | { run
 const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
 
 const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json', 'silent']
+
+const orUsage = (message: string): never => {
+  throw new UsageError(message)
+}
 
 const parseValue = (spec: OptionSpec, text: string, source: string): unknown => {
   switch (spec.kind) {
@@ -47,6 +53,15 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
     case 'cors':
       if (text !== 'on' && text !== 'off') throw new UsageError(`${source} must be on or off (got "${text}")`)
       return text === 'on'
+    case 'instant':
+      return new Date(parseInstant(text) ?? orUsage(`${source} must be ${instantExpectation} (got "${text}")`))
+    case 'sunset':
+      if (text !== 'enforce' && text !== 'ignore') {
+        throw new UsageError(`${source} must be enforce or ignore (got "${text}")`)
+      }
+      return text
+    case 'rate':
+      return parseRate(text) ?? orUsage(`${source} must be ${rateExpectation} (got "${text}")`)
     case 'log':
       if (!LOG_FORMATS.includes(text as LogFormat))
         throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)

@@ -10,10 +10,20 @@ const routeOf = (spec: Spec, method: string, path: string) =>
     (op) => op.method === method && new RegExp(`^${op.routePath.replace(/:[^/]+/g, '[^/]+')}$`).test(path),
   )
 
+// A removed operation's 410 (real or forced) says `gone` and points to what replaces it.
+const assertGone = (where: string, body: { code?: unknown }, res: Response): void => {
+  if (body.code !== 'gone') throw new Error(`${where}: Error.code ${JSON.stringify(body.code)}, not "gone"`)
+  for (const header of ['sunset', 'link']) {
+    if (!res.headers.get(header)) throw new Error(`${where}: a 410 of an operation with a sunset lacks ${header}`)
+  }
+}
+
 /**
  * Throws unless the answer matches the contract: the schema the operation
  * documents for that status, or else (any status ≥ 400) the `Error` schema
  * with `status` equal to the HTTP status; JSON bodies say application/json.
+ * A 410 of an operation with `x-sunset` (getPet once removed) must be code
+ * `gone` with `Sunset` and `Link` headers.
  */
 export const assertContract = async (
   method: string,
@@ -34,6 +44,7 @@ export const assertContract = async (
   const validate = documented ?? errorValidator
   if (!validate(body)) throw new Error(`${where}: body ${text} breaks the contract: ${JSON.stringify(validate.errors)}`)
   if (res.status >= 400 && body.status !== res.status) throw new Error(`${where}: Error.status ${body.status}`)
+  if (res.status === 410 && !documented && operation?.sunset) assertGone(where, body as { code?: unknown }, res)
 }
 
 /** An app whose every answer is checked against the contract before a test sees it. */

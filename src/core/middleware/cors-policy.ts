@@ -15,7 +15,17 @@ export const corsPolicy = (origins: CorsOrigins, methodsFor: (path: string) => s
     origin: (origin) => (origin && (origins === '*' || origins.includes(origin)) ? origin : null),
     allowMethods: (_origin, c) => methodsFor(c.req.path),
     allowHeaders: ['Authorization', 'Content-Type', 'Prefer', sessionHeader],
-    exposeHeaders: ['Location', 'Deprecation', 'Sunset', 'Link', 'WWW-Authenticate', 'Retry-After', 'Allow'],
+    exposeHeaders: [
+      'Location',
+      'Deprecation',
+      'Sunset',
+      'Link',
+      'WWW-Authenticate',
+      'Retry-After',
+      'Allow',
+      'RateLimit-Policy',
+      'RateLimit',
+    ],
     maxAge: 600,
   })
   // Only browsers send Origin, and CORS headers mean nothing without it. Skipping the rest also
