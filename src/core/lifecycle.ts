@@ -24,9 +24,11 @@ export const lifecycleHeaders = (operation: SpecOperation): Record<string, strin
 }
 
 /** The 410 an operation answers from its sunset on, whether the clock got there or a client forced it. */
-export const goneError = (operation: SpecOperation): ApiError =>
-  new ApiError(
+export const goneError = (operation: SpecOperation): ApiError => {
+  const removed = operation.sunset ? formatDay(operation.sunset) : 'its sunset date'
+  return new ApiError(
     410,
-    `${operation.id} (${operationLabel(operation)}) was removed on ${operation.sunset ? formatDay(operation.sunset) : 'its sunset date'}; use ${replacementOf(operation)} instead.`,
+    `${operation.id} (${operationLabel(operation)}) was removed on ${removed}; use ${replacementOf(operation)} instead.`,
     { headers: lifecycleHeaders(operation) },
   )
+}

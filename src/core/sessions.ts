@@ -28,7 +28,10 @@ export interface StartState {
   deprecated?: readonly SpecOperation[]
 }
 
-/** One isolated world: its own pets and id counter, fault rules, journal, clock, rate limit and deprecation report. */
+/**
+ * One isolated world: its own pets and id counter, fault rules, journal,
+ * clock, rate limit and deprecation report.
+ */
 export class Session {
   readonly name: string
   readonly #start: StartState
@@ -45,7 +48,10 @@ export class Session {
     this.reset()
   }
 
-  /** Back to the start-up state: seed pets, start-up rules, empty journal, id counter, start-up clock and rate limit, empty deprecation report. */
+  /**
+   * Back to the start-up state: seed pets, start-up rules, empty journal, id
+   * counter, start-up clock and rate limit, empty deprecation report.
+   */
   reset(): void {
     this.store = new PetStore(this.#start.pets, this.#start.maxPets)
     this.faults = new FaultRules(createRandom(this.#start.seed), this.#start.faults)

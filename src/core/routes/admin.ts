@@ -70,7 +70,10 @@ const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): { cou
   return { count: count as number, seed: (seed as number | undefined) ?? defaultSeed }
 }
 
-/** The control plane under /__admin: health, fault rules, state, journal, sessions, clock, rate limit, deprecations. */
+/**
+ * The control plane under /__admin: health, fault rules, state, journal,
+ * sessions, clock, rate limit, deprecations.
+ */
 export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   const startedAt = Date.now()
   const body = jsonBody(deps.bodyLimit, deps.transport)
