@@ -1,9 +1,11 @@
 /** Library entry (Node): build the app in-process and drive it with `app.request()`, or read files for it. */
 export { createApp, appDefaults, type AppOptions } from './core/app.js'
 export type { AppEnv } from './core/app-env.js'
+export type { ClockOption } from './core/clock.js'
 export type { ErrorBody } from './core/errors.js'
 export { createLogger, type Logger, type LogFormat, type LogSink } from './core/log.js'
 export type { NewPet, Pet, PetStatus } from './core/pet.js'
+export type { RateLimitPolicy } from './core/rate-limit.js'
 export { fakePets, SeedError } from './core/seed.js'
 export { bundledSpec } from './core/spec/bundled-spec.js'
 export { parseSpec } from './core/spec/parse-spec.js'

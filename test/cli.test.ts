@@ -68,6 +68,40 @@ describe('parseCommandLine', () => {
     expect(serve([], { ALLOWED_HOSTS: 'petstore,api' }).allowedHosts).toEqual(['petstore', 'api'])
   })
 
+  it('reads the clock, the sunset mode and the rate limit', () => {
+    expect(serve(['--clock', '2030-12-05T01:00:00+01:00']).clock).toEqual(new Date('2030-12-05T00:00:00Z'))
+    expect(serve([], { CLOCK: '2030-12-04T23:59:00Z' }).clock).toEqual(new Date('2030-12-04T23:59:00Z'))
+    expect(serve([]).sunset).toBe('enforce')
+    expect(serve(['--sunset', 'ignore']).sunset).toBe('ignore')
+    expect(serve([], { SUNSET: 'ignore' }).sunset).toBe('ignore')
+    expect(serve(['--sunset', 'enforce'], { SUNSET: 'ignore' }).sunset).toBe('enforce')
+    expect(serve(['--rate-limit', '100/m']).rateLimit).toEqual({ limit: 100, windowSeconds: 60 })
+    expect(serve([], { RATE_LIMIT: '10/30s' }).rateLimit).toEqual({ limit: 10, windowSeconds: 30 })
+    expect(serve([], { RATE_LIMIT: '5000/h' }).rateLimit).toEqual({ limit: 5000, windowSeconds: 3600 })
+    expect(serve([])).not.toHaveProperty('rateLimit')
+  })
+
+  it.each([
+    [['--clock', '2030-13-01T00:00:00Z'], '--clock must be an ISO 8601 instant with a time zone'],
+    [['--clock', '2030-12-05'], '--clock must be an ISO 8601 instant'],
+    [['--clock', 'yesterday'], '--clock must be an ISO 8601 instant'],
+    [['--clock', '1924387200000'], '--clock must be an ISO 8601 instant'],
+    [['--sunset', 'off'], '--sunset must be enforce or ignore (got "off")'],
+    [['--rate-limit', '100'], '--rate-limit must be <n>/<window>'],
+    [['--rate-limit', '0/m'], '--rate-limit must be <n>/<window>'],
+    [['--rate-limit', '100/d'], '--rate-limit must be <n>/<window>'],
+  ])('%j is a usage error: %s', (argv, message) => {
+    expect(() => parseCommandLine(argv, {}, pipe)).toThrow(message)
+  })
+
+  it.each([
+    [{ CLOCK: 'soon' }, 'CLOCK must be an ISO 8601 instant'],
+    [{ SUNSET: 'yes' }, 'SUNSET must be enforce or ignore'],
+    [{ RATE_LIMIT: '1/week' }, 'RATE_LIMIT must be <n>/<window>'],
+  ])('bad variable %j is a usage error naming it', (env, message) => {
+    expect(() => parseCommandLine([], env, pipe)).toThrow(message)
+  })
+
   it('every option has a flag and a variable', () => {
     for (const spec of optionSpecs) {
       expect(usage()).toContain(`--${spec.flag}`)

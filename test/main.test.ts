@@ -122,6 +122,47 @@ describe('the CLI over a real socket', () => {
     }
   })
 
+  it('CLOCK, SUNSET and RATE_LIMIT from the environment: getPet is gone at the sunset, the limit answers 429', async () => {
+    const server = await spawnServer(['--log', 'json', '--rate-limit', '2/h'], { CLOCK: '2030-12-05T00:00:00Z' })
+    try {
+      const headers = { Authorization: 'Bearer secret-token', 'User-Agent': 'rehearsal/1' }
+      const clock = await (await fetch(`${server.url}/__admin/clock`)).json()
+      expect(clock).toMatchObject({ frozen: false, real: false })
+      expect(Date.parse(clock.now) - Date.parse('2030-12-05T00:00:00Z')).toBeLessThan(5000)
+      const gone = await fetch(`${server.url}/v1/pets/1`, { headers })
+      await assertContract('GET', '/v1/pets/1', gone)
+      expect(gone.status).toBe(410)
+      expect(gone.headers.get('link')).toBe('</v1/pets>; rel="successor-version"')
+      expect(gone.headers.get('ratelimit')).toMatch(/^"default";r=1;t=(3600|3599)$/)
+      expect((await fetch(`${server.url}/v1/pets`, { headers })).status).toBe(200)
+      const throttled = await fetch(`${server.url}/v1/pets`, { headers })
+      await assertContract('GET', '/v1/pets', throttled)
+      expect(throttled.status).toBe(429)
+      expect(throttled.headers.get('ratelimit-policy')).toBe('"default";q=2;w=3600')
+      expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(3590)
+      expect(server.stderr()).toContain('clock: 2030-12-05T00:00:00.000Z at start-up')
+      expect(server.stderr()).toContain('rate limit: 2/h per API key')
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+    const warnings = server
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.level === 'warn')
+    expect(warnings.map((l) => l.message)).toEqual([
+      'getPet is deprecated and will be removed on 2030-12-05; called by Bearer se… with User-Agent "rehearsal/1" (session default); use GET /v1/pets?status={status} instead',
+    ])
+    const ignoring = await spawnServer(['--log', 'silent', '--clock', '2031-01-01T00:00:00Z'], { SUNSET: 'ignore' })
+    try {
+      const res = await fetch(`${ignoring.url}/v1/pets/1`, { headers: { Authorization: 'Bearer x' } })
+      expect([res.status, res.headers.get('ratelimit-policy')]).toEqual([200, null])
+    } finally {
+      await ignoring.stop()
+    }
+  })
+
   it('a broken --faults file stops start-up with exit code 1, naming file, entry and field', () => {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-faults-'))
     const file = join(dir, 'faults.json')
@@ -144,6 +185,8 @@ describe('the CLI over a real socket', () => {
       2,
       '--admin-cors-origin takes origins: scheme://host[:port], no path (got "qa.example")',
     ],
+    [['--clock', '2030-12-05'], 2, '--clock must be an ISO 8601 instant with a time zone'],
+    [['--rate-limit', '10/fortnight'], 2, '--rate-limit must be <n>/<window>'],
   ])('%j exits %i with a message', (args, code, message) => {
     const result = run(args)
     expect(result.status).toBe(code)

@@ -1,4 +1,5 @@
 import type { Shaping } from './journal.js'
+import type { RateDecision } from './rate-limit.js'
 import type { Session } from './sessions.js'
 import type { SpecOperation } from './spec/spec.js'
 
@@ -20,5 +21,7 @@ export type AppEnv = {
     bodyText: string | undefined
     /** What shaped the answer (latency, override, fault rule), for the journal. */
     shaping: Shaping[]
+    /** Where the request stands against the session's rate limit, once counted. */
+    rateLimit: RateDecision | undefined
   }
 }

@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { AppEnv } from './app-env.js'
+import { type ClockOption, startClock } from './clock.js'
 import { ApiError } from './errors.js'
 import { createRuleValidator, type FaultRuleInput } from './faults.js'
 import { createLogger, type Logger } from './log.js'
@@ -12,12 +13,15 @@ import { journalRequest } from './middleware/journal-request.js'
 import { jsonBody } from './middleware/json-body.js'
 import { latency, type LatencyRange } from './middleware/latency.js'
 import { apiRealm, mockControl } from './middleware/mock-control.js'
+import { rateLimit, rateLimitHeaders } from './middleware/rate-limit.js'
 import { requestLog } from './middleware/request-log.js'
 import { selectSession } from './middleware/select-session.js'
+import { sunsetGate } from './middleware/sunset.js'
 import { validateRequest } from './middleware/validate-request.js'
 import type { Pet } from './pet.js'
 import { PetIndex } from './pet-index.js'
 import { createRandom } from './random.js'
+import { checkRatePolicy, type RateLimitPolicy } from './rate-limit.js'
 import { errorResponse, handleError } from './respond.js'
 import { routeMethods } from './route-methods.js'
 import { adminRoutes } from './routes/admin.js'
@@ -67,6 +71,12 @@ export interface AppOptions {
   logger?: Logger
   /** How bodies are read and connections reset; default: web-standard (see transport.ts). */
   transport?: Transport
+  /** The mock clock at start-up: an instant, then advancing in real time (or frozen); default: real time. */
+  clock?: ClockOption
+  /** 'enforce' (default): from its `x-sunset` on the mock clock, an operation answers 410; 'ignore': never. */
+  sunset?: 'enforce' | 'ignore'
+  /** Requests each API key may make per window on /v1; default: no limit. */
+  rateLimit?: RateLimitPolicy
 }
 
 /** The defaults of {@link AppOptions}. */
@@ -83,6 +93,7 @@ interface StageDeps {
   bodyLimit: number
   methodsFor: (path: string) => string[]
   transport: Transport
+  enforceSunset: boolean
 }
 
 const operationStages = (operation: SpecOperation, deps: StageDeps): MiddlewareHandler<AppEnv>[] => [
@@ -93,14 +104,17 @@ const operationStages = (operation: SpecOperation, deps: StageDeps): MiddlewareH
   ...(operation.deprecated ? [deprecation(operation, deps.logger)] : []),
   mockControl(operation, () => deps.methodsFor(operation.routePath).join(', '), deps.transport),
   deps.auth,
+  rateLimit(),
+  ...(operation.sunset && deps.enforceSunset ? [sunsetGate(operation, operation.sunset)] : []),
   ...(operation.requestBody ? [jsonBody(deps.bodyLimit, deps.transport)] : []),
   validateRequest(operation),
 ]
 
 /**
  * Builds the Hono app: the contract's operations routed from the document,
- * each a pipeline of stages (mock controls → authenticate → read body →
- * validate → handle), the served document and the /__admin control plane.
+ * each a pipeline of stages (mock controls → authenticate → rate limit →
+ * sunset → read body → validate → handle), the served document and the
+ * /__admin control plane.
  * Web `Request` → `Response` only: no socket, no file (see src/node/ for
  * the server).
  */
@@ -110,6 +124,8 @@ export const createApp = (options: AppOptions = {}): Hono<AppEnv> => {
   const transport = options.transport ?? webTransport
   const seed = options.seed ?? defaultSeed
   const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
+  const badRate = options.rateLimit && checkRatePolicy(options.rateLimit)
+  if (badRate) throw new TypeError(badRate)
   const sessions = new SessionRegistry(
     {
       pets: PetIndex.from(options.pets ?? fixturePets),
@@ -117,6 +133,9 @@ export const createApp = (options: AppOptions = {}): Hono<AppEnv> => {
       faults: options.faults ?? [],
       journalSize: options.journalSize ?? appDefaults.journalSize,
       seed,
+      clock: startClock(options.clock),
+      ...(options.rateLimit && { rateLimit: { ...options.rateLimit } }),
+      deprecated: spec.operations.filter((op) => op.deprecated),
     },
     options.maxSessions ?? appDefaults.maxSessions,
   )
@@ -130,7 +149,7 @@ export const createApp = (options: AppOptions = {}): Hono<AppEnv> => {
   app.use(requestLog(logger))
   if (options.cors !== false) app.use(corsPolicy(options.cors ?? '*', methodsFor, isAdminPath))
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
-  app.use(`${spec.basePath}/*`, session, journalRequest())
+  app.use(`${spec.basePath}/*`, session, journalRequest(), rateLimitHeaders())
   if (options.delay) app.use(`${spec.basePath}/*`, latency(options.delay, createRandom(seed)))
   app.use(
     methodNotAllowed({
@@ -165,10 +184,11 @@ export const createApp = (options: AppOptions = {}): Hono<AppEnv> => {
     }),
   )
   const auth = apiKeyAuth({ keys: options.apiKeys ?? [], realm: apiRealm })
+  const enforceSunset = options.sunset !== 'ignore'
   for (const operation of spec.operations) {
     const handler = handlers[operation.id]
     if (!handler) throw new Error(`openapi.yaml defines ${operation.id}, which petstore-mock does not implement`)
-    const stages = operationStages(operation, { logger, auth, bodyLimit, methodsFor, transport })
+    const stages = operationStages(operation, { logger, auth, bodyLimit, methodsFor, transport, enforceSunset })
     app.on([operation.method], [operation.routePath], ...stages, handler)
   }
   return app

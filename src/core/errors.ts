@@ -7,6 +7,7 @@ export const errorCodes: Readonly<Record<number, string>> = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  410: 'gone',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   429: 'too_many_requests',

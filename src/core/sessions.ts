@@ -1,8 +1,12 @@
+import { type ClockSetting, MockClock } from './clock.js'
+import { DeprecationLog } from './deprecation-log.js'
 import { type FaultRuleInput, FaultRules } from './faults.js'
 import { Journal } from './journal.js'
 import type { Pet } from './pet.js'
 import { PetIndex } from './pet-index.js'
 import { createRandom } from './random.js'
+import { RateLimiter, type RateLimitPolicy } from './rate-limit.js'
+import type { SpecOperation } from './spec/spec.js'
 import { PetStore } from './store.js'
 
 /** The name of the session used when a request names none. */
@@ -16,15 +20,27 @@ export interface StartState {
   journalSize: number
   /** Seeds each session's random draws (fault probabilities). */
   seed: number
+  /** The start-up clock (default: real time). */
+  clock?: ClockSetting
+  /** The start-up rate limit (default: none). */
+  rateLimit?: RateLimitPolicy
+  /** The operations whose callers the deprecation report counts. */
+  deprecated?: readonly SpecOperation[]
 }
 
-/** One isolated world: its own pets and id counter, fault rules and journal. */
+/**
+ * One isolated world: its own pets and id counter, fault rules, journal,
+ * clock, rate limit and deprecation report.
+ */
 export class Session {
   readonly name: string
   readonly #start: StartState
   store!: PetStore
   faults!: FaultRules
   journal!: Journal
+  clock!: MockClock
+  rateLimits!: RateLimiter
+  deprecations!: DeprecationLog
 
   constructor(name: string, start: StartState) {
     this.name = name
@@ -32,11 +48,22 @@ export class Session {
     this.reset()
   }
 
-  /** Back to the start-up state: seed pets, start-up rules, empty journal, id counter. */
+  /**
+   * Back to the start-up state: seed pets, start-up rules, empty journal, id
+   * counter, start-up clock and rate limit, empty deprecation report.
+   */
   reset(): void {
     this.store = new PetStore(this.#start.pets, this.#start.maxPets)
     this.faults = new FaultRules(createRandom(this.#start.seed), this.#start.faults)
     this.journal = new Journal(this.#start.journalSize)
+    this.clock = new MockClock(this.#start.clock)
+    this.setRateLimit(this.#start.rateLimit)
+    this.deprecations = new DeprecationLog(this.#start.deprecated ?? [])
+  }
+
+  /** A new rate limit (none: off), with every window fresh. */
+  setRateLimit(policy: RateLimitPolicy | undefined): void {
+    this.rateLimits = new RateLimiter(policy)
   }
 
   /** Replaces the pets (validated by the caller); new ids continue after the largest. */

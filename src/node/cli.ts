@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util'
 import { maxDelayMs } from '../core/faults.js'
+import { instantExpectation, parseInstant } from '../core/instant.js'
 import type { LogFormat } from '../core/log.js'
 import { asHostName, asOrigin } from './admin-access.js'
+import { parseRate, rateExpectation } from '../core/rate-limit.js'
 import { configDefaults, type Config } from './config.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 
@@ -31,6 +33,9 @@ const checkedItems = (text: string, check: (item: string) => string | undefined,
     if (value === undefined) throw new UsageError(`${problem} (got "${item}")`)
     return value
   })
+const orUsage = (message: string): never => {
+  throw new UsageError(message)
+}
 
 const parseValue = (spec: OptionSpec, text: string, source: string): unknown => {
   switch (spec.kind) {
@@ -64,6 +69,15 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
     case 'cors':
       if (text !== 'on' && text !== 'off') throw new UsageError(`${source} must be on or off (got "${text}")`)
       return text === 'on'
+    case 'instant':
+      return new Date(parseInstant(text) ?? orUsage(`${source} must be ${instantExpectation} (got "${text}")`))
+    case 'sunset':
+      if (text !== 'enforce' && text !== 'ignore') {
+        throw new UsageError(`${source} must be enforce or ignore (got "${text}")`)
+      }
+      return text
+    case 'rate':
+      return parseRate(text) ?? orUsage(`${source} must be ${rateExpectation} (got "${text}")`)
     case 'log':
       if (!LOG_FORMATS.includes(text as LogFormat))
         throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)

@@ -1,4 +1,5 @@
 import type { LogFormat } from '../core/log.js'
+import type { RateLimitPolicy } from '../core/rate-limit.js'
 
 /** Everything the command line and environment decide. */
 export interface Config {
@@ -27,6 +28,10 @@ export interface Config {
   log: LogFormat
   headersTimeout: number
   requestTimeout: number
+  /** The mock clock's start-up instant; none: real time. */
+  clock?: Date
+  sunset: 'enforce' | 'ignore'
+  rateLimit?: RateLimitPolicy
 }
 
 /** The defaults of every option but `log`, which depends on the terminal. */
@@ -47,4 +52,5 @@ export const configDefaults: Omit<Config, 'log'> = {
   allowedHosts: [],
   headersTimeout: 10_000,
   requestTimeout: 30_000,
+  sunset: 'enforce',
 }

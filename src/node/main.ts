@@ -2,6 +2,7 @@ import { type AppOptions, createApp } from '../core/app.js'
 import { createRuleValidator } from '../core/faults.js'
 import { createLogger } from '../core/log.js'
 import type { Pet } from '../core/pet.js'
+import { formatRate } from '../core/rate-limit.js'
 import { fakePets, SeedError } from '../core/seed.js'
 import type { Spec } from '../core/spec/spec.js'
 import { fixturePets, packageVersion as version } from '../generated/contract.js'
@@ -41,7 +42,16 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[]): AppOptions => ({
   ...(config.delay !== undefined && { delay: config.delay }),
   ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
   ...adminAccess(config),
+  ...(config.clock !== undefined && { clock: config.clock }),
+  sunset: config.sunset,
+  ...(config.rateLimit !== undefined && { rateLimit: config.rateLimit }),
 })
+
+const timeBanner = (config: Config): string[] => [
+  ...(config.clock ? [`  clock: ${config.clock.toISOString()} at start-up, advancing in real time`] : []),
+  ...(config.sunset === 'ignore' ? ['  sunset: ignored (deprecated operations never answer 410)'] : []),
+  ...(config.rateLimit ? [`  rate limit: ${formatRate(config.rateLimit)} per API key`] : []),
+]
 
 const banner = (url: string, config: Config, source: string, count: number): string => {
   const auth =
@@ -55,6 +65,7 @@ const banner = (url: string, config: Config, source: string, count: number): str
     `  pets:  ${count} from ${source}`,
     `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
     ...adminAccessBanner(config),
+    ...timeBanner(config),
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',
   ].join('\n')

@@ -1,5 +1,17 @@
 /** How an option's text becomes a value. */
-export type OptionKind = 'string' | 'integer' | 'boolean' | 'list' | 'origins' | 'hosts' | 'log' | 'delay' | 'cors'
+export type OptionKind =
+  | 'string'
+  | 'integer'
+  | 'boolean'
+  | 'list'
+  | 'origins'
+  | 'hosts'
+  | 'log'
+  | 'delay'
+  | 'cors'
+  | 'instant'
+  | 'sunset'
+  | 'rate'
 
 /** One option: a CLI flag and an environment variable with the same meaning. */
 export interface OptionSpec {
@@ -179,5 +191,26 @@ export const optionSpecs: readonly OptionSpec[] = [
     min: 1,
     max: 3_600_000,
     help: 'Milliseconds a client has to send the whole request',
+  },
+  {
+    flag: 'clock',
+    env: 'CLOCK',
+    kind: 'instant',
+    default: '(real time)',
+    help: 'Start the mock clock at this ISO 8601 instant (e.g. 2030-12-05T00:00:00Z); it then advances in real time',
+  },
+  {
+    flag: 'sunset',
+    env: 'SUNSET',
+    kind: 'sunset',
+    default: 'enforce',
+    help: 'enforce: from its x-sunset on the mock clock, getPet answers 410 Gone; ignore: never',
+  },
+  {
+    flag: 'rate-limit',
+    env: 'RATE_LIMIT',
+    kind: 'rate',
+    default: '(none)',
+    help: 'Requests per API key and window on /v1, e.g. 100/m or 10/30s (window s, m or h); 429 beyond',
   },
 ]

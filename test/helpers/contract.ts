@@ -10,11 +10,21 @@ const routeOf = (spec: Spec, method: string, path: string) =>
     (op) => op.method === method && new RegExp(`^${op.routePath.replace(/:[^/]+/g, '[^/]+')}$`).test(path),
   )
 
+// A removed operation's 410 (real or forced) says `gone` and points to what replaces it.
+const assertGone = (where: string, body: { code?: unknown }, res: Response): void => {
+  if (body.code !== 'gone') throw new Error(`${where}: Error.code ${JSON.stringify(body.code)}, not "gone"`)
+  for (const header of ['sunset', 'link']) {
+    if (!res.headers.get(header)) throw new Error(`${where}: a 410 of an operation with a sunset lacks ${header}`)
+  }
+}
+
 /**
  * Throws unless the answer matches the contract: the schema the operation
  * documents for that status, or else (any status ≥ 400) the `Error` schema
  * with `status` equal to the HTTP status; JSON bodies say application/json.
  * A 403 on /__admin (the admin guard's refusal) must say code `forbidden`.
+ * A 410 of an operation with `x-sunset` (getPet once removed) must be code
+ * `gone` with `Sunset` and `Link` headers.
  */
 export const assertContract = async (
   method: string,
@@ -38,6 +48,7 @@ export const assertContract = async (
   if (res.status === 403 && /^\/__admin(\/|$)/.test(path) && (body as { code?: unknown }).code !== 'forbidden') {
     throw new Error(`${where}: a refusal on /__admin must say code forbidden, not ${text}`)
   }
+  if (res.status === 410 && !documented && operation?.sunset) assertGone(where, body as { code?: unknown }, res)
 }
 
 /** An app whose every answer is checked against the contract before a test sees it. */

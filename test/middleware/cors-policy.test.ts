@@ -26,7 +26,10 @@ describe('CORS', () => {
     const { request } = contractApp()
     const res = await request(url, init)
     expect(res.status).toBe(status)
-    expect(cors(res)).toEqual({ origin, expose: 'Location,Deprecation,Sunset,Link,WWW-Authenticate,Retry-After,Allow' })
+    expect(cors(res)).toEqual({
+      origin,
+      expose: 'Location,Deprecation,Sunset,Link,WWW-Authenticate,Retry-After,Allow,RateLimit-Policy,RateLimit',
+    })
     expect(res.headers.get('vary')).toContain('Origin')
   })
 

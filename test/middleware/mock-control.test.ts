@@ -85,7 +85,11 @@ describe('per-request overrides', () => {
   it.each([
     ['/v1/pets', 'code=404', 'code must be one of 200, 401, 429, 500, 502, 503, 504 for listPets (got "404").'],
     ['/v1/pets', 'code=200x', 'code must be one of 200, 401, 429, 500, 502, 503, 504 for listPets (got "200x").'],
-    ['/v1/pets/1', 'code=400', 'code must be one of 200, 401, 404, 429, 500, 502, 503, 504 for getPet (got "400").'],
+    [
+      '/v1/pets/1',
+      'code=400',
+      'code must be one of 200, 401, 404, 410, 429, 500, 502, 503, 504 for getPet (got "400").',
+    ],
     ['/v1/pets', 'delay=-1', 'delay must be an integer number of milliseconds from 0 to 60000 (got "-1").'],
     ['/v1/pets', 'delay=60001', 'delay must be an integer number of milliseconds from 0 to 60000 (got "60001").'],
     ['/v1/pets', 'delay=1.5', 'delay must be an integer number of milliseconds from 0 to 60000 (got "1.5").'],

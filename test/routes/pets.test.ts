@@ -128,7 +128,7 @@ describe('getPet (deprecated)', () => {
     expect(deprecationHeaders(res)).toEqual(expected)
   })
 
-  it('warns once per run in the log, naming the replacement', async () => {
+  it('warns once per client in the log, naming the replacement', async () => {
     const warnings: string[] = []
     const logger = { request() {}, error() {}, warn: (m: string) => warnings.push(m) }
     const { request } = contractApp({ pets, logger })

@@ -20,7 +20,17 @@ export const corsPolicy = (
     origin: (origin) => (origin && (origins === '*' || origins.includes(origin)) ? origin : null),
     allowMethods: (_origin, c) => methodsFor(c.req.path),
     allowHeaders: ['Authorization', 'Content-Type', 'Prefer', sessionHeader],
-    exposeHeaders: ['Location', 'Deprecation', 'Sunset', 'Link', 'WWW-Authenticate', 'Retry-After', 'Allow'],
+    exposeHeaders: [
+      'Location',
+      'Deprecation',
+      'Sunset',
+      'Link',
+      'WWW-Authenticate',
+      'Retry-After',
+      'Allow',
+      'RateLimit-Policy',
+      'RateLimit',
+    ],
     maxAge: 600,
   })
   // Only browsers send Origin, and CORS headers mean nothing without it. Skipping the rest also

@@ -1,26 +1,40 @@
 import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import type { DeprecationClient } from '../deprecation-log.js'
+import { formatDay } from '../instant.js'
+import { redactAuthorization } from '../journal.js'
+import { lifecycleHeaders, replacementOf } from '../lifecycle.js'
 import type { Logger } from '../log.js'
 import type { SpecOperation } from '../spec/spec.js'
 
+const describeClient = ({ authorization, userAgent }: DeprecationClient): string =>
+  `${authorization ?? 'a client without Authorization'} with User-Agent ${userAgent === null ? 'none' : JSON.stringify(userAgent)}`
+
 /**
  * Marks every answer of a deprecated operation, errors included, with
- * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and a `Link` to the
- * replacement; warns in the log the first time the operation is used.
+ * `Deprecation`, `Sunset` and a `Link` to the replacement; counts the call in
+ * the session's deprecation report and warns in the log the first time each
+ * client (token hint and User-Agent) calls it.
  */
-export const deprecation = (operation: SpecOperation, logger: Logger): MiddlewareHandler => {
-  const replacement = operation.replacement ?? 'the documented replacement'
-  // RFC 9745: a date in the past (the spec gives none) means "deprecated now".
-  const headers: [string, string][] = [['Deprecation', '@0']]
-  if (operation.sunset) headers.push(['Sunset', operation.sunset.toUTCString()])
-  const link = operation.replacement?.split(' ')[1]?.replace(/\?.*$/, '')
-  if (link) headers.push(['Link', `<${link}>; rel="successor-version"`])
-  let warned = false
+export const deprecation = (operation: SpecOperation, logger: Logger): MiddlewareHandler<AppEnv> => {
+  const headers = Object.entries(lifecycleHeaders(operation))
+  const until = operation.sunset ? ` and will be removed on ${formatDay(operation.sunset)}` : ''
+  const replacement = replacementOf(operation)
   return async function deprecation(c, next) {
-    if (!warned) {
-      warned = true
-      const until = operation.sunset ? `, to be removed on ${operation.sunset.toUTCString()}` : ''
+    const session = c.var.session
+    const authorization = c.req.header('Authorization')
+    const client: DeprecationClient = {
+      authorization: authorization === undefined ? null : redactAuthorization(authorization),
+      userAgent: c.req.header('User-Agent') ?? null,
+    }
+    const first = session.deprecations.record(operation.id, client, Date.now())
+    if (first === 'client') {
       logger.warn(
-        `${operation.id} (${operation.method} ${operation.routePath}) is deprecated${until}; use ${replacement}`,
+        `${operation.id} is deprecated${until}; called by ${describeClient(client)} (session ${session.name}); use ${replacement} instead`,
+      )
+    } else if (first === 'overflow') {
+      logger.warn(
+        `${operation.id}: more distinct clients than the report keeps in session ${session.name}; further ones are counted as "other" and not logged`,
       )
     }
     await next()

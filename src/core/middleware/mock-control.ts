@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env.js'
 import { ApiError, defaultMessageFor } from '../errors.js'
 import { type FaultKind, maxDelayMs } from '../faults.js'
 import type { Shaping } from '../journal.js'
+import { goneError } from '../lifecycle.js'
 import { parsePreferences } from '../preferences.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../transport.js'
@@ -75,7 +76,8 @@ const readFaultRule = (c: Context<AppEnv>, operation: SpecOperation): Effect | u
 }
 
 /** The answer a real occurrence of `status` would give, headers included. */
-const injectedError = (c: Context, status: number, allow: () => string): ApiError => {
+const injectedError = (c: Context, operation: SpecOperation, status: number, allow: () => string): ApiError => {
+  if (status === 410 && operation.sunset) return goneError(operation)
   const petId = c.req.param('petId')
   const message = status === 404 && petId !== undefined ? `No pet with id ${petId}.` : defaultMessageFor(status)
   const headers: Record<string, string> = {}
@@ -102,7 +104,9 @@ export const mockControl = (
   allow: () => string,
   transport: Transport,
 ): MiddlewareHandler<AppEnv> => {
-  const allowed = [...new Set([...operation.statuses, ...extraStatuses])].sort((a, b) => a - b)
+  // An operation with a sunset may be forced to answer as it will once removed.
+  const gone = operation.sunset ? [410] : []
+  const allowed = [...new Set([...operation.statuses, ...extraStatuses, ...gone])].sort((a, b) => a - b)
   return async function mockControl(c, next) {
     // An explicit override wins; rules are then neither consulted nor counted down.
     const effect = readOverride(c, operation, allowed) ?? readFaultRule(c, operation)
@@ -111,7 +115,7 @@ export const mockControl = (
     if (effect.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs))
     if (effect.fault === 'connection_reset') return void (c.res = transport.resetConnection(c))
     if (effect.fault === 'empty_response') return void (c.res = c.body(null, 200))
-    if (effect.status !== undefined && effect.status >= 400) throw injectedError(c, effect.status, allow)
+    if (effect.status !== undefined && effect.status >= 400) throw injectedError(c, operation, effect.status, allow)
     await next()
     if (effect.fault === 'malformed_body') c.res = await truncated(c.res)
   }

@@ -8,6 +8,9 @@ import type { Pet } from '../pet.js'
 import { fakePets, SeedError } from '../seed.js'
 import type { SessionRegistry } from '../sessions.js'
 import type { Transport } from '../transport.js'
+import { clockRoutes } from './admin-clock.js'
+import { deprecationRoutes } from './admin-deprecations.js'
+import { rateLimitRoutes } from './admin-rate-limit.js'
 
 /** What the admin API works on. */
 export interface AdminDeps {
@@ -67,7 +70,10 @@ const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): { cou
   return { count: count as number, seed: (seed as number | undefined) ?? defaultSeed }
 }
 
-/** The control plane under /__admin: health, fault rules, state, journal, sessions. */
+/**
+ * The control plane under /__admin: health, fault rules, state, journal,
+ * sessions, clock, rate limit, deprecations.
+ */
 export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   const startedAt = Date.now()
   const body = jsonBody(deps.bodyLimit, deps.transport)
@@ -146,5 +152,8 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
     if (!deps.sessions.delete(name)) throw new ApiError(404, `No session named ${name}.`)
     return c.body(null, 204)
   })
+  admin.route('/', clockRoutes(deps))
+  admin.route('/', rateLimitRoutes(deps))
+  admin.route('/', deprecationRoutes(deps))
   return admin
 }

@@ -1,0 +1,48 @@
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { ApiError } from '../errors.js'
+import { formatRate, partitionKey } from '../rate-limit.js'
+
+// The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).
+const policyName = '"default"'
+
+const bearerToken = (header: string | undefined): string => /^bearer +(\S+)/i.exec(header ?? '')?.[1] ?? ''
+
+/**
+ * Counts an authenticated request against its API key's window on the
+ * session's mock clock; beyond the limit, 429 with `Retry-After` (the handler
+ * never runs, so nothing changes). Runs after authentication and before
+ * validation. Nothing happens while the session has no limit.
+ */
+export const rateLimit = (): MiddlewareHandler<AppEnv> =>
+  async function rateLimit(c, next) {
+    const session = c.var.session
+    if (!session.rateLimits.policy) return next()
+    const decision = session.rateLimits.take(
+      partitionKey(bearerToken(c.req.header('Authorization'))),
+      session.clock.now(),
+    )
+    c.set('rateLimit', decision)
+    if (!decision.allowed) {
+      throw new ApiError(
+        429,
+        `Rate limit of ${formatRate(decision.policy)} exceeded for this API key; retry in ${decision.resetSeconds} s.`,
+        { headers: { 'Retry-After': String(decision.resetSeconds) } },
+      )
+    }
+    await next()
+  }
+
+/**
+ * While the session has a limit, every answer carries `RateLimit-Policy`,
+ * and the answer to a request that was counted (or refused) carries
+ * `RateLimit` with what is left and when the window frees.
+ */
+export const rateLimitHeaders = (): MiddlewareHandler<AppEnv> =>
+  async function rateLimitHeaders(c, next) {
+    await next()
+    const policy = c.var.session.rateLimits.policy
+    const decision = c.get('rateLimit')
+    if (policy) c.res.headers.set('RateLimit-Policy', `${policyName};q=${policy.limit};w=${policy.windowSeconds}`)
+    if (decision) c.res.headers.set('RateLimit', `${policyName};r=${decision.remaining};t=${decision.resetSeconds}`)
+  }

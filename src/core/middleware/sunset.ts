@@ -1,0 +1,18 @@
+import type { MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { goneError } from '../lifecycle.js'
+import type { SpecOperation } from '../spec/spec.js'
+
+/**
+ * From the operation's `x-sunset` instant on, by the session's mock clock,
+ * answers 410 Gone instead of running it. Runs after authentication, so a
+ * 401 still wins, and before validation: a removed operation is gone
+ * whatever its parameters.
+ */
+export const sunsetGate = (operation: SpecOperation, sunset: Date): MiddlewareHandler<AppEnv> => {
+  const at = sunset.getTime()
+  return async function sunsetGate(c, next) {
+    if (c.var.session.clock.now() >= at) throw goneError(operation)
+    await next()
+  }
+}

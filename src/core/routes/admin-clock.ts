@@ -1,0 +1,42 @@
+import { Hono } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { clockAt, realClock } from '../clock.js'
+import { badRequest } from '../errors.js'
+import { instantExpectation, parseInstant } from '../instant.js'
+import { jsonBody } from '../middleware/json-body.js'
+import type { AdminDeps } from './admin.js'
+import { objectBody } from './admin-body.js'
+
+const shape = '{ "now"?: "<instant>", "frozen"?: boolean }'
+
+/** `{ now?, frozen? }`: the instant to show (default: the clock's current one) and whether it stands still. */
+const clockRequest = (body: unknown, current: { now: number; frozen: boolean }): { at: number; frozen: boolean } => {
+  const { now, frozen } = objectBody(body, ['now', 'frozen'], shape)
+  if (now === undefined && frozen === undefined) throw badRequest(`now or frozen is required: ${shape}.`)
+  const at = typeof now === 'string' ? parseInstant(now) : undefined
+  if (now !== undefined && at === undefined) {
+    throw badRequest(`now must be ${instantExpectation} (got ${JSON.stringify(now)}).`)
+  }
+  if (frozen !== undefined && typeof frozen !== 'boolean') {
+    throw badRequest(`frozen must be true or false (got ${JSON.stringify(frozen)}).`)
+  }
+  // Setting only `now` starts an advancing clock; setting only `frozen` stops or restarts the current one.
+  return { at: at ?? current.now, frozen: frozen ?? (now === undefined ? current.frozen : false) }
+}
+
+/** The session's mock clock: GET it, PUT an instant (frozen or advancing), DELETE to go back to real time. */
+export const clockRoutes = (deps: Pick<AdminDeps, 'session' | 'bodyLimit' | 'transport'>): Hono<AppEnv> => {
+  const routes = new Hono<AppEnv>()
+  routes.get('/clock', deps.session, (c) => c.json(c.var.session.clock.view()))
+  routes.put('/clock', deps.session, jsonBody(deps.bodyLimit, deps.transport), (c) => {
+    const clock = c.var.session.clock
+    const { at, frozen } = clockRequest(c.get('body'), { now: clock.now(), frozen: clock.frozen })
+    clock.set(clockAt(at, frozen))
+    return c.json(clock.view())
+  })
+  routes.delete('/clock', deps.session, (c) => {
+    c.var.session.clock.set(realClock)
+    return c.json(c.var.session.clock.view())
+  })
+  return routes
+}

@@ -1,0 +1,30 @@
+import { Hono } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { badRequest } from '../errors.js'
+import { jsonBody } from '../middleware/json-body.js'
+import { formatRate, parseRate, rateExpectation, type RateLimiter } from '../rate-limit.js'
+import type { AdminDeps } from './admin.js'
+import { objectBody } from './admin-body.js'
+
+const view = ({ policy, size }: RateLimiter) =>
+  policy
+    ? { rate: formatRate(policy), limit: policy.limit, windowSeconds: policy.windowSeconds, keys: size }
+    : { rate: null }
+
+/** The session's rate limit: GET it, PUT `{ "rate": "100/m" }` (fresh windows), DELETE to turn it off. */
+export const rateLimitRoutes = (deps: Pick<AdminDeps, 'session' | 'bodyLimit' | 'transport'>): Hono<AppEnv> => {
+  const routes = new Hono<AppEnv>()
+  routes.get('/rate-limit', deps.session, (c) => c.json(view(c.var.session.rateLimits)))
+  routes.put('/rate-limit', deps.session, jsonBody(deps.bodyLimit, deps.transport), (c) => {
+    const { rate } = objectBody(c.get('body'), ['rate'], '{ "rate": "<n>/<window>" }')
+    const policy = typeof rate === 'string' ? parseRate(rate) : undefined
+    if (!policy) throw badRequest(`rate must be ${rateExpectation} (got ${JSON.stringify(rate ?? null)}).`)
+    c.var.session.setRateLimit(policy)
+    return c.json(view(c.var.session.rateLimits))
+  })
+  routes.delete('/rate-limit', deps.session, (c) => {
+    c.var.session.setRateLimit(undefined)
+    return c.json(view(c.var.session.rateLimits))
+  })
+  return routes
+}
