@@ -110,6 +110,13 @@ const operationStages = (operation: SpecOperation, deps: StageDeps): MiddlewareH
   validateRequest(operation),
 ]
 
+/** An app with the state it works on, for hosts that control it without HTTP (src/msw/). */
+export interface Mock {
+  app: Hono<AppEnv>
+  sessions: SessionRegistry
+  spec: Spec
+}
+
 /**
  * Builds the Hono app: the contract's operations routed from the document,
  * each a pipeline of stages (mock controls → authenticate → rate limit →
@@ -118,7 +125,10 @@ const operationStages = (operation: SpecOperation, deps: StageDeps): MiddlewareH
  * Web `Request` → `Response` only: no socket, no file (see src/node/ for
  * the server).
  */
-export const createApp = (options: AppOptions = {}): Hono<AppEnv> => {
+export const createApp = (options: AppOptions = {}): Hono<AppEnv> => createMock(options).app
+
+/** {@link createApp}, also handing out its sessions and contract. */
+export const createMock = (options: AppOptions = {}): Mock => {
   const spec = options.spec ?? bundledSpec()
   const logger = options.logger ?? createLogger('silent')
   const transport = options.transport ?? webTransport
@@ -191,5 +201,5 @@ export const createApp = (options: AppOptions = {}): Hono<AppEnv> => {
     const stages = operationStages(operation, { logger, auth, bodyLimit, methodsFor, transport, enforceSunset })
     app.on([operation.method], [operation.routePath], ...stages, handler)
   }
-  return app
+  return { app, sessions, spec }
 }

@@ -70,6 +70,25 @@ export const createRuleValidator = (operations: readonly string[]) => {
   }
 }
 
+/**
+ * Checks a list of start-up rules (`--faults`, the msw `faults` option):
+ * the rules, or a sentence naming the source, the entry and the field.
+ */
+export const checkFaultRules = (
+  data: unknown,
+  validate: (input: unknown) => FaultRuleInput | string,
+  source: string,
+): FaultRuleInput[] | string => {
+  if (!Array.isArray(data)) return `${source}: must be an array of fault rules`
+  const rules: FaultRuleInput[] = []
+  for (const [i, entry] of data.entries()) {
+    const rule = validate(entry)
+    if (typeof rule === 'string') return `${source}: entry ${i}: ${rule}`
+    rules.push(rule)
+  }
+  return rules
+}
+
 const copy = (rule: FaultRule): FaultRule => ({ ...rule })
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { ValidateFunction } from 'ajv'
-import { type FaultRuleInput } from '../core/faults.js'
+import { checkFaultRules, type FaultRuleInput } from '../core/faults.js'
 import type { Pet } from '../core/pet.js'
 import { SeedError, validatePets } from '../core/seed.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
@@ -29,11 +29,7 @@ export const readFaultRules = (
   path: string,
   validate: (input: unknown) => FaultRuleInput | string,
 ): FaultRuleInput[] => {
-  const data = readDataFile(path)
-  if (!Array.isArray(data)) throw new DataFileError(`${path}: must be an array of fault rules`)
-  return data.map((entry, i) => {
-    const rule = validate(entry)
-    if (typeof rule === 'string') throw new DataFileError(`${path}: entry ${i}: ${rule}`)
-    return rule
-  })
+  const rules = checkFaultRules(readDataFile(path), validate, path)
+  if (typeof rules === 'string') throw new DataFileError(rules)
+  return rules
 }

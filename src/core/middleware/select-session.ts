@@ -8,11 +8,14 @@ export const sessionHeader = 'X-Mock-Session'
 
 const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/
 
+/** Whether a session name is acceptable: 1 to 64 of A-Z a-z 0-9 . _ - */
+export const isSessionName = (name: string): boolean => SESSION_NAME.test(name)
+
 /** Puts the session the request names (or the default one) in `c.var.session`. */
 export const selectSession = (sessions: SessionRegistry): MiddlewareHandler<AppEnv> =>
   async function selectSession(c, next) {
     const name = c.req.header(sessionHeader)
-    if (name !== undefined && !SESSION_NAME.test(name)) {
+    if (name !== undefined && !isSessionName(name)) {
       throw badRequest(
         `${sessionHeader} must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`,
       )

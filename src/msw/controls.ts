@@ -1,0 +1,99 @@
+import type { Mock } from '../core/app.js'
+import { createRuleValidator, type FaultRule, type FaultRuleInput } from '../core/faults.js'
+import type { JournalEntry, JournalQuery } from '../core/journal.js'
+import { isSessionName } from '../core/middleware/select-session.js'
+import type { Pet } from '../core/pet.js'
+import { SeedError, validatePets } from '../core/seed.js'
+import type { Session } from '../core/sessions.js'
+import { PetstoreMockError } from './errors.js'
+
+/** Which session a control works on; default: the one requests without X-Mock-Session use. */
+export interface SessionOption {
+  session?: string
+}
+
+/**
+ * The mock's controls without HTTP, for test set-up: what /__admin offers,
+ * as calls. Each resolves once the start-up pets are ready (faker).
+ */
+export interface PetstoreControls {
+  /** Resolves once the start-up pets exist (at once without faker). */
+  readonly ready: Promise<void>
+  /**
+   * Back to the start-up state: pets, fault rules, empty journal, ids. With
+   * no session named, every session (named ones are dropped); else that one.
+   */
+  reset(options?: SessionOption): Promise<void>
+  /** The session's journal, newest first (as GET /__admin/requests). */
+  journal(query?: JournalQuery & SessionOption): Promise<JournalEntry[]>
+  clearJournal(options?: SessionOption): Promise<void>
+  /** The session's fault rules, with remaining counts. */
+  faults(options?: SessionOption): Promise<FaultRule[]>
+  /** Adds a rule (checked as POST /__admin/faults); resolves with it, id included. */
+  addFault(rule: FaultRuleInput, options?: SessionOption): Promise<FaultRule>
+  clearFaults(options?: SessionOption): Promise<void>
+  /** Every pet of the session, by id. */
+  pets(options?: SessionOption): Promise<Pet[]>
+  /** Replaces the session's pets (checked like fixtures); new ids continue after the largest. */
+  setPets(pets: readonly Pet[], options?: SessionOption): Promise<void>
+}
+
+const sessionOf = (mock: Mock, options: SessionOption = {}): Session => {
+  const name = options.session
+  if (name !== undefined && (typeof name !== 'string' || !isSessionName(name))) {
+    throw new PetstoreMockError(`session must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)})`)
+  }
+  return mock.sessions.get(name)
+}
+
+const checkedPets = (mock: Mock, pets: readonly Pet[], session: Session): Pet[] => {
+  let checked: Pet[] = []
+  try {
+    checked = validatePets(pets, mock.spec.componentValidator('Pet'), 'setPets')
+  } catch (error) {
+    throw error instanceof SeedError ? new PetstoreMockError(error.message) : error
+  }
+  if (checked.length > session.maxPets) {
+    throw new PetstoreMockError(`setPets: ${checked.length} pets exceed maxPets ${session.maxPets}`)
+  }
+  return checked
+}
+
+/** Controls over the mock `ready` resolves with. */
+export const createControls = (ready: Promise<Mock>): PetstoreControls => {
+  // Checked as the admin API checks, against the operations of the contract in use.
+  const validateRule = ready.then((mock) => createRuleValidator(mock.spec.operations.map((op) => op.id)))
+  validateRule.catch(() => {})
+  const on = async <T>(options: SessionOption | undefined, use: (session: Session, mock: Mock) => T): Promise<T> => {
+    const mock = await ready
+    return use(sessionOf(mock, options), mock)
+  }
+  return {
+    ready: ready.then(() => undefined),
+    reset: async (options) => {
+      const mock = await ready
+      if (options?.session !== undefined) return sessionOf(mock, options).reset()
+      for (const session of mock.sessions.list()) {
+        if (!mock.sessions.delete(session.name)) session.reset()
+      }
+    },
+    journal: ({ session, ...query } = {}) =>
+      on({ session }, (s, mock) => {
+        const operations = mock.spec.operations.map((op) => op.id)
+        if (query.operation !== undefined && !operations.includes(query.operation)) {
+          throw new PetstoreMockError(`journal: operation must be one of ${operations.join(', ')}`)
+        }
+        return s.journal.list(query)
+      }),
+    clearJournal: (options) => on(options, (s) => s.journal.clear()),
+    faults: (options) => on(options, (s) => s.faults.list()),
+    addFault: async (input, options) => {
+      const rule = (await validateRule)(input)
+      if (typeof rule === 'string') throw new PetstoreMockError(`addFault: ${rule}`)
+      return on(options, (s) => s.faults.add(rule))
+    },
+    clearFaults: (options) => on(options, (s) => s.faults.clear()),
+    pets: (options) => on(options, (s) => s.store.all()),
+    setPets: (pets, options) => on(options, (s, mock) => s.replacePets(checkedPets(mock, pets, s))),
+  }
+}

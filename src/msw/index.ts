@@ -1,0 +1,10 @@
+/** petstore-mock/msw: the mock as Mock Service Worker handlers, for the browser (setupWorker) and Node (setupServer). */
+export { createHandlers, type PetstoreHandlers } from './create-handlers.js'
+export type { PetstoreControls, SessionOption } from './controls.js'
+export { PetstoreMockError } from './errors.js'
+export type { FakerOptions, HandlersOptions } from './options.js'
+export type { ErrorBody } from '../core/errors.js'
+export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults.js'
+export type { JournalEntry, JournalQuery, Shaping } from '../core/journal.js'
+export type { LatencyRange } from '../core/middleware/latency.js'
+export type { NewPet, Pet, PetStatus } from '../core/pet.js'

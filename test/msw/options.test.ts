@@ -1,0 +1,139 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fakePets } from '../../src/core/seed.js'
+import { createHandlers, type HandlersOptions, PetstoreMockError } from '../../src/msw/index.js'
+import { auth, postJson } from '../helpers/contract.js'
+import { fetchChecked as request } from '../helpers/msw.js'
+
+describe('createHandlers options', () => {
+  it.each<[HandlersOptions, string]>([
+    [{ maxPets: -1 }, 'maxPets must be an integer between 0 and 100000000 (got -1)'],
+    [{ journalSize: 1.5 }, 'journalSize must be an integer between 0 and 1000000 (got 1.5)'],
+    [{ seed: 2 ** 32 }, 'seed must be an integer between 0 and 4294967295 (got 4294967296)'],
+    [{ maxSessions: 0 }, 'maxSessions must be an integer between 1 and 100000 (got 0)'],
+    [{ bodyLimit: 0 }, 'bodyLimit must be an integer between 1 and 1073741824 (got 0)'],
+    [{ delay: 60_001 }, 'delay must be milliseconds from 0 to 60000, or { min, max } with min ≤ max (got 60001)'],
+    [{ delay: { min: 5, max: 1 } }, 'delay must be milliseconds from 0 to 60000'],
+    [{ apiKeys: ['ok', ''] }, 'apiKeys: entry 1 must be a non-empty string'],
+    [{ adminToken: '' }, 'adminToken must be a non-empty string'],
+    [{ pets: [{ id: 1, name: 'a' } as never] }, 'pets: entry 0: categoryId is required'],
+    [
+      { pets: [{ id: 1, name: 'a', categoryId: 1 }, { id: 1, name: 'b', categoryId: 1 }] },
+      'pets: entry 1: id 1 is already used by entry 0',
+    ],
+    [{ pets: [{ id: 1, name: 'a', categoryId: 1 }], maxPets: 0 }, '1 pets exceed maxPets 0'],
+    [{ faults: [{ status: 503 }, { status: 200 }] }, 'faults: entry 1: status must be an integer between 400 and 599'],
+    [{ faults: [{ operation: 'deletePet', status: 500 }] }, 'faults: entry 0: operation must be one of listPets'],
+    [{ faults: [{ fault: 'boom' } as never] }, 'faults: entry 0: fault must be one of connection_reset'],
+    [{ faults: {} as never }, 'faults: must be an array of fault rules'],
+    [{ faker: { count: -1 } }, 'faker.count must be an integer between 0 and 10000000 (got -1)'],
+    [{ faker: { count: 10 }, maxPets: 5 }, 'faker.count 10 exceeds maxPets 5'],
+    [{ faker: {}, pets: [] }, 'pets and faker cannot be combined'],
+    [{ baseUrl: '/api' }, 'baseUrl must be an absolute URL such as http://localhost:4010 (got "/api")'],
+    [{ baseUrl: 'http://localhost:4010/api' }, 'baseUrl must be an origin such as http://localhost:4010, optionally followed by /v1'],
+  ])('%j → %s', (options, message) => {
+    expect(() => createHandlers(options)).toThrow(PetstoreMockError)
+    expect(() => createHandlers(options)).toThrow(`petstore-mock/msw: ${message}`)
+  })
+})
+
+describe('controls without HTTP', () => {
+  it('reset() brings every session back and drops named ones; reset({ session }) only that one', async () => {
+    const handlers = createHandlers({ pets: [{ id: 1, name: 'a', categoryId: 1 }] })
+    await handlers.setPets([], { session: 'x' })
+    await handlers.setPets([{ id: 7, name: 'b', categoryId: 2 }])
+    await handlers.addFault({ status: 500 })
+    await handlers.reset({ session: 'x' })
+    expect(await handlers.pets({ session: 'x' })).toEqual([{ id: 1, name: 'a', categoryId: 1 }])
+    expect(await handlers.pets()).toEqual([{ id: 7, name: 'b', categoryId: 2 }])
+    await handlers.reset()
+    expect(await handlers.pets()).toEqual([{ id: 1, name: 'a', categoryId: 1 }])
+    expect(await handlers.faults()).toEqual([])
+  })
+
+  it.each<[string, (h: ReturnType<typeof createHandlers>) => Promise<unknown>, string]>([
+    ['addFault', (h) => h.addFault({ status: 200 }), 'addFault: status must be an integer between 400 and 599'],
+    ['setPets', (h) => h.setPets([{ id: 0, name: 'a', categoryId: 1 }]), 'setPets: entry 0: id must be a positive'],
+    ['session', (h) => h.pets({ session: 'a b' }), 'session must be 1 to 64 characters'],
+    ['journal', (h) => h.journal({ operation: 'deletePet' }), 'journal: operation must be one of listPets'],
+  ])('refuses a bad %s argument', async (_, call, message) => {
+    await expect(call(createHandlers())).rejects.toThrow(`petstore-mock/msw: ${message}`)
+  })
+
+  it('setPets beyond maxPets is refused and changes nothing', async () => {
+    const handlers = createHandlers({ maxPets: 1 })
+    const two = [
+      { id: 1, name: 'a', categoryId: 1 },
+      { id: 2, name: 'b', categoryId: 1 },
+    ]
+    await expect(handlers.setPets(two)).rejects.toThrow('setPets: 2 pets exceed maxPets 1')
+  })
+})
+
+describe('matching, faker and latency in setupServer', () => {
+  let real: Server
+  let realOrigin: string
+  const unhandled: string[] = []
+  const server = setupServer()
+  beforeAll(async () => {
+    real = createServer((req, res) => res.end(`real ${req.url}`))
+    await new Promise<void>((resolve) => real.listen(0, '127.0.0.1', resolve))
+    realOrigin = `http://127.0.0.1:${(real.address() as AddressInfo).port}`
+    server.listen({
+      onUnhandledFrame: ({ frame }) => void unhandled.push((frame.data as { request: Request }).request.url),
+    })
+  })
+  afterAll(async () => {
+    server.close()
+    await new Promise((resolve) => real.close(resolve))
+  })
+
+  it('answers the mock paths on any origin and leaves every other path to onUnhandledFrame', async () => {
+    server.resetHandlers(...createHandlers())
+    unhandled.length = 0
+    expect((await fetch(`${realOrigin}/v1/pets`, { headers: auth() })).status).toBe(200)
+    expect((await fetch(`${realOrigin}/__admin/health`)).status).toBe(200)
+    expect(await (await fetch(`${realOrigin}/v1`)).text()).toBe('real /v1')
+    expect(await (await fetch(`${realOrigin}/openapi.yml`)).text()).toBe('real /openapi.yml')
+    expect(await (await fetch(`${realOrigin}/app/v1/pets`)).text()).toBe('real /app/v1/pets')
+    expect(unhandled).toEqual([`${realOrigin}/v1`, `${realOrigin}/openapi.yml`, `${realOrigin}/app/v1/pets`])
+  })
+
+  it('with baseUrl, answers that origin only', async () => {
+    server.resetHandlers(...createHandlers({ baseUrl: 'http://petstore.test/v1/' }))
+    unhandled.length = 0
+    expect((await request('/v1/pets', { headers: auth() })).status).toBe(200)
+    expect(await (await fetch(`${realOrigin}/v1/pets`)).text()).toBe('real /v1/pets')
+    expect(unhandled).toEqual([`${realOrigin}/v1/pets`])
+  })
+
+  it('seeds faker pets (same as the server with --faker --count --seed), awaited before the first request', async () => {
+    const handlers = createHandlers({ faker: { count: 5, seed: 3 } })
+    server.resetHandlers(...handlers)
+    const listed = await (await request('/v1/pets', { headers: auth() })).json()
+    expect(listed).toEqual(await fakePets(5, 3))
+    expect(await (await request('/v1/pets', postJson({ name: 'n', categoryId: 1 }))).json()).toMatchObject({ id: 6 })
+    await handlers.reset()
+    expect(await handlers.pets()).toEqual(listed)
+  })
+
+  it('delays /v1 answers by `delay` and journals it', async () => {
+    const handlers = createHandlers({ delay: 30 })
+    server.resetHandlers(...handlers)
+    const start = performance.now()
+    expect((await request('/v1/pets', { headers: auth() })).status).toBe(200)
+    expect(performance.now() - start).toBeGreaterThanOrEqual(29)
+    expect((await handlers.journal())[0]!.shapedBy).toEqual([{ by: 'latency', delayMs: 30 }])
+  })
+
+  it('guards /__admin with adminToken and installs start-up faults', async () => {
+    const handlers = createHandlers({ adminToken: 'admin-secret', faults: [{ operation: 'getPet', status: 502 }] })
+    server.resetHandlers(...handlers)
+    expect((await request('/__admin/faults')).status).toBe(401)
+    const listed = await request('/__admin/faults', { headers: { Authorization: 'Bearer admin-secret' } })
+    expect(await listed.json()).toEqual({ faults: [{ id: 1, operation: 'getPet', status: 502 }] })
+    expect((await request('/v1/pets/1', { headers: auth() })).status).toBe(502)
+  })
+})

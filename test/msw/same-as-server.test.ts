@@ -1,0 +1,119 @@
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHandlers } from '../../src/msw/index.js'
+import { assertContract, auth, postJson } from '../helpers/contract.js'
+import { type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
+
+// "Byte for byte": the same requests, in the same order, to a spawned server and through msw give the same
+// status, headers and body bytes. Left out of the comparison: what Node's HTTP layer adds on the wire and no
+// handler writes (Date, Connection, Keep-Alive, Transfer-Encoding); Content-Length, which Node adds to some
+// answers, is checked against the body instead. Clock-dependent fields (journal time and durationMs, health
+// uptime) are compared by type.
+const mockOrigin = 'http://petstore.test'
+const wireOnly = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'])
+const admin = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+})
+const session = { 'X-Mock-Session': 'job-1' }
+
+// The third element marks the answer a malformed_body fault cuts in half: no contract check for it.
+const steps: [string, RequestInit?, 'malformed'?][] = [
+  ['/v1/pets', { headers: auth() }],
+  ['/v1/pets?status=available&limit=2', { headers: auth() }],
+  ['/v1/pets', postJson({ name: 'Rex', categoryId: 2, status: 'pending', extra: 1 })],
+  ['/v1/pets/13', { headers: auth() }],
+  ['/v1/pets/999', { headers: auth() }],
+  ['/v1/pets/1', { method: 'DELETE', headers: auth() }],
+  ['/v1/pets/1', { method: 'HEAD', headers: auth() }],
+  ['/v1/nothing', { headers: auth() }],
+  ['/v1/pets'],
+  ['/v1/pets', { headers: auth({}, 'a b') }],
+  ['/v1/pets', postJson({ categoryId: 2 })],
+  ['/v1/pets', postJson('{"name":"a","name":"b","categoryId":1}')],
+  ['/v1/pets', postJson('{"name":"a","categoryId":9007199254740993}')],
+  ['/v1/pets', { method: 'POST', headers: auth({ 'Content-Type': 'text/plain' }), body: 'x' }],
+  ['/v1/pets', postJson({ name: 'x'.repeat(1024 * 1024), categoryId: 1 })],
+  ['/v1/pets?limit=0&limit=1', { headers: auth() }],
+  ['/v1/pets', { headers: auth({ Prefer: 'code=503' }) }],
+  ['/v1/pets/1?__code=401', { headers: auth() }],
+  ['/v1/pets?__code=299', { headers: auth() }],
+  ['/v1/pets', { headers: auth({ Origin: 'http://localhost:5173' }) }],
+  [
+    '/v1/pets',
+    {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' },
+    },
+  ],
+  ['/__admin/faults', admin({ operation: 'listPets', status: 502, times: 1 })],
+  ['/__admin/faults', admin({ operation: 'getPet', fault: 'malformed_body', times: 1 })],
+  ['/__admin/faults', admin({ operation: 'listPets', fault: 'empty_response', times: 1 })],
+  ['/__admin/faults', admin({ status: 200 })],
+  ['/__admin/faults'],
+  ['/v1/pets', { headers: auth() }],
+  ['/v1/pets', { headers: auth() }],
+  ['/v1/pets/2', { headers: auth() }, 'malformed'],
+  ['/v1/pets', postJson({ name: 'Solo', categoryId: 1 }, session)],
+  ['/v1/pets/13', { headers: auth(session) }],
+  ['/__admin/sessions'],
+  ['/__admin/state', { method: 'PUT', ...admin({ pets: [{ id: 1, name: 'a', categoryId: 1 }] }) }],
+  ['/__admin/state', { method: 'PUT', ...admin({ pets: [{ id: 1, name: 'a' }] }) }],
+  ['/__admin/state'],
+  ['/__admin/requests?limit=30'],
+  ['/__admin/requests?status=abc'],
+  ['/__admin/reset', { method: 'POST' }],
+  ['/__admin/health'],
+  ['/openapi.yaml'],
+  ['/openapi.json'],
+]
+
+interface Answer {
+  status: number
+  headers: [string, string][]
+  body: Buffer
+}
+
+const answer = async (origin: string, path: string, init: RequestInit = {}, malformed = false): Promise<Answer> => {
+  const res = await fetch(`${origin}${path}`, init)
+  if (!malformed) await assertContract(init.method ?? 'GET', path, res)
+  const body = Buffer.from(await res.arrayBuffer())
+  const length = res.headers.get('content-length')
+  if (length !== null) expect(Number(length), `${path}: Content-Length`).toBe(body.byteLength)
+  const headers = [...res.headers].filter(([name]) => !wireOnly.has(name))
+  return { status: res.status, headers, body }
+}
+
+// Journal times and durations, and health's uptime, depend on the clock.
+const clockFree = (text: string): string =>
+  text
+    .replace(/"time":"[^"]+"/g, '"time":"…"')
+    .replace(/"durationMs":[0-9.]+/g, '"durationMs":0')
+    .replace(/"uptimeSeconds":[0-9]+/g, '"uptimeSeconds":0')
+
+let server: SpawnedServer
+const msw = setupServer(...createHandlers({ baseUrl: mockOrigin }))
+
+beforeAll(async () => {
+  server = await spawnServer(['--log', 'silent'])
+  msw.listen({ onUnhandledFrame: 'bypass' })
+})
+afterAll(async () => {
+  msw.close()
+  await server?.stop()
+})
+
+describe('msw answers byte for byte as the server', () => {
+  it(`gives the same status, headers and body for ${steps.length} requests in a row`, async () => {
+    for (const [path, init, note] of steps) {
+      const where = `${init?.method ?? 'GET'} ${path}`
+      const fromServer = await answer(server.url, path, init, note === 'malformed')
+      const fromMsw = await answer(mockOrigin, path, init, note === 'malformed')
+      expect(fromMsw.status, where).toBe(fromServer.status)
+      expect(fromMsw.headers, where).toEqual(fromServer.headers)
+      expect(clockFree(fromMsw.body.toString('latin1')), where).toBe(clockFree(fromServer.body.toString('latin1')))
+      if (!/requests|health/.test(path)) expect(fromMsw.body.equals(fromServer.body), where).toBe(true)
+    }
+  })
+})
