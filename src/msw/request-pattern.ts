@@ -7,7 +7,9 @@ const originOf = (baseUrl: string, basePath: string): string => {
   try {
     url = new URL(baseUrl)
   } catch {
-    throw new PetstoreMockError(`baseUrl must be an absolute URL such as http://localhost:4010 (got ${JSON.stringify(baseUrl)})`)
+    throw new PetstoreMockError(
+      `baseUrl must be an absolute URL such as http://localhost:4010 (got ${JSON.stringify(baseUrl)})`,
+    )
   }
   const path = url.pathname.replace(/\/+$/, '')
   if (path !== '' && path !== basePath) {

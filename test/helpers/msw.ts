@@ -1,5 +1,5 @@
 import type { UnhandledFrameHandle } from 'msw'
-import { setupServer, type SetupServerApi } from 'msw/node'
+import { setupServer, type SetupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createHandlers, type HandlersOptions, type PetstoreHandlers } from '../../src/msw/index.js'
 import { assertContract } from './contract.js'
@@ -15,7 +15,7 @@ export const mockOrigin = 'http://petstore.test'
 export const useMswMock = (
   options: HandlersOptions = {},
   onUnhandledFrame: UnhandledFrameHandle = 'error',
-): { handlers: PetstoreHandlers; server: SetupServerApi; request: typeof fetchChecked } => {
+): { handlers: PetstoreHandlers; server: SetupServer; request: typeof fetchChecked } => {
   const handlers = createHandlers(options)
   const server = setupServer(...handlers)
   beforeAll(() => server.listen({ onUnhandledFrame }))

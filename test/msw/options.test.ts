@@ -20,7 +20,12 @@ describe('createHandlers options', () => {
     [{ adminToken: '' }, 'adminToken must be a non-empty string'],
     [{ pets: [{ id: 1, name: 'a' } as never] }, 'pets: entry 0: categoryId is required'],
     [
-      { pets: [{ id: 1, name: 'a', categoryId: 1 }, { id: 1, name: 'b', categoryId: 1 }] },
+      {
+        pets: [
+          { id: 1, name: 'a', categoryId: 1 },
+          { id: 1, name: 'b', categoryId: 1 },
+        ],
+      },
       'pets: entry 1: id 1 is already used by entry 0',
     ],
     [{ pets: [{ id: 1, name: 'a', categoryId: 1 }], maxPets: 0 }, '1 pets exceed maxPets 0'],
@@ -32,7 +37,10 @@ describe('createHandlers options', () => {
     [{ faker: { count: 10 }, maxPets: 5 }, 'faker.count 10 exceeds maxPets 5'],
     [{ faker: {}, pets: [] }, 'pets and faker cannot be combined'],
     [{ baseUrl: '/api' }, 'baseUrl must be an absolute URL such as http://localhost:4010 (got "/api")'],
-    [{ baseUrl: 'http://localhost:4010/api' }, 'baseUrl must be an origin such as http://localhost:4010, optionally followed by /v1'],
+    [
+      { baseUrl: 'http://localhost:4010/api' },
+      'baseUrl must be an origin such as http://localhost:4010, optionally followed by /v1',
+    ],
   ])('%j → %s', (options, message) => {
     expect(() => createHandlers(options)).toThrow(PetstoreMockError)
     expect(() => createHandlers(options)).toThrow(`petstore-mock/msw: ${message}`)

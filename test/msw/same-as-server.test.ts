@@ -17,6 +17,7 @@ const admin = (body: unknown, headers: Record<string, string> = {}): RequestInit
   body: JSON.stringify(body),
 })
 const session = { 'X-Mock-Session': 'job-1' }
+const notUtf8 = new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])
 
 // The third element marks the answer a malformed_body fault cuts in half: no contract check for it.
 const steps: [string, RequestInit?, 'malformed'?][] = [
@@ -34,6 +35,8 @@ const steps: [string, RequestInit?, 'malformed'?][] = [
   ['/v1/pets', postJson('{"name":"a","name":"b","categoryId":1}')],
   ['/v1/pets', postJson('{"name":"a","categoryId":9007199254740993}')],
   ['/v1/pets', { method: 'POST', headers: auth({ 'Content-Type': 'text/plain' }), body: 'x' }],
+  ['/v1/pets', { method: 'POST', headers: auth({ 'Content-Type': 'application/json' }), body: notUtf8 }],
+  ['/v1/pets', postJson('')],
   ['/v1/pets', postJson({ name: 'x'.repeat(1024 * 1024), categoryId: 1 })],
   ['/v1/pets?limit=0&limit=1', { headers: auth() }],
   ['/v1/pets', { headers: auth({ Prefer: 'code=503' }) }],
@@ -63,6 +66,12 @@ const steps: [string, RequestInit?, 'malformed'?][] = [
   ['/__admin/state'],
   ['/__admin/requests?limit=30'],
   ['/__admin/requests?status=abc'],
+  ['/__admin/requests', { method: 'DELETE' }],
+  ['/__admin/seed', admin({ count: 3, seed: 7 })],
+  ['/v1/pets', { headers: auth() }],
+  ['/__admin/faults', { method: 'DELETE' }],
+  ['/__admin/sessions/job-1', { method: 'DELETE' }],
+  ['/__admin/sessions/default', { method: 'DELETE' }],
   ['/__admin/reset', { method: 'POST' }],
   ['/__admin/health'],
   ['/openapi.yaml'],

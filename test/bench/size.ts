@@ -1,0 +1,52 @@
+// npm run size: the budgets of petstore-mock/msw. The browser bundle (esbuild, minified, msw and faker
+// left to the app) against 60 KB gzip, and in headless Chromium the time from createHandlers() to the
+// first answer through the Service Worker against 30 ms (median of fresh pages). Reports; never fails.
+import { cpus } from 'node:os'
+import { launchChromium } from '../helpers/chromium.js'
+import { buildMswPage, serveDirectory } from '../helpers/msw-page.js'
+import { bundleBudgetBytes, bundleMsw } from './msw-bundle.js'
+
+const runs = Number(process.env['SIZE_RUNS'] ?? 7)
+const startBudgetMs = 30
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const verdict = (pass: boolean) => (pass ? 'met' : 'MISSED')
+
+const bundle = await bundleMsw()
+console.log(`petstore-mock/msw budgets (${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version})`)
+console.log(
+  `  browser bundle: ${kb(bundle.bytes)} minified, ${kb(bundle.gzipBytes)} gzip ` +
+    `(budget ${kb(bundleBudgetBytes)} gzip: ${verdict(bundle.gzipBytes <= bundleBudgetBytes)})`,
+)
+
+const page = await buildMswPage()
+const site = await serveDirectory(page.dir)
+const browser = await launchChromium()
+try {
+  const samples: Record<string, number>[] = []
+  for (let i = 0; i < runs; i++) {
+    const tab = await browser.newPage()
+    await tab.goto(`${site.url}/index.html`)
+    await tab.waitForFunction(() => document.title === 'ready', undefined, { timeout: 10_000 })
+    const { first: _, ...times } = await tab.evaluate(() => (window as any).petstore.start())
+    samples.push({ ...times, startMs: times.createMs + times.firstRequestMs })
+    await tab.close()
+  }
+  const figure = (name: string) => `${median(samples.map((s) => s[name]!)).toFixed(1)} ms`
+  const start = median(samples.map((s) => s['startMs']!))
+  console.log(
+    `  Chromium ${browser.version()}, median of ${runs} fresh pages: createHandlers ${figure('createMs')}, ` +
+      `first request ${figure('firstRequestMs')} (later ones ${figure('secondRequestMs')})`,
+  )
+  console.log(
+    `  createHandlers + first answer: ${start.toFixed(1)} ms (range ${Math.min(...samples.map((s) => s['startMs']!)).toFixed(1)} ` +
+      `to ${Math.max(...samples.map((s) => s['startMs']!)).toFixed(1)}; budget ${startBudgetMs} ms: ${verdict(start <= startBudgetMs)})`,
+  )
+  console.log(
+    `  not in the budget: loading the module ${figure('importMs')}, msw's worker.start ${figure('workerStartMs')}`,
+  )
+} finally {
+  await browser.close()
+  await site.close()
+  page.remove()
+}

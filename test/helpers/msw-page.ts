@@ -1,0 +1,72 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { extname, join, normalize } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+
+/** The built page of test/browser/fixtures/msw-page.ts, in a temporary directory. */
+export interface MswPage {
+  dir: string
+  /** The chunk holding faker (fetched by the page only when asked). */
+  fakerChunk: string
+  remove(): void
+}
+
+/**
+ * Bundles the page with esbuild as a browser app's bundler would (ES
+ * modules, code splitting), with msw's mockServiceWorker.js beside it.
+ */
+export const buildMswPage = async (): Promise<MswPage> => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-msw-page-'))
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { page: 'test/browser/fixtures/msw-page.ts' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'chrome120',
+    minify: true,
+    metafile: true,
+    outdir: dir,
+    logLevel: 'warning',
+  })
+  copyFileSync(join(root, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'))
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><title>loading</title><script type="module" src="/page.js"></script>\n',
+  )
+  const fakerChunk = Object.entries(result.metafile.outputs).find(([, out]) =>
+    Object.keys(out.inputs).some((input) => input.includes('@faker-js/faker')),
+  )?.[0]
+  if (!fakerChunk) throw new Error('no faker chunk in the page bundle')
+  return {
+    dir,
+    fakerChunk: fakerChunk.slice(fakerChunk.lastIndexOf('/') + 1),
+    remove: () => rmSync(dir, { recursive: true }),
+  }
+}
+
+const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' }
+
+/** Serves a directory's files on 127.0.0.1 (any free port), nothing else. */
+export const serveDirectory = async (dir: string): Promise<{ url: string; close(): Promise<void> }> => {
+  const server = createServer((req, res) => {
+    const path = normalize(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html'
+    try {
+      const body = readFileSync(join(dir, path))
+      res.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' }).end(body)
+    } catch {
+      res.writeHead(404).end()
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}

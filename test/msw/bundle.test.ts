@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process'
+import { describe, expect, it } from 'vitest'
+import { defaultFakerCount, optionLimits } from '../../src/msw/limits.js'
+import { configDefaults } from '../../src/node/config.js'
+import { optionSpecs } from '../../src/node/options.js'
+import { bundleBudgetBytes, bundleMsw, forbiddenInBundle } from '../bench/msw-bundle.js'
+
+describe('the browser bundle of petstore-mock/msw', async () => {
+  const bundle = await bundleMsw()
+
+  it(`stays within ${bundleBudgetBytes / 1024} KB gzip (msw and faker excluded)`, () => {
+    expect(bundle.gzipBytes).toBeLessThanOrEqual(bundleBudgetBytes)
+  })
+
+  it('holds no Node module, no Ajv compiler, no YAML parser', () => {
+    for (const pattern of forbiddenInBundle) expect(bundle.inputs.filter((i) => pattern.test(i))).toEqual([])
+    expect(bundle.inputs.some((i) => i.startsWith('src/generated/validators'))).toBe(true)
+  })
+
+  it('compiles no code at run time (strict Content-Security-Policy) and requires nothing', () => {
+    expect(bundle.text).not.toMatch(/new Function|\beval\(|\brequire\(/)
+  })
+
+  it('imports msw statically and faker only dynamically', () => {
+    expect(bundle.imports).toEqual(
+      expect.arrayContaining([
+        { path: 'msw', kind: 'import-statement' },
+        { path: '@faker-js/faker', kind: 'dynamic-import' },
+      ]),
+    )
+    expect(bundle.imports.filter((i) => i.path !== 'msw')).toEqual([
+      { path: '@faker-js/faker', kind: 'dynamic-import' },
+    ])
+  })
+})
+
+describe('the package entry', () => {
+  it("is importable by its package name: import { createHandlers } from 'petstore-mock/msw'", () => {
+    const script = [
+      "const [{ createHandlers }, { setupServer }] = await Promise.all([import('petstore-mock/msw'), import('msw/node')])",
+      'const handlers = createHandlers({ apiKeys: ["k"] })',
+      'const server = setupServer(...handlers)',
+      "server.listen({ onUnhandledFrame: 'error' })",
+      "const res = await fetch('http://petstore.test/v1/pets/1', { headers: { Authorization: 'Bearer k' } })",
+      'console.log(res.status, (await res.json()).name, (await handlers.journal()).length)',
+      'server.close()',
+    ].join('\n')
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    })
+    expect(result.stderr).toBe('')
+    expect(result.stdout).toBe('200 Biscuit 1\n')
+  })
+})
+
+describe('the limits msw copies from the server', () => {
+  it('equal the ranges and defaults of the flags', () => {
+    for (const { flag, min, max } of Object.values(optionLimits)) {
+      expect(optionSpecs.find((spec) => spec.flag === flag)).toMatchObject({ min, max })
+    }
+    expect(defaultFakerCount).toBe(configDefaults.count)
+  })
+})
