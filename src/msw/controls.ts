@@ -3,9 +3,9 @@ import { createRuleValidator, type FaultRule, type FaultRuleInput } from '../cor
 import type { JournalEntry, JournalQuery } from '../core/journal.js'
 import { isSessionName } from '../core/middleware/select-session.js'
 import type { Pet } from '../core/pet.js'
-import { SeedError, validatePets } from '../core/seed.js'
 import type { Session } from '../core/sessions.js'
 import { PetstoreMockError } from './errors.js'
+import { checkPets } from './options.js'
 
 /** Which session a control works on; default: the one requests without X-Mock-Session use. */
 export interface SessionOption {
@@ -46,19 +46,6 @@ const sessionOf = (mock: Mock, options: SessionOption = {}): Session => {
   return mock.sessions.get(name)
 }
 
-const checkedPets = (mock: Mock, pets: readonly Pet[], session: Session): Pet[] => {
-  let checked: Pet[] = []
-  try {
-    checked = validatePets(pets, mock.spec.componentValidator('Pet'), 'setPets')
-  } catch (error) {
-    throw error instanceof SeedError ? new PetstoreMockError(error.message) : error
-  }
-  if (checked.length > session.maxPets) {
-    throw new PetstoreMockError(`setPets: ${checked.length} pets exceed maxPets ${session.maxPets}`)
-  }
-  return checked
-}
-
 /** Controls over the mock `ready` resolves with. */
 export const createControls = (ready: Promise<Mock>): PetstoreControls => {
   // Checked as the admin API checks, against the operations of the contract in use.
@@ -68,8 +55,10 @@ export const createControls = (ready: Promise<Mock>): PetstoreControls => {
     const mock = await ready
     return use(sessionOf(mock, options), mock)
   }
+  const pending = ready.then(() => undefined)
+  pending.catch(() => {})
   return {
-    ready: ready.then(() => undefined),
+    ready: pending,
     reset: async (options) => {
       const mock = await ready
       if (options?.session !== undefined) return sessionOf(mock, options).reset()
@@ -94,6 +83,7 @@ export const createControls = (ready: Promise<Mock>): PetstoreControls => {
     },
     clearFaults: (options) => on(options, (s) => s.faults.clear()),
     pets: (options) => on(options, (s) => s.store.all()),
-    setPets: (pets, options) => on(options, (s, mock) => s.replacePets(checkedPets(mock, pets, s))),
+    setPets: (pets, options) =>
+      on(options, (s, mock) => s.replacePets(checkPets(pets, mock.spec, s.maxPets, 'setPets'))),
   }
 }

@@ -70,15 +70,16 @@ const checkApiKeys = (keys: unknown): void => {
   })
 }
 
-const checkPets = (pets: unknown, spec: Spec, maxPets: number): Pet[] => {
+/** Pets checked like fixtures (the message names `source`, the entry and the field), at most `maxPets`. */
+export const checkPets = (pets: unknown, spec: Spec, maxPets: number, source: string): Pet[] => {
   let checked: Pet[] = []
   try {
-    checked = validatePets(pets, spec.componentValidator('Pet'), 'pets')
+    checked = validatePets(pets, spec.componentValidator('Pet'), source)
   } catch (error) {
     if (error instanceof SeedError) fail(error.message)
     throw error
   }
-  if (checked.length > maxPets) fail(`${checked.length} pets exceed maxPets ${maxPets}`)
+  if (checked.length > maxPets) fail(`${source}: ${checked.length} pets exceed maxPets ${maxPets}`)
   return checked
 }
 
@@ -104,7 +105,7 @@ export const checkOptions = (options: HandlersOptions): CheckedOptions => {
   }
   const latency = checkDelay(delay)
   if (latency) checked.app.delay = latency
-  if (app.pets !== undefined) checked.app.pets = checkPets(app.pets, spec, maxPets)
+  if (app.pets !== undefined) checked.app.pets = checkPets(app.pets, spec, maxPets, 'pets')
   if (app.faults !== undefined) {
     const rules = checkFaultRules(app.faults, createRuleValidator(spec.operations.map((op) => op.id)), 'faults')
     checked.app.faults = typeof rules === 'string' ? fail(rules) : rules

@@ -28,7 +28,7 @@ describe('createHandlers options', () => {
       },
       'pets: entry 1: id 1 is already used by entry 0',
     ],
-    [{ pets: [{ id: 1, name: 'a', categoryId: 1 }], maxPets: 0 }, '1 pets exceed maxPets 0'],
+    [{ pets: [{ id: 1, name: 'a', categoryId: 1 }], maxPets: 0 }, 'pets: 1 pets exceed maxPets 0'],
     [{ faults: [{ status: 503 }, { status: 200 }] }, 'faults: entry 1: status must be an integer between 400 and 599'],
     [{ faults: [{ operation: 'deletePet', status: 500 }] }, 'faults: entry 0: operation must be one of listPets'],
     [{ faults: [{ fault: 'boom' } as never] }, 'faults: entry 0: fault must be one of connection_reset'],
