@@ -99,7 +99,9 @@ export const checkOptions = (options: HandlersOptions): CheckedOptions => {
   if (baseUrl !== undefined && typeof baseUrl !== 'string') fail('baseUrl must be a string')
   const maxPets = app.maxPets ?? appDefaults.maxPets
   const checked: CheckedOptions = {
-    app: { ...app, spec, transport: webTransport },
+    // No socket, so no DNS rebinding: requests never leave the page or the process (the Node host too
+    // turns the Host check off when it is not on loopback). Pass allowedHosts to check anyway.
+    app: { allowedHosts: 'any', ...app, spec, transport: webTransport },
     spec,
     ...(baseUrl !== undefined && { baseUrl }),
   }

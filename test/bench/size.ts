@@ -4,7 +4,7 @@
 // takes for a one-line handler's first answer. Reports; never fails.
 import { cpus } from 'node:os'
 import { launchChromium } from '../helpers/chromium.js'
-import { buildMswPage, serveDirectory } from '../helpers/msw-page.js'
+import { buildMswPage, callPage, openMswPage, serveDirectory } from '../helpers/msw-page.js'
 import { bundleBudgetBytes, bundleMsw } from './msw-bundle.js'
 
 const runs = Number(process.env['SIZE_RUNS'] ?? 7)
@@ -28,10 +28,8 @@ try {
   const baselines: number[] = []
   for (let i = 0; i < runs; i++) {
     for (const what of ['start', 'baseline'] as const) {
-      const tab = await browser.newPage()
-      await tab.goto(`${site.url}/index.html`)
-      await tab.waitForFunction(() => document.title === 'ready', undefined, { timeout: 10_000 })
-      const { first: _, ...times } = await tab.evaluate((name) => (window as any).petstore[name](), what)
+      const tab = await openMswPage(browser, site.url)
+      const { first: _, ...times } = await callPage(tab, what)
       if (what === 'baseline') baselines.push(times.firstRequestMs)
       else samples.push({ ...times, startMs: times.createMs + times.firstRequestMs })
       await tab.close()

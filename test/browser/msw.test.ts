@@ -5,7 +5,7 @@ import { fixturePets } from '../../src/generated/contract.js'
 import type { PageAnswer } from './fixtures/msw-page.js'
 import { launchChromium } from '../helpers/chromium.js'
 import { assertContract } from '../helpers/contract.js'
-import { buildMswPage, type MswPage, serveDirectory } from '../helpers/msw-page.js'
+import { buildMswPage, callPage, type MswPage, openMswPage, serveDirectory } from '../helpers/msw-page.js'
 
 /**
  * The budget of creating the handlers and answering the first request, in Chromium: printed here,
@@ -39,23 +39,18 @@ const checked = async (answer: PageAnswer): Promise<PageAnswer> => {
 const header = (answer: PageAnswer, name: string) => answer.headers.find(([n]) => n === name)?.[1]
 
 const openPage = async (): Promise<{ page: Page; fetched: string[] }> => {
-  const page = await browser.newPage()
   const fetched: string[] = []
-  page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
-  page.on('pageerror', (error) => fetched.push(`pageerror: ${error.message}`))
-  await page.goto(`${site.url}/index.html`)
-  await page.waitForFunction(() => document.title === 'ready', undefined, { timeout: 10_000 })
+  const page = await openMswPage(browser, site.url, (page) => {
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
+    page.on('pageerror', (error) => fetched.push(`pageerror: ${error.message}`))
+  })
   return { page, fetched }
 }
-
-type PetstorePage = typeof import('./fixtures/msw-page.js') extends unknown
-  ? { petstore: Record<'start' | 'scenario' | 'fakerPets', () => Promise<any>> }
-  : never
 
 describe('petstore-mock/msw in a Service Worker (headless Chromium)', () => {
   it('creates, lists and reads back a pet, forces a 503, and turns a connection_reset into a TypeError', async () => {
     const { page, fetched } = await openPage()
-    const started = await page.evaluate(() => (window as unknown as PetstorePage).petstore.start())
+    const started = await callPage(page, 'start')
     const first = await checked(started.first)
     expect(first.status).toBe(200)
     expect(JSON.parse(first.body)).toEqual([fixturePets[0]])
@@ -66,9 +61,7 @@ describe('petstore-mock/msw in a Service Worker (headless Chromium)', () => {
         `create + first request ${startMs.toFixed(1)} ms (budget ${startBudgetMs} ms)`,
     )
 
-    const { answers, reset, journal } = await page.evaluate(() =>
-      (window as unknown as PetstorePage).petstore.scenario(),
-    )
+    const { answers, reset, journal } = await callPage(page, 'scenario')
     for (const answer of answers) await checked(answer)
     const [created, listed, read, forced, rule, afterReset] = answers as PageAnswer[]
     expect(created!.status).toBe(201)
@@ -101,7 +94,7 @@ describe('petstore-mock/msw in a Service Worker (headless Chromium)', () => {
   it('loads faker only when asked, and generates the same pets as in Node', async () => {
     const { page, fetched } = await openPage()
     expect(fetched).not.toContain(`/${built.fakerChunk}`)
-    const pets = await page.evaluate(() => (window as unknown as PetstorePage).petstore.fakerPets())
+    const pets = await callPage(page, 'fakerPets')
     expect(pets).toEqual(await fakePets(3, 3))
     expect(fetched).toContain(`/${built.fakerChunk}`)
     await page.close()

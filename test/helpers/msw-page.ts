@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import type { Browser, Page } from 'playwright-core'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -70,3 +71,23 @@ export const serveDirectory = async (dir: string): Promise<{ url: string; close(
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }
+
+/** What the page offers its tests, on `globalThis.petstore` (see the fixture). */
+export type PageCall = 'start' | 'scenario' | 'fakerPets' | 'baseline'
+
+/** A fresh page (its own context: no Service Worker yet) of the built site, once its script has run. */
+export const openMswPage = async (
+  browser: Browser,
+  siteUrl: string,
+  beforeLoad: (page: Page) => void = () => {},
+): Promise<Page> => {
+  const page = await browser.newPage()
+  beforeLoad(page)
+  await page.goto(`${siteUrl}/index.html`)
+  await page.waitForFunction("document.title === 'ready'", undefined, { timeout: 10_000 })
+  return page
+}
+
+/** Runs one of the page's functions in the page and resolves with its (serialisable) result. */
+export const callPage = (page: Page, name: PageCall): Promise<any> =>
+  page.evaluate((fn) => (globalThis as any).petstore[fn](), name)

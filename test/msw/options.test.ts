@@ -136,6 +136,18 @@ describe('matching, faker and latency in setupServer', () => {
     expect((await handlers.journal())[0]!.shapedBy).toEqual([{ by: 'latency', delayMs: 30 }])
   })
 
+  it('leaves the DNS-rebinding Host check off unless allowedHosts is given; refuses foreign pages on /__admin', async () => {
+    server.resetHandlers(...createHandlers())
+    expect((await request('/__admin/faults')).status).toBe(200)
+    const foreign = await request('/__admin/faults', { headers: { Origin: 'http://elsewhere.test' } })
+    expect(foreign.status).toBe(403)
+    server.resetHandlers(...createHandlers({ allowedHosts: ['localhost'] }))
+    const refused = await request('/__admin/faults')
+    expect(refused.status).toBe(403)
+    expect((await refused.json()).message).toContain('Host "petstore.test" is not allowed on /__admin')
+    expect((await request('/__admin/health')).status).toBe(200)
+  })
+
   it('guards /__admin with adminToken and installs start-up faults', async () => {
     const handlers = createHandlers({ adminToken: 'admin-secret', faults: [{ operation: 'getPet', status: 502 }] })
     server.resetHandlers(...handlers)

@@ -55,6 +55,7 @@ const steps: [string, RequestInit?, 'malformed'?][] = [
   ['/__admin/faults', admin({ operation: 'listPets', fault: 'empty_response', times: 1 })],
   ['/__admin/faults', admin({ status: 200 })],
   ['/__admin/faults'],
+  ['/__admin/faults', { headers: { Origin: 'http://elsewhere.test' } }],
   ['/v1/pets', { headers: auth() }],
   ['/v1/pets', { headers: auth() }],
   ['/v1/pets/2', { headers: auth() }, 'malformed'],
