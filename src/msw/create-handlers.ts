@@ -1,8 +1,10 @@
 import { http, type HttpHandler } from 'msw'
 import { createMock, type Mock } from '../core/app.js'
 import { ConnectionResetError } from '../core/errors.js'
+import type { Pet } from '../core/pet.js'
 import { fakePets } from '../core/seed.js'
 import { createControls, type PetstoreControls } from './controls.js'
+import { PetstoreMockError } from './errors.js'
 import { checkOptions, type HandlersOptions } from './options.js'
 import { requestPattern } from './request-pattern.js'
 
@@ -22,9 +24,19 @@ export const createHandlers = (options: HandlersOptions = {}): PetstoreHandlers 
   const checked = checkOptions(options)
   const pattern = requestPattern(checked.spec.basePath, checked.baseUrl)
   const { faker } = checked
+  // The app checks the options it owns (clock, rateLimit, …): build it now, so that a bad one throws
+  // here even when faker's pets come later (then this first app, without pets, only checks).
+  const build = (pets?: Pet[]): Mock => {
+    try {
+      return createMock(pets ? { ...checked.app, pets } : checked.app)
+    } catch (error) {
+      throw error instanceof TypeError ? new PetstoreMockError(error.message) : error
+    }
+  }
+  const checkedMock = build(faker ? [] : undefined)
   const mock: Promise<Mock> = faker
-    ? fakePets(faker.count, faker.seed).then((pets) => createMock({ ...checked.app, pets }))
-    : Promise.resolve(createMock(checked.app))
+    ? fakePets(faker.count, faker.seed).then((pets) => build(pets))
+    : Promise.resolve(checkedMock)
   // Whoever uses the mock sees a failure; an unused one must not be an unhandled rejection.
   mock.catch(() => {})
   const handler = http.all(pattern, async ({ request }) => {

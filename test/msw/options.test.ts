@@ -36,6 +36,9 @@ describe('createHandlers options', () => {
     [{ faker: { count: -1 } }, 'faker.count must be an integer between 0 and 10000000 (got -1)'],
     [{ faker: { count: 10 }, maxPets: 5 }, 'faker.count 10 exceeds maxPets 5'],
     [{ faker: {}, pets: [] }, 'pets and faker cannot be combined'],
+    [{ rateLimit: { limit: 0, windowSeconds: 60 } }, 'rateLimit.limit must be an integer from 1'],
+    [{ clock: 'soon' }, 'clock must be'],
+    [{ clock: 'soon', faker: { count: 1 } }, 'clock must be'],
     [{ baseUrl: '/api' }, 'baseUrl must be an absolute URL such as http://localhost:4010 (got "/api")'],
     [
       { baseUrl: 'http://localhost:4010/api' },
@@ -146,6 +149,19 @@ describe('matching, faker and latency in setupServer', () => {
     expect(refused.status).toBe(403)
     expect((await refused.json()).message).toContain('Host "petstore.test" is not allowed on /__admin')
     expect((await request('/__admin/health')).status).toBe(200)
+  })
+
+  it("passes the app's other options through: a clock past getPet's sunset, a rate limit", async () => {
+    server.resetHandlers(
+      ...createHandlers({ clock: '2031-01-01T00:00:00Z', rateLimit: { limit: 2, windowSeconds: 60 } }),
+    )
+    expect((await request('/v1/pets/1', { headers: auth() })).status).toBe(410)
+    const second = await request('/v1/pets', { headers: auth() })
+    expect(second.status).toBe(200)
+    expect(second.headers.get('ratelimit')).toMatch(/r=0/)
+    const third = await request('/v1/pets', { headers: auth() })
+    expect(third.status).toBe(429)
+    expect(third.headers.get('retry-after')).toMatch(/^[0-9]+$/)
   })
 
   it('guards /__admin with adminToken and installs start-up faults', async () => {
