@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Ajv } from 'ajv'
+import { openapiTypes } from 'petstore-mock-openapi-typescript'
 import { parse } from 'yaml'
 import { faultRuleSchema } from '../src/core/faults.js'
 import { validatePets } from '../src/core/seed.js'
@@ -21,6 +22,7 @@ const read = (path: string): string => readFileSync(new URL(path, root), 'utf8')
 export const generatedPaths = {
   contract: 'src/generated/contract.ts',
   validators: 'src/generated/validators.ts',
+  openapiTypes: 'src/generated/openapi-types.ts',
 } as const
 
 const header = (sources: string) =>
@@ -86,8 +88,13 @@ const validatorsModule = (): string => {
   ].join('\n')
 }
 
+/** `paths`, `components` and `operations` of openapi.yaml for `petstore-mock/types` (openapi-fetch users). */
+const openapiTypesModule = async (): Promise<string> =>
+  `${header('openapi.yaml by openapi-typescript')}${await openapiTypes(read('openapi.yaml'))}`
+
 /** What each generated file must contain, from the sources as they are now. */
-export const generatedFiles = (): Record<string, string> => ({
+export const generatedFiles = async (): Promise<Record<string, string>> => ({
   [generatedPaths.contract]: contractModule(),
   [generatedPaths.validators]: validatorsModule(),
+  [generatedPaths.openapiTypes]: await openapiTypesModule(),
 })
