@@ -28,6 +28,14 @@ export interface StartState {
   deprecated?: readonly SpecOperation[]
 }
 
+/** A session's name and sizes, for listings. */
+export interface SessionSummary {
+  name: string
+  pets: number
+  faults: number
+  requests: number
+}
+
 /**
  * One isolated world: its own pets and id counter, fault rules, journal,
  * clock, rate limit and deprecation report.
@@ -76,7 +84,7 @@ export class Session {
   }
 
   /** Sizes, for listings. */
-  summary(): { name: string; pets: number; faults: number; requests: number } {
+  summary(): SessionSummary {
     return { name: this.name, pets: this.store.size, faults: this.faults.size, requests: this.journal.size }
   }
 }

@@ -8,6 +8,7 @@ import type { Pet } from '../pet.js'
 import { fakePets, SeedError } from '../seed.js'
 import type { SessionRegistry } from '../sessions.js'
 import type { Transport } from '../transport.js'
+import type { FaultList, Health, SeedRequest, SessionList, StateBody } from './admin-bodies.js'
 import { clockRoutes } from './admin-clock.js'
 import { deprecationRoutes } from './admin-deprecations.js'
 import { rateLimitRoutes } from './admin-rate-limit.js'
@@ -55,7 +56,7 @@ const journalQuery = (query: Record<string, string>, operations: readonly string
   return result
 }
 
-const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): { count: number; seed: number } => {
+const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
   const { count, seed, ...rest } = (
     body && typeof body === 'object' && !Array.isArray(body) ? body : { count: null }
   ) as Record<string, unknown>
@@ -87,7 +88,7 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       pets: deps.sessions.default.store.size,
       sessions: deps.sessions.list().length,
-    }),
+    } satisfies Health),
   )
   if (deps.guard) admin.use('*', deps.guard)
 
@@ -96,7 +97,7 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
     if (typeof rule === 'string') throw badRequest(`${rule}.`)
     return c.json(c.var.session.faults.add(rule), 201)
   })
-  admin.get('/faults', session, (c) => c.json({ faults: c.var.session.faults.list() }))
+  admin.get('/faults', session, (c) => c.json({ faults: c.var.session.faults.list() } satisfies FaultList))
   admin.delete('/faults', session, (c) => {
     c.var.session.faults.clear()
     return c.body(null, 204)
@@ -113,7 +114,7 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
     c.var.session.reset()
     return c.body(null, 204)
   })
-  admin.get('/state', session, (c) => c.json({ pets: c.var.session.store.all() }))
+  admin.get('/state', session, (c) => c.json({ pets: c.var.session.store.all() } satisfies StateBody))
   admin.put('/state', session, body, (c) => {
     let pets: Pet[]
     try {
@@ -145,7 +146,9 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
     return c.body(null, 204)
   })
 
-  admin.get('/sessions', (c) => c.json({ sessions: deps.sessions.list().map((s) => s.summary()) }))
+  admin.get('/sessions', (c) =>
+    c.json({ sessions: deps.sessions.list().map((s) => s.summary()) } satisfies SessionList),
+  )
   admin.delete('/sessions/:name', (c) => {
     const name = c.req.param('name')
     if (name === 'default') throw badRequest('The default session cannot be deleted; use POST /__admin/reset.')

@@ -1,0 +1,135 @@
+import type { FaultRule, FaultRuleInput } from '../core/faults.js'
+import type { JournalEntry, JournalQuery } from '../core/journal.js'
+import type { Pet } from '../core/pet.js'
+import type {
+  FaultList,
+  Health,
+  RequestList,
+  SeedRequest,
+  SessionList,
+  StateBody,
+} from '../core/routes/admin-bodies.js'
+import type { SessionSummary } from '../core/sessions.js'
+import { type AdminTarget, adminJson, adminVoid, type FetchLike } from './admin-http.js'
+import { matches, type RequestMatcher, serverQuery } from './request-filter.js'
+import { type WaitForOptions, waitForRequest } from './wait-for.js'
+
+/** Options of {@link createMockClient}. */
+export interface MockClientOptions {
+  /** The mock's origin, e.g. `http://127.0.0.1:4010` (a path prefix, for a mock behind a proxy, is kept). */
+  baseUrl: string | URL
+  /** Sent as `Authorization: Bearer <token>` when the mock runs with --admin-token. */
+  adminToken?: string
+  /** The session (`X-Mock-Session`) the client works on; the default session when absent. */
+  session?: string
+  /** The `fetch` to send with; default: the platform's. */
+  fetch?: FetchLike
+}
+
+/** A typed client of the mock's /__admin API; every failure throws `MockAdminError`. */
+export interface MockClient {
+  /** The mock's base URL, without a trailing slash. */
+  readonly baseUrl: string
+  /** The session this client works on; undefined for the default one. */
+  readonly session: string | undefined
+  /** GET /__admin/health (needs no admin token). */
+  health(): Promise<Health>
+  /** Back to the start-up pets, rules, empty journal and id counter (POST /__admin/reset). */
+  reset(): Promise<void>
+  /** Fake pets from a seed instead of the current ones (POST /__admin/seed). */
+  seed(request: SeedRequest): Promise<void>
+  faults: {
+    /** Installs a rule; resolves with it, its id and `remaining` included. */
+    add(rule: FaultRuleInput): Promise<FaultRule>
+    list(): Promise<FaultRule[]>
+    /** Removes one rule; a `MockAdminError` 404 when there is none with that id. */
+    remove(id: number): Promise<void>
+    clear(): Promise<void>
+  }
+  state: {
+    /** Every pet of the session. */
+    get(): Promise<Pet[]>
+    /** Replaces every pet (validated like fixtures; 400 naming the field, 507 beyond --max-pets). */
+    put(pets: readonly Pet[]): Promise<void>
+  }
+  requests: {
+    /** The journal, newest first, filtered by the server. */
+    list(query?: JournalQuery): Promise<JournalEntry[]>
+    clear(): Promise<void>
+    /**
+     * Resolves with the oldest recorded request that matches, reading the
+     * journal until one does; rejects after `timeoutMs` (default 5000) with a
+     * `RequestNotReceivedError` listing what was received.
+     */
+    waitFor(matcher: RequestMatcher, options?: WaitForOptions): Promise<JournalEntry>
+    /** How many recorded requests match (all of them when no matcher is given). */
+    count(matcher?: RequestMatcher): Promise<number>
+  }
+  sessions: {
+    /** Every session with its sizes, least recently used first. */
+    list(): Promise<SessionSummary[]>
+    /** Drops a session and everything in it; 404 when unknown, 400 for the default one. */
+    delete(name: string): Promise<void>
+  }
+  /** The same client bound to another session. */
+  withSession(name: string): MockClient
+}
+
+const baseUrlOf = (value: string | URL): string => {
+  const text = String(value)
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new TypeError(`baseUrl must be an absolute http(s) URL (got ${JSON.stringify(text)}).`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`baseUrl must be an http(s) URL (got ${JSON.stringify(text)}).`)
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+/**
+ * A typed client of a running petstore-mock's /__admin API. Uses only the
+ * platform's `fetch` (or the one given): runs in Node and in browsers.
+ */
+export const createMockClient = (options: MockClientOptions): MockClient => {
+  const target: AdminTarget = {
+    baseUrl: baseUrlOf(options.baseUrl),
+    adminToken: options.adminToken,
+    session: options.session,
+    fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+  }
+  const where = `session ${JSON.stringify(options.session ?? 'default')} of ${target.baseUrl}`
+  const listRequests = async (query: JournalQuery = {}, signal?: AbortSignal): Promise<JournalEntry[]> =>
+    (await adminJson<RequestList>(target, { method: 'GET', path: '/requests', query: { ...query }, signal })).requests
+  return {
+    baseUrl: target.baseUrl,
+    session: options.session,
+    health: () => adminJson<Health>(target, { method: 'GET', path: '/health' }),
+    reset: () => adminVoid(target, { method: 'POST', path: '/reset' }),
+    seed: (request) => adminVoid(target, { method: 'POST', path: '/seed', json: request }),
+    faults: {
+      add: (rule) => adminJson<FaultRule>(target, { method: 'POST', path: '/faults', json: rule }),
+      list: async () => (await adminJson<FaultList>(target, { method: 'GET', path: '/faults' })).faults,
+      remove: (id) => adminVoid(target, { method: 'DELETE', path: `/faults/${encodeURIComponent(id)}` }),
+      clear: () => adminVoid(target, { method: 'DELETE', path: '/faults' }),
+    },
+    state: {
+      get: async () => (await adminJson<StateBody>(target, { method: 'GET', path: '/state' })).pets,
+      put: (pets) => adminVoid(target, { method: 'PUT', path: '/state', json: { pets } }),
+    },
+    requests: {
+      list: (query) => listRequests(query),
+      clear: () => adminVoid(target, { method: 'DELETE', path: '/requests' }),
+      waitFor: (matcher, waitOptions = {}) => waitForRequest(listRequests, matcher, waitOptions, where),
+      count: async (matcher = {}) =>
+        (await listRequests(serverQuery(matcher))).filter((entry) => matches(entry, matcher)).length,
+    },
+    sessions: {
+      list: async () => (await adminJson<SessionList>(target, { method: 'GET', path: '/sessions' })).sessions,
+      delete: (name) => adminVoid(target, { method: 'DELETE', path: `/sessions/${encodeURIComponent(name)}` }),
+    },
+    withSession: (name) => createMockClient({ ...options, session: name }),
+  }
+}

@@ -1,0 +1,325 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  createMockClient,
+  type FetchLike,
+  type MockClient,
+  MockAdminError,
+  RequestNotReceivedError,
+} from '../../src/client/index.js'
+import { fixturePets, packageVersion } from '../../src/generated/contract.js'
+import { assertContract } from '../helpers/contract.js'
+import { type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
+
+const adminToken = 'admin-secret'
+let server: SpawnedServer
+let mock: MockClient
+
+/** The platform's fetch, with every answer checked against the contract (admin errors: the Error body). */
+const checkedFetch: FetchLike = async (url, init) => {
+  const res = await fetch(url, init)
+  await assertContract(init.method ?? 'GET', url, res)
+  return res
+}
+
+const api = (path: string, init: RequestInit & { session?: string } = {}) =>
+  checkedFetch(`${server.url}/v1${path}`, {
+    ...init,
+    headers: {
+      Authorization: 'Bearer t',
+      'Content-Type': 'application/json',
+      ...(init.session ? { 'X-Mock-Session': init.session } : {}),
+    },
+  })
+
+/** The rejection of a promise that must reject. */
+const rejection = async (promise: Promise<unknown>): Promise<any> => {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a rejection')
+}
+
+beforeAll(async () => {
+  server = await spawnServer(['--admin-token', adminToken, '--log', 'silent'])
+  mock = createMockClient({ baseUrl: server.url, adminToken, fetch: checkedFetch })
+})
+afterAll(() => server?.stop())
+beforeEach(async () => {
+  await mock.reset()
+  for (const { name } of await mock.sessions.list()) if (name !== 'default') await mock.sessions.delete(name)
+})
+
+describe('createMockClient against the CLI on a socket', () => {
+  it('health() needs no token and reports the version', async () => {
+    const health = await createMockClient({ baseUrl: `${server.url}/` }).health()
+    expect(health).toEqual({
+      status: 'ok',
+      version: packageVersion,
+      uptimeSeconds: expect.any(Number),
+      pets: 12,
+      sessions: 1,
+    })
+  })
+
+  it('faults.add/list/remove/clear manage rules that shape /v1 answers', async () => {
+    const rule = await mock.faults.add({ operation: 'getPet', petId: 7, status: 503, times: 2 })
+    expect(rule).toEqual({ id: 1, operation: 'getPet', petId: 7, status: 503, times: 2, remaining: 2 })
+    expect((await api('/pets/7')).status).toBe(503)
+    expect(await mock.faults.list()).toEqual([{ ...rule, remaining: 1 }])
+    await mock.faults.remove(rule.id)
+    expect((await api('/pets/7')).status).toBe(200)
+    await mock.faults.add({ status: 500 })
+    await mock.faults.add({ operation: 'listPets', delayMs: 10 })
+    expect(await mock.faults.list()).toHaveLength(2)
+    await mock.faults.clear()
+    expect(await mock.faults.list()).toEqual([])
+  })
+
+  it('reset() restores pets, rules, journal and ids', async () => {
+    await api('/pets', { method: 'POST', body: '{"name":"Rex","categoryId":1}' })
+    await mock.faults.add({ status: 500 })
+    await mock.reset()
+    expect(await mock.state.get()).toEqual(fixturePets)
+    expect(await mock.faults.list()).toEqual([])
+    expect(await mock.requests.list()).toEqual([])
+  })
+
+  it('state.put/get replace and read every pet; new ids continue after the largest', async () => {
+    const pets = [
+      { id: 5, name: 'Rex', categoryId: 2, status: 'sold' as const },
+      { id: 9, name: 'Tom', categoryId: 1 },
+    ]
+    await mock.state.put(pets)
+    expect(await mock.state.get()).toEqual(pets)
+    expect(await (await api('/pets', { method: 'POST', body: '{"name":"New","categoryId":1}' })).json()).toEqual({
+      id: 10,
+      name: 'New',
+      categoryId: 1,
+    })
+  })
+
+  it('seed() fakes pets deterministically', async () => {
+    await mock.seed({ count: 5, seed: 7 })
+    const first = await mock.state.get()
+    expect(first).toHaveLength(5)
+    await mock.seed({ count: 5, seed: 7 })
+    expect(await mock.state.get()).toEqual(first)
+    await mock.seed({ count: 2 })
+    expect(await mock.state.get()).toHaveLength(2)
+  })
+
+  it('requests.list filters on the server; requests.clear empties the journal', async () => {
+    await api('/pets?limit=2')
+    await api('/pets/1')
+    await api('/pets/999')
+    const all = await mock.requests.list()
+    expect(all.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      'GET /v1/pets/999 404',
+      'GET /v1/pets/1 200',
+      'GET /v1/pets 200',
+    ])
+    expect(all[2]).toMatchObject({ operation: 'listPets', query: { limit: '2' }, authorization: 'Bearer …' })
+    expect((await mock.requests.list({ operation: 'getPet', status: 404 })).map((e) => e.path)).toEqual([
+      '/v1/pets/999',
+    ])
+    expect(await mock.requests.list({ limit: 1 })).toEqual([all[0]])
+    await mock.requests.clear()
+    expect(await mock.requests.list()).toEqual([])
+  })
+
+  it('requests.count counts matches of a filter or a predicate', async () => {
+    await api('/pets', { method: 'POST', body: '{"name":"A","categoryId":1}' })
+    await api('/pets', { method: 'POST', body: '{"name":"B","categoryId":2,"status":"sold"}' })
+    await api('/pets/1')
+    expect(await mock.requests.count()).toBe(3)
+    expect(await mock.requests.count({ operation: 'createPet' })).toBe(2)
+    expect(await mock.requests.count({ method: 'post', body: { status: 'sold' } })).toBe(1)
+    expect(await mock.requests.count({ path: /^\/v1\/pets\/\d+$/ })).toBe(1)
+    expect(await mock.requests.count((e) => e.status === 201)).toBe(2)
+    expect(await mock.requests.count({ operation: 'createPet', status: 400 })).toBe(0)
+  })
+
+  it('requests.waitFor resolves with a request sent while it waits', async () => {
+    const waiting = mock.requests.waitFor({ operation: 'createPet', body: { name: 'Late' } }, { timeoutMs: 3000 })
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    await api('/pets', { method: 'POST', body: '{"name":"Early","categoryId":1}' })
+    await api('/pets', { method: 'POST', body: '{"name":"Late","categoryId":1}' })
+    const entry = await waiting
+    expect(entry).toMatchObject({
+      method: 'POST',
+      path: '/v1/pets',
+      status: 201,
+      body: { name: 'Late', categoryId: 1 },
+    })
+  })
+
+  it('requests.waitFor resolves with the oldest match', async () => {
+    await api('/pets/1')
+    await api('/pets/2')
+    expect((await mock.requests.waitFor({ operation: 'getPet' })).path).toBe('/v1/pets/1')
+    expect((await mock.requests.waitFor({ query: { limit: '3' } }, { timeoutMs: 0 }).catch((e) => e)).name).toBe(
+      'RequestNotReceivedError',
+    )
+  })
+
+  it('requests.waitFor rejects after timeoutMs, listing what was received', async () => {
+    await api('/pets?limit=3')
+    await api('/pets/1')
+    const start = performance.now()
+    const error = await rejection(mock.requests.waitFor({ operation: 'getPet', status: 503 }, { timeoutMs: 300 }))
+    const elapsed = performance.now() - start
+    expect(error).toBeInstanceOf(RequestNotReceivedError)
+    expect(error.message).toBe(
+      `No request matched {"operation":"getPet","status":503} within 300 ms in session "default" of ${server.url}. ` +
+        'Received, newest first:\n  #2 GET /v1/pets/1 → 200 (getPet)\n  #1 GET /v1/pets?limit=3 → 200 (listPets)',
+    )
+    expect(error.received.map((e: { id: number }) => e.id)).toEqual([2, 1])
+    expect(elapsed).toBeGreaterThanOrEqual(295)
+    expect(elapsed).toBeLessThan(2000)
+  })
+
+  it('requests.waitFor on an empty journal says so; a predicate is named', async () => {
+    const error = await rejection(
+      mock.withSession('quiet').requests.waitFor(
+        function sentToBilling() {
+          return true
+        },
+        { timeoutMs: 50 },
+      ),
+    )
+    expect(error.message).toBe(
+      `No request matched the predicate sentToBilling within 50 ms in session "quiet" of ${server.url}. ` +
+        'Its journal is empty: did the code under test send its requests to this mock and session?',
+    )
+  })
+
+  it('requests.waitFor stops on its signal and refuses bad timings', async () => {
+    const controller = new AbortController()
+    const waiting = mock.requests.waitFor({ operation: 'getPet' }, { timeoutMs: 10_000, signal: controller.signal })
+    setTimeout(() => controller.abort(new Error('test over')), 100)
+    expect((await rejection(waiting)).message).toBe('test over')
+    await expect(mock.requests.waitFor({}, { timeoutMs: -1 })).rejects.toThrow(
+      'timeoutMs must be between 0 and 600000 ms (got -1).',
+    )
+    await expect(mock.requests.waitFor({}, { intervalMs: 1 })).rejects.toThrow(RangeError)
+  })
+
+  it('sessions.list/delete and withSession: isolated worlds', async () => {
+    const job = mock.withSession('job-1')
+    expect(job.session).toBe('job-1')
+    await job.faults.add({ operation: 'listPets', status: 503 })
+    await job.state.put([{ id: 1, name: 'Only', categoryId: 1 }])
+    expect((await api('/pets', { session: 'job-1' })).status).toBe(503)
+    expect((await api('/pets')).status).toBe(200)
+    expect(await mock.faults.list()).toEqual([])
+    expect(await job.requests.count()).toBe(1)
+    expect(await mock.sessions.list()).toEqual([
+      { name: 'default', pets: 12, faults: 0, requests: 1 },
+      { name: 'job-1', pets: 1, faults: 1, requests: 1 },
+    ])
+    await mock.sessions.delete('job-1')
+    expect((await mock.sessions.list()).map((s) => s.name)).toEqual(['default'])
+  })
+})
+
+describe('failures throw MockAdminError with the Error body', () => {
+  it.each([
+    [
+      'a bad rule → 400',
+      () => mock.faults.add({ status: 200 }),
+      400,
+      'bad_request',
+      'status must be an integer between 400 and 599.',
+    ],
+    [
+      'an unknown field → 400',
+      () => mock.faults.add({ status: 500, bogus: 1 } as never),
+      400,
+      'bad_request',
+      'bogus is not a known field.',
+    ],
+    ['an unknown rule → 404', () => mock.faults.remove(42), 404, 'not_found', 'No fault rule with id 42.'],
+    [
+      'a bad pet → 400',
+      () => mock.state.put([{ id: 0, name: 'x', categoryId: 1 }]),
+      400,
+      'bad_request',
+      'state: entry 0: id must be a positive integer (got 0).',
+    ],
+    [
+      'a bad seed → 400',
+      () => mock.seed({ count: -1 }),
+      400,
+      'bad_request',
+      'count must be an integer between 0 and 100000.',
+    ],
+    [
+      'an unknown operation filter → 400',
+      () => mock.requests.list({ operation: 'deletePet' }),
+      400,
+      'bad_request',
+      'operation must be one of listPets, createPet, getPet (got "deletePet").',
+    ],
+    ['an unknown session → 404', () => mock.sessions.delete('nope'), 404, 'not_found', 'No session named nope.'],
+    [
+      'the default session → 400',
+      () => mock.sessions.delete('default'),
+      400,
+      'bad_request',
+      'The default session cannot be deleted; use POST /__admin/reset.',
+    ],
+    [
+      'a bad session name → 400',
+      () => mock.withSession('a b').reset(),
+      400,
+      'bad_request',
+      'X-Mock-Session must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got "a b").',
+    ],
+    [
+      'a wrong admin token → 401',
+      () => createMockClient({ baseUrl: server.url, adminToken: 'wrong-token' }).faults.list(),
+      401,
+      'unauthorized',
+      undefined,
+    ],
+    [
+      'no admin token → 401',
+      () => createMockClient({ baseUrl: server.url }).requests.clear(),
+      401,
+      'unauthorized',
+      undefined,
+    ],
+  ] as const)('%s', async (_, call, status, code, message) => {
+    const error = await rejection(call())
+    expect(error).toBeInstanceOf(MockAdminError)
+    expect(error).toMatchObject({ name: 'MockAdminError', status, code })
+    expect(error.body).toEqual({ code, status, message: message ?? expect.any(String) })
+    expect(error.message).toMatch(
+      new RegExp(`^(GET|POST|PUT|DELETE) ${server.url}/__admin/\\S+ answered ${status} ${code}: `),
+    )
+  })
+
+  it('names the method and URL', async () => {
+    const error = await rejection(mock.faults.remove(42))
+    expect(error.message).toBe(
+      `DELETE ${server.url}/__admin/faults/42 answered 404 not_found: No fault rule with id 42.`,
+    )
+    expect(error).toMatchObject({ method: 'DELETE', url: `${server.url}/__admin/faults/42` })
+  })
+
+  it('an answer that is not an Error body → code unexpected_response', async () => {
+    const html: FetchLike = async () => new Response('<h1>Bad Gateway</h1>', { status: 502 })
+    const error = await rejection(createMockClient({ baseUrl: server.url, fetch: html }).health())
+    expect(error).toMatchObject({ status: 502, code: 'unexpected_response' })
+    expect(error.body.message).toBe('The answer is not a petstore-mock Error body: "<h1>Bad Gateway</h1>"')
+  })
+
+  it('an unreachable mock → an Error naming the URL; a bad baseUrl → TypeError', async () => {
+    const error = await rejection(createMockClient({ baseUrl: 'http://127.0.0.1:9' }).health())
+    expect(error.message).toMatch(/^petstore-mock did not answer GET http:\/\/127\.0\.0\.1:9\/__admin\/health: /)
+    expect(() => createMockClient({ baseUrl: 'localhost:4010' })).toThrow(TypeError)
+    expect(() => createMockClient({ baseUrl: 'ftp://x' })).toThrow('baseUrl must be an http(s) URL (got "ftp://x").')
+  })
+})
