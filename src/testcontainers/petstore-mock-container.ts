@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
-import { AbstractStartedContainer, GenericContainer, type StartedTestContainer, Wait } from 'testcontainers'
+import { AbstractStartedContainer, GenericContainer, type StartedTestContainer } from 'testcontainers'
 import { createMockClient, type MockClient } from '../client/index.js'
 import type { FaultRuleInput } from '../core/faults.js'
 import type { Pet } from '../core/pet.js'
 import { packageVersion } from '../generated/contract.js'
+import { HealthWaitStrategy } from './health-wait.js'
 
 /** The image built from this package's Dockerfile: `docker build -t petstore-mock:<version> .` */
 export const defaultImage = `petstore-mock:${packageVersion}`
@@ -28,9 +29,7 @@ export class PetstoreMockContainer extends GenericContainer {
 
   constructor(image: string = defaultImage) {
     super(image)
-    this.withExposedPorts(mockPort)
-      .withWaitStrategy(Wait.forHttp('/__admin/health', mockPort).forStatusCode(200))
-      .withStartupTimeout(60_000)
+    this.withExposedPorts(mockPort).withWaitStrategy(new HealthWaitStrategy(mockPort)).withStartupTimeout(60_000)
   }
 
   /** Start-up pets: an array, or a JSON or YAML file (an array of pets or `{ pets: [...] }`). */
