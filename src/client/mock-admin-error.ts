@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../core/errors.js'
+import type { ErrorBody } from '../types/index.js'
 
 /**
  * A `/__admin` request the mock answered with an error: `status`, `code` and

@@ -1,15 +1,22 @@
-import type { FaultRule, FaultRuleInput } from '../core/faults.js'
-import type { JournalEntry, JournalQuery } from '../core/journal.js'
-import type { Pet } from '../core/pet.js'
 import type {
+  ClockRequest,
+  ClockView,
+  DeprecationList,
+  DeprecationReport,
   FaultList,
+  FaultRule,
+  FaultRuleInput,
   Health,
+  JournalEntry,
+  JournalQuery,
+  Pet,
+  RateLimitView,
   RequestList,
   SeedRequest,
   SessionList,
+  SessionSummary,
   StateBody,
-} from '../core/routes/admin-bodies.js'
-import type { SessionSummary } from '../core/sessions.js'
+} from '../types/index.js'
 import { type AdminTarget, adminJson, adminVoid, type FetchLike } from './admin-http.js'
 import { matches, type RequestMatcher, serverQuery } from './request-filter.js'
 import { type WaitForOptions, waitForRequest } from './wait-for.js'
@@ -65,6 +72,23 @@ export interface MockClient {
     /** How many recorded requests match (all of them when no matcher is given). */
     count(matcher?: RequestMatcher): Promise<number>
   }
+  clock: {
+    /** The session's mock clock. */
+    get(): Promise<ClockView>
+    /** Sets the clock to `now` (then advancing, or standing still with `frozen: true`), or freezes/restarts it. */
+    set(request: { now?: string | Date; frozen?: boolean }): Promise<ClockView>
+    /** Back to real time. */
+    reset(): Promise<ClockView>
+  }
+  rateLimit: {
+    get(): Promise<RateLimitView>
+    /** Limits every API key to a rate such as `100/m` or `10/30s`, with fresh windows. */
+    set(rate: string): Promise<RateLimitView>
+    /** No limit. */
+    clear(): Promise<RateLimitView>
+  }
+  /** Per deprecated operation: who still calls it, how often, when. */
+  deprecations(): Promise<DeprecationReport[]>
   sessions: {
     /** Every session with its sizes, least recently used first. */
     list(): Promise<SessionSummary[]>
@@ -126,6 +150,23 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
       count: async (matcher = {}) =>
         (await listRequests(serverQuery(matcher))).filter((entry) => matches(entry, matcher)).length,
     },
+    clock: {
+      get: () => adminJson<ClockView>(target, { method: 'GET', path: '/clock' }),
+      set: ({ now, frozen }) => {
+        const json: ClockRequest = {}
+        if (now !== undefined) json.now = now instanceof Date ? now.toISOString() : now
+        if (frozen !== undefined) json.frozen = frozen
+        return adminJson<ClockView>(target, { method: 'PUT', path: '/clock', json })
+      },
+      reset: () => adminJson<ClockView>(target, { method: 'DELETE', path: '/clock' }),
+    },
+    rateLimit: {
+      get: () => adminJson<RateLimitView>(target, { method: 'GET', path: '/rate-limit' }),
+      set: (rate) => adminJson<RateLimitView>(target, { method: 'PUT', path: '/rate-limit', json: { rate } }),
+      clear: () => adminJson<RateLimitView>(target, { method: 'DELETE', path: '/rate-limit' }),
+    },
+    deprecations: async () =>
+      (await adminJson<DeprecationList>(target, { method: 'GET', path: '/deprecations' })).deprecations,
     sessions: {
       list: async () => (await adminJson<SessionList>(target, { method: 'GET', path: '/sessions' })).sessions,
       delete: (name) => adminVoid(target, { method: 'DELETE', path: `/sessions/${encodeURIComponent(name)}` }),

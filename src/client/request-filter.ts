@@ -1,4 +1,4 @@
-import type { JournalEntry, JournalQuery } from '../core/journal.js'
+import type { JournalEntry, JournalQuery } from '../types/index.js'
 
 /** What a recorded request must match: every field given must match. */
 export interface RequestFilter {

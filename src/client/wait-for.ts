@@ -1,4 +1,4 @@
-import type { JournalEntry, JournalQuery } from '../core/journal.js'
+import type { JournalEntry, JournalQuery } from '../types/index.js'
 import { describeEntry, describeMatcher, matches, type RequestMatcher, serverQuery } from './request-filter.js'
 
 /** Options of `requests.waitFor`. */

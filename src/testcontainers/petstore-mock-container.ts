@@ -4,6 +4,7 @@ import { AbstractStartedContainer, GenericContainer, type StartedTestContainer }
 import { createMockClient, type MockClient } from '../client/index.js'
 import type { FaultRuleInput } from '../core/faults.js'
 import type { Pet } from '../core/pet.js'
+import type { LatencyRange } from '../core/middleware/latency.js'
 import { packageVersion } from '../generated/contract.js'
 import { HealthWaitStrategy } from './health-wait.js'
 
@@ -17,7 +18,7 @@ export const mockPort = 4010
 const dataDir = '/data'
 
 /** A latency in ms, or a range drawn from with the container's seed. */
-export type DelayOption = number | { min: number; max: number }
+export type DelayOption = number | LatencyRange
 
 /**
  * petstore-mock in a container, for tests: `await new PetstoreMockContainer().withFaults([...]).start()`.

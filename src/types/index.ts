@@ -8,10 +8,16 @@ export type { NewPet, Pet, PetStatus } from '../core/pet.js'
 export type { ErrorBody } from '../core/errors.js'
 export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults.js'
 export type { JournalEntry, JournalQuery, Shaping } from '../core/journal.js'
+export type { LatencyRange } from '../core/middleware/latency.js'
 export type { SessionSummary } from '../core/sessions.js'
+export type { ClockView } from '../core/clock.js'
+export type { ClientUsage, DeprecationReport } from '../core/deprecation-log.js'
 export type {
+  ClockRequest,
+  DeprecationList,
   FaultList,
   Health,
+  RateLimitView,
   RequestList,
   SeedRequest,
   SessionList,

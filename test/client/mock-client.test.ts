@@ -171,11 +171,15 @@ describe('createMockClient against the CLI on a socket', () => {
     const error = await rejection(mock.requests.waitFor({ operation: 'getPet', status: 503 }, { timeoutMs: 300 }))
     const elapsed = performance.now() - start
     expect(error).toBeInstanceOf(RequestNotReceivedError)
+    // Journal ids keep counting across resets: read them from the entries.
+    const [second, first] = error.received
+    expect(second.id).toBe(first.id + 1)
     expect(error.message).toBe(
       `No request matched {"operation":"getPet","status":503} within 300 ms in session "default" of ${server.url}. ` +
-        'Received, newest first:\n  #2 GET /v1/pets/1 → 200 (getPet)\n  #1 GET /v1/pets?limit=3 → 200 (listPets)',
+        `Received, newest first:\n  #${second.id} GET /v1/pets/1 → 200 (getPet)\n` +
+        `  #${first.id} GET /v1/pets?limit=3 → 200 (listPets)`,
     )
-    expect(error.received.map((e: { id: number }) => e.id)).toEqual([2, 1])
+    expect(error.received).toHaveLength(2)
     expect(elapsed).toBeGreaterThanOrEqual(295)
     expect(elapsed).toBeLessThan(2000)
   })
@@ -204,6 +208,35 @@ describe('createMockClient against the CLI on a socket', () => {
       'timeoutMs must be between 0 and 600000 ms (got -1).',
     )
     await expect(mock.requests.waitFor({}, { intervalMs: 1 })).rejects.toThrow(RangeError)
+  })
+
+  it('clock.get/set/reset: the mock clock; past the sunset getPet is gone (410)', async () => {
+    expect(await mock.clock.get()).toEqual({ now: expect.any(String), frozen: false, real: true })
+    expect(await mock.clock.set({ now: new Date('2031-01-01T00:00:00Z'), frozen: true })).toEqual({
+      now: '2031-01-01T00:00:00.000Z',
+      frozen: true,
+      real: false,
+    })
+    expect((await api('/pets/1')).status).toBe(410)
+    expect(await mock.clock.set({ frozen: false })).toMatchObject({ frozen: false, real: false })
+    expect(await mock.clock.reset()).toMatchObject({ frozen: false, real: true })
+    expect((await api('/pets/1')).status).toBe(200)
+  })
+
+  it('rateLimit.get/set/clear: a per-key rate on /v1', async () => {
+    expect(await mock.rateLimit.get()).toEqual({ rate: null })
+    expect(await mock.rateLimit.set('2/m')).toEqual({ rate: '2/m', limit: 2, windowSeconds: 60, keys: 0 })
+    const statuses = [(await api('/pets')).status, (await api('/pets')).status, (await api('/pets')).status]
+    expect(statuses).toEqual([200, 200, 429])
+    expect(await mock.rateLimit.get()).toMatchObject({ rate: '2/m', keys: 1 })
+    expect(await mock.rateLimit.clear()).toEqual({ rate: null })
+    expect((await api('/pets')).status).toBe(200)
+  })
+
+  it('deprecations(): who still calls getPet', async () => {
+    await api('/pets/1')
+    const [report] = await mock.deprecations()
+    expect(report).toMatchObject({ operation: 'getPet', calls: 1, clients: [{ authorization: 'Bearer …', calls: 1 }] })
   })
 
   it('sessions.list/delete and withSession: isolated worlds', async () => {
@@ -247,6 +280,20 @@ describe('failures throw MockAdminError with the Error body', () => {
       400,
       'bad_request',
       'state: entry 0: id must be a positive integer (got 0).',
+    ],
+    [
+      'a bad clock → 400',
+      () => mock.clock.set({ now: 'tomorrow' }),
+      400,
+      'bad_request',
+      'now must be an ISO 8601 instant with a time zone, e.g. 2030-12-05T00:00:00Z (got "tomorrow").',
+    ],
+    [
+      'a bad rate → 400',
+      () => mock.rateLimit.set('lots'),
+      400,
+      'bad_request',
+      'rate must be <n>/<window>: n from 1 to 1000000, the window s, m or h with an optional count (at most 24h), e.g. 100/m or 10/30s (got "lots").',
     ],
     [
       'a bad seed → 400',

@@ -120,12 +120,12 @@ if [ -z "${DOCKER_HOST:-}" ] && [ "$engine" = podman ]; then
   socket="/tmp/$run_id.sock"
   podman system service --time=0 "unix://$socket" >"$work/service.log" 2>&1 &
   service_pid=$!
-  for _ in $(seq 1 100); do
-    node -e "require('http').get({ socketPath: '$socket', path: '/_ping' }, (r) => process.exit(r.statusCode === 200 ? 0 : 1)).on('error', () => process.exit(1))" 2>/dev/null && break
-    sleep 0.1
-  done
-  node -e "require('http').get({ socketPath: '$socket', path: '/_ping' }, (r) => process.exit(r.statusCode === 200 ? 0 : 1)).on('error', () => process.exit(1))" ||
-    { cat "$work/service.log" >&2; fail "podman system service did not answer on $socket in 10 s"; }
+  pings() {
+    node -e "require('http').get({ socketPath: process.argv[1], path: '/_ping' },
+      (r) => process.exit(r.statusCode === 200 ? 0 : 1)).on('error', () => process.exit(1))" "$socket" 2>/dev/null
+  }
+  for _ in $(seq 1 100); do pings && break; sleep 0.1; done
+  pings || { cat "$work/service.log" >&2; fail "podman system service did not answer on $socket in 10 s"; }
   export DOCKER_HOST="unix://$socket"
   ok "podman system service (pid $service_pid) on $socket"
 fi

@@ -1,3 +1,4 @@
+import type { DeprecationReport } from '../deprecation-log.js'
 import type { FaultRule } from '../faults.js'
 import type { JournalEntry } from '../journal.js'
 import type { Pet } from '../pet.js'
@@ -37,4 +38,18 @@ export interface RequestList {
 /** GET /__admin/sessions, least recently used first. */
 export interface SessionList {
   sessions: SessionSummary[]
+}
+
+/** The body of PUT /__admin/clock: an instant (ISO 8601 with a zone) and/or whether the clock stands still. */
+export interface ClockRequest {
+  now?: string
+  frozen?: boolean
+}
+
+/** GET, PUT and DELETE /__admin/rate-limit: the policy (`rate: null` when off) and how many keys it tracks. */
+export type RateLimitView = { rate: string; limit: number; windowSeconds: number; keys: number } | { rate: null }
+
+/** GET /__admin/deprecations: per deprecated operation, who still calls it. */
+export interface DeprecationList {
+  deprecations: DeprecationReport[]
 }

@@ -5,8 +5,9 @@ import { jsonBody } from '../middleware/json-body.js'
 import { formatRate, parseRate, rateExpectation, type RateLimiter } from '../rate-limit.js'
 import type { AdminDeps } from './admin.js'
 import { objectBody } from './admin-body.js'
+import type { RateLimitView } from './admin-bodies.js'
 
-const view = ({ policy, size }: RateLimiter) =>
+const view = ({ policy, size }: RateLimiter): RateLimitView =>
   policy
     ? { rate: formatRate(policy), limit: policy.limit, windowSeconds: policy.windowSeconds, keys: size }
     : { rate: null }
