@@ -5,6 +5,7 @@ import { openapiTypes } from 'petstore-mock-openapi-typescript'
 import { parse } from 'yaml'
 import { faultRuleSchema } from '../src/core/faults.js'
 import { validatePets } from '../src/core/seed.js'
+import { snapshotSchema } from '../src/core/snapshot.js'
 import { contractAjvOptions, documentId, integerFormats } from '../src/core/spec/ajv.js'
 import { parseSpec } from '../src/core/spec/parse-spec.js'
 import { schemaPointers } from '../src/core/spec/spec.js'
@@ -56,7 +57,7 @@ const contractModule = (): string => {
 
 /**
  * Ajv standalone code for every schema of the contract (by JSON pointer) and
- * for fault rules: plain functions, no `new Function` at run time, so the
+ * for fault rules and snapshots: plain functions, no `new Function` at run time, so the
  * mock runs under a strict Content-Security-Policy and starts without compiling.
  */
 const validatorsModule = (): string => {
@@ -68,15 +69,16 @@ const validatorsModule = (): string => {
   for (const [name, format] of Object.entries(integerFormats)) ajv.addFormat(name, format)
   ajv.addSchema(document, documentId)
   const pointers = schemaPointers(document)
-  const names: Record<string, string> = { faultRule: 'fault-rule' }
+  const names: Record<string, string> = { faultRule: 'fault-rule', snapshot: 'snapshot' }
   ajv.addSchema(faultRuleSchema, 'fault-rule')
+  ajv.addSchema(snapshotSchema, 'snapshot')
   pointers.forEach((pointer, i) => {
     ajv.addSchema({ $ref: `${documentId}#${pointer}` }, `contract-${i}`)
     names[`contract${i}`] = `contract-${i}`
   })
   const byPointer = pointers.map((pointer, i) => `  ${JSON.stringify(pointer)}: contract${i},`)
   return [
-    header('openapi.yaml and the fault rule schema'),
+    header('openapi.yaml, the fault rule schema and the snapshot schema'),
     '// @ts-nocheck',
     standaloneCode(ajv, names),
     '',

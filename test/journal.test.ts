@@ -4,8 +4,9 @@ import { Journal, redactAuthorization } from '../src/core/journal.js'
 const entry = (i: number, operation = 'listPets', status = 200) => ({
   time: 't',
   method: 'GET',
+  url: `http://localhost/v1/pets/${i}`,
   path: `/v1/pets/${i}`,
-  query: {},
+  headers: [],
   operation,
   status,
   durationMs: 1,

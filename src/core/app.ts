@@ -19,8 +19,6 @@ import { selectSession } from './middleware/select-session.js'
 import { sunsetGate } from './middleware/sunset.js'
 import { validateRequest } from './middleware/validate-request.js'
 import type { Pet } from './pet.js'
-import { PetIndex } from './pet-index.js'
-import { createRandom } from './random.js'
 import { checkRatePolicy, type RateLimitPolicy } from './rate-limit.js'
 import { errorResponse, handleError } from './respond.js'
 import { routeMethods } from './route-methods.js'
@@ -29,9 +27,11 @@ import { docsRoutes } from './routes/docs.js'
 import { petHandlers } from './routes/pet-handlers.js'
 import { defaultSeed, validatePets } from './seed.js'
 import { SessionRegistry } from './sessions.js'
+import { createSnapshotValidator, type Snapshot, worldOf } from './snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
 import type { Spec, SpecOperation } from './spec/spec.js'
 import { type Transport, webTransport } from './transport.js'
+import { startWorld } from './world.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
 
 /** Options of {@link createApp}; every one has a default. */
@@ -77,6 +77,10 @@ export interface AppOptions {
   sunset?: 'enforce' | 'ignore'
   /** Requests each API key may make per window on /v1; default: no limit. */
   rateLimit?: RateLimitPolicy
+  /** Every session's start-up world (already validated); replaces pets, faults, delay and seed. */
+  snapshot?: Snapshot
+  /** Aborted when the host stops: open event streams end, so that connections can close. */
+  signal?: AbortSignal
 }
 
 /** The defaults of {@link AppOptions}. */
@@ -138,11 +142,11 @@ export const createMock = (options: AppOptions = {}): Mock => {
   if (badRate) throw new TypeError(badRate)
   const sessions = new SessionRegistry(
     {
-      pets: PetIndex.from(options.pets ?? fixturePets),
+      world: options.snapshot
+        ? worldOf(options.snapshot)
+        : startWorld({ pets: options.pets ?? fixturePets, faults: options.faults ?? [], latency: options.delay, seed }),
       maxPets: options.maxPets ?? appDefaults.maxPets,
-      faults: options.faults ?? [],
       journalSize: options.journalSize ?? appDefaults.journalSize,
-      seed,
       clock: startClock(options.clock),
       ...(options.rateLimit && { rateLimit: { ...options.rateLimit } }),
       deprecated: spec.operations.filter((op) => op.deprecated),
@@ -159,8 +163,8 @@ export const createMock = (options: AppOptions = {}): Mock => {
   app.use(requestLog(logger))
   if (options.cors !== false) app.use(corsPolicy(options.cors ?? '*', methodsFor, isAdminPath))
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
-  app.use(`${spec.basePath}/*`, session, journalRequest(), rateLimitHeaders())
-  if (options.delay) app.use(`${spec.basePath}/*`, latency(options.delay, createRandom(seed)))
+  app.use(`${spec.basePath}/*`, session, journalRequest(transport), rateLimitHeaders(), latency())
+  options.signal?.addEventListener('abort', () => sessions.close())
   app.use(
     methodNotAllowed({
       app,
@@ -176,18 +180,19 @@ export const createMock = (options: AppOptions = {}): Mock => {
   )
   app.route('/', docsRoutes(spec))
   const validatePet = spec.componentValidator('Pet')
+  const validateRule = createRuleValidator(spec.operations.map((op) => op.id))
   app.route(
     '/__admin',
     adminRoutes({
       sessions,
       session,
-      seed,
       version: packageVersion,
       bodyLimit,
       transport,
       operations: spec.operations.map((op) => op.id),
-      validateRule: createRuleValidator(spec.operations.map((op) => op.id)),
+      validateRule,
       validateState: (input) => validatePets(input, validatePet, 'state', { allowBareArray: false }),
+      validateSnapshot: createSnapshotValidator({ validatePet, validateRule, seed, version: packageVersion }),
       ...(options.adminToken !== undefined && {
         guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
       }),

@@ -106,8 +106,21 @@ export class FaultRules {
     for (const rule of initial) this.add(rule)
   }
 
+  /** Rules as they stood (ids, remaining counts, order) and the next id, e.g. from a snapshot. */
+  static restore(random: Random, rules: readonly FaultRule[], nextId: number): FaultRules {
+    const restored = new FaultRules(random)
+    restored.#rules = rules.map(copy)
+    restored.#nextId = nextId
+    return restored
+  }
+
   get size(): number {
     return this.#rules.length
+  }
+
+  /** The id the next added rule gets. */
+  get nextId(): number {
+    return this.#nextId
   }
 
   add(input: FaultRuleInput): FaultRule {

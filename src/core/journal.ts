@@ -1,25 +1,69 @@
+export type { JournalEntry } from './journal-entry.js'
+
 /** How an answer was shaped by the mock's controls, when it was. */
 export type Shaping =
   | { by: 'override'; status?: number; delayMs?: number }
   | { by: 'fault'; ruleId: number; status?: number; delayMs?: number; fault?: string }
   | { by: 'latency'; delayMs: number }
 
-/** One recorded request. */
-export interface JournalEntry {
+/** Longest body text (request and response each) kept per entry, so memory stays bounded whatever is sent. */
+export const maxBodyChars = 4096
+
+/** A body as the journal keeps it: its text, cut at {@link maxBodyChars}. */
+export interface KeptBody {
+  text: string
+  /** Whether the text is JSON that parsed, so that it can be shown parsed. */
+  json: boolean
+  /** Set when the text was cut: the size of the whole body in UTF-8 bytes. */
+  truncatedFrom?: number
+}
+
+/**
+ * Headers as a flat list, `[name, value, name, value, …]`, names as sent: one
+ * array per entry, not an object per header set (what a journal of small
+ * entries costs is mostly the garbage collector's work on what it keeps).
+ */
+export type HeaderList = readonly string[]
+
+/** A header list as a record: lower-case names, repeated names joined by `, `. */
+export const headerRecord = (list: HeaderList): Record<string, string> => {
+  // No prototype: a header named like an Object.prototype member is just a header.
+  const record: Record<string, string> = Object.create(null)
+  for (let i = 0; i + 1 < list.length; i += 2) {
+    const name = list[i]!.toLowerCase()
+    record[name] = record[name] === undefined ? list[i + 1]! : `${record[name]}, ${list[i + 1]}`
+  }
+  return record
+}
+
+/** The answer as recorded: absent when none was sent (connection_reset). */
+export interface RecordedResponse {
+  status: number
+  headers: HeaderList
+  body?: KeptBody
+}
+
+/**
+ * One request as the journal keeps it: texts, not parsed values, so that its
+ * size is bounded by characters and a HAR gets the exact bytes. The view
+ * clients see is {@link JournalEntry} (see journal-entry.ts).
+ */
+export interface JournalRecord {
   id: number
+  /** When the answer was complete (real time, ISO). */
   time: string
   method: string
+  /** The full request URL, as received (the query is read from it when shown). */
+  url: string
   path: string
-  query: Record<string, string | string[]>
   operation: string | null
   /** 0 when no answer was sent (connection_reset). */
   status: number
   durationMs: number
-  /** `Bearer ab…`: the scheme and at most the token's first two characters. */
-  authorization?: string
-  /** The POST body: parsed JSON, or the text when it is not JSON; cut at `maxBodyChars`. */
-  body?: unknown
-  bodyTruncated?: true
+  /** Request headers, Authorization redacted. */
+  headers: HeaderList
+  body?: KeptBody
+  response?: RecordedResponse
   shapedBy?: Shaping[]
 }
 
@@ -30,8 +74,11 @@ export interface JournalQuery {
   limit?: number
 }
 
-/** Longest request body text kept per entry, so memory stays bounded whatever clients send. */
-export const maxBodyChars = 4096
+/** Who is told of each new record; `end` when the journal stops telling (its session is gone). */
+export interface JournalListener {
+  record(record: JournalRecord): void
+  end(): void
+}
 
 /** Redacts an Authorization header to its scheme and a hint of the token. */
 export const redactAuthorization = (header: string): string => {
@@ -39,13 +86,44 @@ export const redactAuthorization = (header: string): string => {
   return token.length >= 8 ? `${scheme} ${token.slice(0, 2)}…` : `${scheme} …`
 }
 
+/** Size of a text in UTF-8 bytes, without encoding it. */
+export const utf8Length = (text: string): number => {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) continue
+    if (code < 0x800) {
+      bytes += 1
+      continue
+    }
+    // 3 bytes for one unit; a surrogate pair is 4 bytes for two units, a lone surrogate U+FFFD (3 bytes).
+    bytes += 2
+    const next = text.charCodeAt(i + 1)
+    if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++
+  }
+  return bytes
+}
+
 /**
- * A bounded ring of the latest requests: once full, each new entry replaces
- * the oldest, so memory stays flat under any load. Knows nothing of HTTP.
+ * A body's text as kept: cut at {@link maxBodyChars}. The cut is copied:
+ * V8 keeps a slice of a long string as a view on the whole of it, which would
+ * hold every long body (up to the body limit) alive for as long as its entry.
+ */
+export const keepBody = (text: string, json: boolean): KeptBody => {
+  if (text.length <= maxBodyChars) return { text, json }
+  const cut = JSON.parse(JSON.stringify(text.slice(0, maxBodyChars))) as string
+  return { text: cut, json: false, truncatedFrom: utf8Length(text) }
+}
+
+/**
+ * A bounded ring of the latest requests: once full, each new record replaces
+ * the oldest, so memory stays flat under any load. Listeners hear of every
+ * record as it is made. Knows nothing of HTTP.
  */
 export class Journal {
-  readonly #entries: JournalEntry[] = []
+  readonly #entries: JournalRecord[] = []
   readonly #capacity: number
+  readonly #listeners = new Set<JournalListener>()
   #next = 0
   #nextId = 1
 
@@ -57,17 +135,21 @@ export class Journal {
     return this.#entries.length
   }
 
-  record(entry: Omit<JournalEntry, 'id'>): JournalEntry {
-    const stored = { id: this.#nextId++, ...entry }
-    if (this.#capacity === 0) return stored
-    this.#entries[this.#next] = stored
-    this.#next = (this.#next + 1) % this.#capacity
+  /** Stores the record (it is the journal's from now on) under the next id, and tells the listeners. */
+  record(entry: Omit<JournalRecord, 'id'>): JournalRecord {
+    const stored = entry as JournalRecord
+    stored.id = this.#nextId++
+    if (this.#capacity > 0) {
+      this.#entries[this.#next] = stored
+      this.#next = (this.#next + 1) % this.#capacity
+    }
+    for (const listener of this.#listeners) listener.record(stored)
     return stored
   }
 
   /** Newest first, filtered. */
-  list(query: JournalQuery = {}): JournalEntry[] {
-    const result: JournalEntry[] = []
+  list(query: JournalQuery = {}): JournalRecord[] {
+    const result: JournalRecord[] = []
     const limit = query.limit ?? this.#capacity
     for (let i = 1; i <= this.#entries.length && result.length < limit; i++) {
       const entry = this.#entries[(this.#next - i + this.#entries.length) % this.#entries.length]!
@@ -78,8 +160,26 @@ export class Journal {
     return result
   }
 
+  /** Empties the ring; ids keep counting, so a reader that saw id n never sees it again. */
   clear(): void {
     this.#entries.length = 0
     this.#next = 0
+  }
+
+  /** Tells `listener` of every new record until the returned function is called. */
+  subscribe(listener: JournalListener): () => void {
+    this.#listeners.add(listener)
+    return () => void this.#listeners.delete(listener)
+  }
+
+  get listeners(): number {
+    return this.#listeners.size
+  }
+
+  /** Ends every subscription (the session is dropped, or the server stops). */
+  endSubscriptions(): void {
+    const listeners = [...this.#listeners]
+    this.#listeners.clear()
+    for (const listener of listeners) listener.end()
   }
 }

@@ -1,25 +1,24 @@
 import { type ClockSetting, MockClock } from './clock.js'
 import { DeprecationLog } from './deprecation-log.js'
-import { type FaultRuleInput, FaultRules } from './faults.js'
+import { FaultRules } from './faults.js'
 import { Journal } from './journal.js'
 import type { Pet } from './pet.js'
 import { PetIndex } from './pet-index.js'
-import { createRandom } from './random.js'
+import { type Random, restoreRandom } from './random.js'
 import { RateLimiter, type RateLimitPolicy } from './rate-limit.js'
 import type { SpecOperation } from './spec/spec.js'
 import { PetStore } from './store.js'
+import type { LatencyRange, World } from './world.js'
 
 /** The name of the session used when a request names none. */
 export const defaultSessionName = 'default'
 
 /** What every session starts from, and goes back to on reset. */
 export interface StartState {
-  pets: PetIndex
+  /** Pets, rules, latency, seed and generator position (the start-up options', or --snapshot's). */
+  world: World
   maxPets: number
-  faults: readonly FaultRuleInput[]
   journalSize: number
-  /** Seeds each session's random draws (fault probabilities). */
-  seed: number
   /** The start-up clock (default: real time). */
   clock?: ClockSetting
   /** The start-up rate limit (default: none). */
@@ -37,15 +36,20 @@ export interface SessionSummary {
 }
 
 /**
- * One isolated world: its own pets and id counter, fault rules, journal,
- * clock, rate limit and deprecation report.
+ * One isolated world: its own pets and id counter, fault rules, latency,
+ * seeded generator, journal, clock, rate limit and deprecation report.
  */
 export class Session {
   readonly name: string
   readonly #start: StartState
   store!: PetStore
   faults!: FaultRules
-  journal!: Journal
+  /** Every random draw of the session (rule probabilities, latency), in request order. */
+  random!: Random
+  latency!: LatencyRange | null
+  seed!: number
+  /** Kept across resets, so that its subscribers stay subscribed. */
+  readonly journal: Journal
   clock!: MockClock
   rateLimits!: RateLimiter
   deprecations!: DeprecationLog
@@ -53,6 +57,7 @@ export class Session {
   constructor(name: string, start: StartState) {
     this.name = name
     this.#start = start
+    this.journal = new Journal(start.journalSize)
     this.reset()
   }
 
@@ -61,9 +66,8 @@ export class Session {
    * counter, start-up clock and rate limit, empty deprecation report.
    */
   reset(): void {
-    this.store = new PetStore(this.#start.pets, this.#start.maxPets)
-    this.faults = new FaultRules(createRandom(this.#start.seed), this.#start.faults)
-    this.journal = new Journal(this.#start.journalSize)
+    this.restore(this.#start.world)
+    this.journal.clear()
     this.clock = new MockClock(this.#start.clock)
     this.setRateLimit(this.#start.rateLimit)
     this.deprecations = new DeprecationLog(this.#start.deprecated ?? [])
@@ -74,6 +78,15 @@ export class Session {
     this.rateLimits = new RateLimiter(policy)
   }
 
+  /** Replaces the world (validated by the caller); the journal, clock and rate limit stay. */
+  restore(world: World): void {
+    this.random = restoreRandom(world.random)
+    this.store = new PetStore(world.pets, this.#start.maxPets, world.nextId)
+    this.faults = FaultRules.restore(this.random, world.faults, world.nextFaultId)
+    this.latency = world.latency
+    this.seed = world.seed
+  }
+
   /** Replaces the pets (validated by the caller); new ids continue after the largest. */
   replacePets(pets: readonly Pet[]): void {
     this.store = new PetStore(PetIndex.from(pets), this.#start.maxPets)
@@ -81,6 +94,11 @@ export class Session {
 
   get maxPets(): number {
     return this.#start.maxPets
+  }
+
+  /** Ends what is tied to the session (event streams): it is being dropped. */
+  close(): void {
+    this.journal.endSubscriptions()
   }
 
   /** Sizes, for listings. */
@@ -130,13 +148,22 @@ export class SessionRegistry {
 
   /** Drops a session; the default one cannot be dropped. */
   delete(name: string): boolean {
-    return name !== defaultSessionName && this.#sessions.delete(name)
+    const session = this.#sessions.get(name)
+    if (name === defaultSessionName || !session) return false
+    this.#sessions.delete(name)
+    session.close()
+    return true
+  }
+
+  /** Ends what every session holds open (the server stops). */
+  close(): void {
+    for (const session of this.#sessions.values()) session.close()
   }
 
   #evict(): void {
     for (const name of this.#sessions.keys()) {
       if (this.#sessions.size <= this.#max) return
-      if (name !== defaultSessionName) this.#sessions.delete(name)
+      if (name !== defaultSessionName) this.delete(name)
     }
   }
 }

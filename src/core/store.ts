@@ -16,14 +16,20 @@ export class PetStore {
   readonly #capacity: number
   #nextId: number
 
-  constructor(base: PetIndex, capacity: number) {
+  /** `nextId` (a restored snapshot's) must exceed every id of `base`; default: right after the largest. */
+  constructor(base: PetIndex, capacity: number, nextId: number = base.maxId + 1) {
     this.#base = base
     this.#capacity = capacity
-    this.#nextId = base.maxId + 1
+    this.#nextId = nextId
   }
 
   get size(): number {
     return this.#base.size + this.#added.size
+  }
+
+  /** The id the next created pet gets. */
+  get nextId(): number {
+    return this.#nextId
   }
 
   get(id: number): Pet | undefined {

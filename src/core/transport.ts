@@ -7,6 +7,8 @@ export interface Transport {
   body(c: Context): AsyncIterable<Uint8Array> | null
   /** Drops the connection without an answer (the `connection_reset` fault). */
   resetConnection(c: Context): Response
+  /** The request headers for the journal, a fresh flat list: `[name, value, name, value, …]`. */
+  requestHeaders(c: Context): string[]
 }
 
 // Safari's ReadableStream is not async-iterable: read it through a reader.
@@ -28,5 +30,10 @@ export const webTransport: Transport = {
   body: (c) => (c.req.raw.body ? chunksOf(c.req.raw.body) : null),
   resetConnection: () => {
     throw new ConnectionResetError('connection_reset fault')
+  },
+  requestHeaders: (c) => {
+    const list: string[] = []
+    c.req.raw.headers.forEach((value, name) => list.push(name, value))
+    return list
   },
 }

@@ -1,6 +1,7 @@
 import type { Mock } from '../core/app.js'
 import { createRuleValidator, type FaultRule, type FaultRuleInput } from '../core/faults.js'
 import type { JournalEntry, JournalQuery } from '../core/journal.js'
+import { toEntry } from '../core/journal-entry.js'
 import { isSessionName } from '../core/middleware/select-session.js'
 import type { Pet } from '../core/pet.js'
 import type { Session } from '../core/sessions.js'
@@ -72,7 +73,7 @@ export const createControls = (ready: Promise<Mock>): PetstoreControls => {
         if (query.operation !== undefined && !operations.includes(query.operation)) {
           throw new PetstoreMockError(`journal: operation must be one of ${operations.join(', ')}`)
         }
-        return s.journal.list(query)
+        return s.journal.list(query).map(toEntry)
       }),
     clearJournal: (options) => on(options, (s) => s.journal.clear()),
     faults: (options) => on(options, (s) => s.faults.list()),

@@ -15,6 +15,7 @@ export interface Config {
   maxPets: number
   maxSessions: number
   faults?: string
+  snapshot?: string
   delay?: { min: number; max: number }
   journalSize: number
   adminToken?: string

@@ -2,20 +2,11 @@ import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { parseJsonExact } from '../core/json.js'
+import { safeIntegers, yamlParseOptions } from '../core/yaml-data.js'
 
 /** A data file that cannot be used; the message names the file. */
 export class DataFileError extends Error {
   override name = 'DataFileError'
-}
-
-// YAML integers come as BigInt so that an unsafe one is refused, not rounded.
-const safeIntegers = (value: unknown): unknown => {
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value
-  if (Array.isArray(value)) return value.map(safeIntegers)
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, safeIntegers(v)]))
-  }
-  return value
 }
 
 /** Reads a `.json` file exactly (no rounded numbers) or any other as YAML. */
@@ -32,7 +23,7 @@ export const readDataFile = (path: string): unknown => {
     return parsed.value
   }
   try {
-    return safeIntegers(parseYaml(text, { intAsBigInt: true }))
+    return safeIntegers(parseYaml(text, yamlParseOptions))
   } catch (error) {
     throw new DataFileError(`${path}: not valid YAML: ${(error as Error).message}`)
   }

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv'
 import { checkFaultRules, type FaultRuleInput } from '../core/faults.js'
 import type { Pet } from '../core/pet.js'
 import { SeedError, validatePets } from '../core/seed.js'
+import type { Snapshot } from '../core/snapshot.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import { parseSpec } from '../core/spec/parse-spec.js'
 import type { Spec } from '../core/spec/spec.js'
@@ -32,4 +33,11 @@ export const readFaultRules = (
   const rules = checkFaultRules(readDataFile(path), validate, path)
   if (typeof rules === 'string') throw new DataFileError(rules)
   return rules
+}
+
+/** Reads a snapshot file (`--snapshot`, JSON or YAML); throws naming the file and the field. */
+export const readSnapshot = (path: string, validate: (input: unknown) => Snapshot | string): Snapshot => {
+  const snapshot = validate(readDataFile(path))
+  if (typeof snapshot === 'string') throw new DataFileError(`${path}: ${snapshot}`)
+  return snapshot
 }

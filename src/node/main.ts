@@ -4,13 +4,14 @@ import { createLogger } from '../core/log.js'
 import type { Pet } from '../core/pet.js'
 import { formatRate } from '../core/rate-limit.js'
 import { fakePets, SeedError } from '../core/seed.js'
+import { createSnapshotValidator, type Snapshot } from '../core/snapshot.js'
 import type { Spec } from '../core/spec/spec.js'
 import { fixturePets, packageVersion as version } from '../generated/contract.js'
 import { adminAccess, adminAccessBanner } from './admin-access.js'
 import { parseCommandLine, usage, UsageError } from './cli.js'
 import type { Config } from './config.js'
 import { DataFileError } from './data-file.js'
-import { loadSpec, readFaultRules, readFixtures } from './files.js'
+import { loadSpec, readFaultRules, readFixtures, readSnapshot } from './files.js'
 import { nodeTransport } from './node-transport.js'
 import { listen, type RunningServer } from './server.js'
 
@@ -71,16 +72,38 @@ const banner = (url: string, config: Config, source: string, count: number): str
   ].join('\n')
 }
 
+// A snapshot is a whole world: the options that would set part of it conflict with it.
+const startSnapshot = (config: Config, spec: Spec): Snapshot | undefined => {
+  if (config.snapshot === undefined) return undefined
+  if (config.fixtures !== undefined || config.faker || config.faults !== undefined || config.delay !== undefined) {
+    throw new UsageError(
+      '--snapshot sets the pets, fault rules and latency: drop --fixtures, --faker, --faults, --delay',
+    )
+  }
+  const validateRule = createRuleValidator(spec.operations.map((op) => op.id))
+  const validatePet = spec.componentValidator('Pet')
+  return readSnapshot(
+    config.snapshot,
+    createSnapshotValidator({ validatePet, validateRule, seed: config.seed, version }),
+  )
+}
+
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
 export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
   const spec = loadSpec(config.spec)
-  const { pets, source } = await seedPets(config, spec)
+  const snapshot = startSnapshot(config, spec)
+  const { pets, source } = snapshot
+    ? { pets: snapshot.pets, source: `snapshot ${config.snapshot}` }
+    : await seedPets(config, spec)
   if (pets.length > config.maxPets) {
     throw new UsageError(`${pets.length} seed pets exceed --max-pets ${config.maxPets}; raise --max-pets`)
   }
-  const app = createApp(appOptions(config, spec, pets))
+  const stopping = new AbortController()
+  const app = createApp({ ...appOptions(config, spec, pets), ...(snapshot && { snapshot }), signal: stopping.signal })
   const running = await listen(app, config)
-  return { ...running, banner: banner(running.url, config, source, pets.length) }
+  // Open event streams end first, so that their connections close with the idle ones.
+  const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs))
+  return { ...running, close, banner: banner(running.url, config, source, pets.length) }
 }
 
 const stopOnSignals = (running: RunningServer): void => {

@@ -121,6 +121,13 @@ export const optionSpecs: readonly OptionSpec[] = [
     help: 'Install fault rules at start-up from a JSON or YAML array of rules',
   },
   {
+    flag: 'snapshot',
+    env: 'SNAPSHOT',
+    kind: 'string',
+    default: '(none)',
+    help: 'Start every session from a snapshot (GET /__admin/snapshot, YAML or JSON): its pets, rules, latency, seed and generator position; not with --fixtures, --faker, --faults or --delay',
+  },
+  {
     flag: 'delay',
     env: 'DELAY',
     kind: 'delay',

@@ -27,6 +27,7 @@ describe('request filters', () => {
       method: 'GET',
       path: '/v1/pets',
       query: { status: 'sold', x: ['1', '2'] },
+      headers: {},
       operation: 'listPets',
       status: 0,
       durationMs: 1,

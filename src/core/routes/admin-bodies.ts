@@ -14,7 +14,7 @@ export interface Health {
   sessions: number
 }
 
-/** The body of POST /__admin/seed; `seed` defaults to the server's --seed. */
+/** The body of POST /__admin/seed; `seed` defaults to the session's (the server's --seed, or a restored snapshot's). */
 export interface SeedRequest {
   count: number
   seed?: number

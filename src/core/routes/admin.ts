@@ -2,16 +2,21 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../errors.js'
 import type { FaultRuleInput } from '../faults.js'
-import type { JournalQuery } from '../journal.js'
+import { toEntry } from '../journal-entry.js'
 import { jsonBody } from '../middleware/json-body.js'
 import type { Pet } from '../pet.js'
 import { fakePets, SeedError } from '../seed.js'
 import type { SessionRegistry } from '../sessions.js'
+import type { Snapshot } from '../snapshot.js'
 import type { Transport } from '../transport.js'
 import type { FaultList, Health, SeedRequest, SessionList, StateBody } from './admin-bodies.js'
 import { clockRoutes } from './admin-clock.js'
 import { deprecationRoutes } from './admin-deprecations.js'
 import { rateLimitRoutes } from './admin-rate-limit.js'
+import { harRoutes } from './admin-har.js'
+import { CANONICAL, journalQuery } from './journal-query.js'
+import { snapshotRoutes } from './admin-snapshot.js'
+import { streamRoutes } from './admin-stream.js'
 
 /** What the admin API works on. */
 export interface AdminDeps {
@@ -24,36 +29,12 @@ export interface AdminDeps {
   validateRule(input: unknown): FaultRuleInput | string
   /** Checks `{ pets: [...] }` like fixtures; throws SeedError. */
   validateState(input: unknown): Pet[]
+  /** Checks a snapshot: complete, or a sentence naming the field. */
+  validateSnapshot(input: unknown): Snapshot | string
   /** Selects the session a route works on (X-Mock-Session). */
   session: MiddlewareHandler<AppEnv>
-  /** The seed of POST /seed when the body gives none. */
-  seed: number
   /** Guards every route but health; none when no admin token is set. */
   guard?: MiddlewareHandler
-}
-
-const CANONICAL = /^(0|[1-9][0-9]*)$/
-
-const integerQuery = (value: string | undefined, name: string, min: number, max: number): number | undefined => {
-  if (value === undefined) return undefined
-  if (!CANONICAL.test(value) || Number(value) < min || Number(value) > max) {
-    throw badRequest(`${name} must be an integer between ${min} and ${max} (got ${JSON.stringify(value)}).`)
-  }
-  return Number(value)
-}
-
-const journalQuery = (query: Record<string, string>, operations: readonly string[]): JournalQuery => {
-  const { operation, status, limit } = query
-  if (operation !== undefined && !operations.includes(operation)) {
-    throw badRequest(`operation must be one of ${operations.join(', ')} (got ${JSON.stringify(operation)}).`)
-  }
-  const result: JournalQuery = {}
-  if (operation !== undefined) result.operation = operation
-  const statusValue = integerQuery(status, 'status', 0, 599)
-  if (statusValue !== undefined) result.status = statusValue
-  const limitValue = integerQuery(limit, 'limit', 1, 1_000_000)
-  if (limitValue !== undefined) result.limit = limitValue
-  return result
 }
 
 const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
@@ -133,13 +114,13 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
     return c.body(null, 204)
   })
   admin.post('/seed', session, body, async (c) => {
-    const { count, seed } = seedRequest(c.get('body'), c.var.session.maxPets, deps.seed)
+    const { count, seed } = seedRequest(c.get('body'), c.var.session.maxPets, c.var.session.seed)
     c.var.session.replacePets(await fakePets(count, seed))
     return c.body(null, 204)
   })
 
   admin.get('/requests', session, (c) =>
-    c.json({ requests: c.var.session.journal.list(journalQuery(c.req.query(), deps.operations)) }),
+    c.json({ requests: c.var.session.journal.list(journalQuery(c.req.query(), deps.operations)).map(toEntry) }),
   )
   admin.delete('/requests', session, (c) => {
     c.var.session.journal.clear()
@@ -158,5 +139,8 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   admin.route('/', clockRoutes(deps))
   admin.route('/', rateLimitRoutes(deps))
   admin.route('/', deprecationRoutes(deps))
+  admin.route('/', streamRoutes(deps))
+  admin.route('/', harRoutes(deps))
+  admin.route('/', snapshotRoutes(deps))
   return admin
 }

@@ -1,0 +1,91 @@
+import { getQueryParams } from 'hono/utils/url'
+import { isSafeNumber, parse as parseLossless } from 'lossless-json'
+import { headerRecord, type JournalRecord, type KeptBody, type Shaping } from './journal.js'
+
+/** One recorded request, as GET /__admin/requests and the event stream show it. */
+export interface JournalEntry {
+  id: number
+  time: string
+  method: string
+  path: string
+  query: Record<string, string | string[]>
+  operation: string | null
+  /** 0 when no answer was sent (connection_reset). */
+  status: number
+  durationMs: number
+  /** `Bearer ab…`: the scheme and at most the token's first two characters. */
+  authorization?: string
+  /** Request headers, lower-case names, Authorization redacted. */
+  headers: Record<string, string>
+  /** The request body: parsed JSON, or the text when it is not JSON; cut at `maxBodyChars`. */
+  body?: unknown
+  bodyTruncated?: true
+  /** The answer; absent when none was sent. */
+  response?: {
+    status: number
+    headers: Record<string, string>
+    /** Parsed JSON when the answer is JSON, else its text; absent for bodiless answers. */
+    body?: unknown
+    bodyTruncated?: true
+  }
+  shapedBy?: Shaping[]
+}
+
+/** The query parameters of a recorded URL, as `c.req.queries()` reads them: a value, or the values of a repeated name. */
+export const queryOf = (url: string): JournalEntry['query'] =>
+  Object.fromEntries(
+    Object.entries(getQueryParams(url) as Record<string, string[]>).map(([k, v]) => [k, v.length === 1 ? v[0]! : v]),
+  )
+
+// Only a number with 16+ digits or a 3-digit exponent can lose precision in JSON.parse.
+const MAYBE_INEXACT = /[0-9]{16}|[eE][+-]?[0-9]{3}/
+
+const exactJson = (text: string): { ok: true; value: unknown } | { ok: false } => {
+  if (!MAYBE_INEXACT.test(text)) return { ok: true, value: JSON.parse(text) }
+  let exact = true
+  const value = parseLossless(text, null, (digits) => {
+    if (!isSafeNumber(digits)) exact = false
+    return Number(digits)
+  })
+  return exact ? { ok: true, value } : { ok: false }
+}
+
+/** Parsed when it is JSON JavaScript holds exactly; otherwise the text as it was sent. */
+const shown = (body: KeptBody): unknown => {
+  if (!body.json) return body.text
+  try {
+    const parsed = exactJson(body.text)
+    return parsed.ok ? parsed.value : body.text
+  } catch {
+    return body.text
+  }
+}
+
+const bodyFields = (body: KeptBody | undefined): { body?: unknown; bodyTruncated?: true } => {
+  if (body === undefined) return {}
+  return body.truncatedFrom === undefined ? { body: shown(body) } : { body: body.text, bodyTruncated: true }
+}
+
+/** The client's view of a record: bodies parsed, the redacted Authorization repeated on its own. */
+export const toEntry = (record: JournalRecord): JournalEntry => {
+  const { id, time, method, path, operation, status, durationMs, response, shapedBy } = record
+  const headers = headerRecord(record.headers)
+  const authorization = headers['authorization']
+  return {
+    id,
+    time,
+    method,
+    path,
+    query: queryOf(record.url),
+    operation,
+    status,
+    durationMs,
+    ...(authorization !== undefined && { authorization }),
+    headers,
+    ...bodyFields(record.body),
+    ...(response && {
+      response: { status: response.status, headers: headerRecord(response.headers), ...bodyFields(response.body) },
+    }),
+    ...(shapedBy && { shapedBy }),
+  }
+}
