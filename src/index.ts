@@ -1,5 +1,12 @@
 /** Library entry (Node): build the app in-process and drive it with `app.request()`, or read files for it. */
-export { createApp, appDefaults, type AppOptions } from './core/app.js'
+import { type AppOptions, createApp as createWebApp } from './core/app.js'
+import { yamlCodec } from './node/yaml-codec.js'
+
+export { appDefaults, type AppOptions } from './core/app.js'
+
+/** {@link createWebApp} on Node: snapshots also as YAML unless `yaml` says otherwise. */
+export const createApp = (options: AppOptions = {}) => createWebApp({ yaml: yamlCodec, ...options })
+export { yamlCodec }
 export type { AppEnv } from './core/app-env.js'
 export type { ClockOption } from './core/clock.js'
 export type { ErrorBody } from './core/errors.js'

@@ -77,7 +77,7 @@ describe('--snapshot FILE / SNAPSHOT', () => {
     (...args) => {
       const result = run(['--snapshot', file('w.yaml', 'format: 1\npets: []\n'), ...args])
       expect(result.status).toBe(2)
-      expect(result.stderr).toContain('--snapshot sets the pets, fault rules and latency')
+      expect(result.stderr).toContain('--snapshot sets the pets, fault rules, latency, clock and rate limit')
     },
   )
 

@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { AppEnv } from './app-env.js'
-import { type ClockOption, startClock } from './clock.js'
+import { type ClockOption, MockClock, startClock } from './clock.js'
 import { ApiError } from './errors.js'
 import { createRuleValidator, type FaultRuleInput } from './faults.js'
 import { createLogger, type Logger } from './log.js'
@@ -19,7 +19,7 @@ import { selectSession } from './middleware/select-session.js'
 import { sunsetGate } from './middleware/sunset.js'
 import { validateRequest } from './middleware/validate-request.js'
 import type { Pet } from './pet.js'
-import { checkRatePolicy, type RateLimitPolicy } from './rate-limit.js'
+import { checkRatePolicy, formatRate, type RateLimitPolicy } from './rate-limit.js'
 import { errorResponse, handleError } from './respond.js'
 import { routeMethods } from './route-methods.js'
 import { adminRoutes } from './routes/admin.js'
@@ -27,11 +27,19 @@ import { docsRoutes } from './routes/docs.js'
 import { petHandlers } from './routes/pet-handlers.js'
 import { defaultSeed, validatePets } from './seed.js'
 import { SessionRegistry } from './sessions.js'
-import { createSnapshotValidator, type Snapshot, worldOf } from './snapshot.js'
+import {
+  clockSettingOf,
+  createSnapshotValidator,
+  rateLimitOf,
+  type Snapshot,
+  snapshotClock,
+  worldOf,
+} from './snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
 import type { Spec, SpecOperation } from './spec/spec.js'
 import { type Transport, webTransport } from './transport.js'
 import { startWorld } from './world.js'
+import type { YamlCodec } from './yaml-data.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
 
 /** Options of {@link createApp}; every one has a default. */
@@ -77,7 +85,9 @@ export interface AppOptions {
   sunset?: 'enforce' | 'ignore'
   /** Requests each API key may make per window on /v1; default: no limit. */
   rateLimit?: RateLimitPolicy
-  /** Every session's start-up world (already validated); replaces pets, faults, delay and seed. */
+  /** Snapshots as YAML (the Node host's `yamlCodec`); default none: snapshots are JSON only. */
+  yaml?: YamlCodec
+  /** Every session's start-up world (already validated); replaces pets, faults, delay, seed, clock and rate limit. */
   snapshot?: Snapshot
   /** Aborted when the host stops: open event streams end, so that connections can close. */
   signal?: AbortSignal
@@ -140,15 +150,18 @@ export const createMock = (options: AppOptions = {}): Mock => {
   const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
   const badRate = options.rateLimit && checkRatePolicy(options.rateLimit)
   if (badRate) throw new TypeError(badRate)
+  const { snapshot } = options
+  const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
+  const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
   const sessions = new SessionRegistry(
     {
-      world: options.snapshot
-        ? worldOf(options.snapshot)
+      world: snapshot
+        ? worldOf(snapshot)
         : startWorld({ pets: options.pets ?? fixturePets, faults: options.faults ?? [], latency: options.delay, seed }),
       maxPets: options.maxPets ?? appDefaults.maxPets,
       journalSize: options.journalSize ?? appDefaults.journalSize,
-      clock: startClock(options.clock),
-      ...(options.rateLimit && { rateLimit: { ...options.rateLimit } }),
+      clock,
+      ...(rateLimitPolicy && { rateLimit: { ...rateLimitPolicy } }),
       deprecated: spec.operations.filter((op) => op.deprecated),
     },
     options.maxSessions ?? appDefaults.maxSessions,
@@ -192,7 +205,15 @@ export const createMock = (options: AppOptions = {}): Mock => {
       operations: spec.operations.map((op) => op.id),
       validateRule,
       validateState: (input) => validatePets(input, validatePet, 'state', { allowBareArray: false }),
-      validateSnapshot: createSnapshotValidator({ validatePet, validateRule, seed, version: packageVersion }),
+      validateSnapshot: createSnapshotValidator({
+        validatePet,
+        validateRule,
+        seed,
+        version: packageVersion,
+        startClock: () => snapshotClock(new MockClock(clock)),
+        startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
+      }),
+      ...(options.yaml && { yaml: options.yaml }),
       ...(options.adminToken !== undefined && {
         guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
       }),

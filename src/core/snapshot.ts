@@ -1,9 +1,12 @@
 import type { ValidateFunction } from 'ajv'
 import { snapshot as validateSnapshotSchema } from '../generated/validators.js'
+import { clockAt, type ClockSetting, type MockClock, realClock } from './clock.js'
 import { type FaultRule, type FaultRuleInput, maxDelayMs } from './faults.js'
+import { instantExpectation, parseInstant } from './instant.js'
 import type { Pet } from './pet.js'
 import { PetIndex } from './pet-index.js'
 import { createRandom, type RandomState } from './random.js'
+import { formatRate, parseRate, rateExpectation, type RateLimitPolicy } from './rate-limit.js'
 import { SeedError, validatePets } from './seed.js'
 import type { Session } from './sessions.js'
 import { describeSchemaError } from './spec/messages.js'
@@ -29,6 +32,10 @@ export interface Snapshot {
   latency: LatencyRange | null
   /** The seeded generator's position: xoroshiro128+'s four int32 words. */
   random: RandomState
+  /** The mock clock (null: real time); an advancing one advances from the restore on. */
+  clock: { now: string; frozen: boolean } | null
+  /** The rate limit per API key (`100/m`; null: none); its windows start afresh on a restore. */
+  rateLimit: string | null
 }
 
 const int = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum }) as const
@@ -62,6 +69,14 @@ export const snapshotSchema = {
       properties: { min: int(0, maxDelayMs), max: int(0, maxDelayMs) },
     },
     random: { type: 'array', items: int(-(2 ** 31), 2 ** 31 - 1) },
+    clock: {
+      type: 'object',
+      nullable: true,
+      additionalProperties: false,
+      required: ['now'],
+      properties: { now: { type: 'string' }, frozen: { type: 'boolean' } },
+    },
+    rateLimit: { type: 'string', nullable: true },
   },
 } as const
 
@@ -75,15 +90,19 @@ export interface SnapshotChecks {
   seed: number
   /** The version written into a snapshot that gives none. */
   version: string
+  /** The clock and rate limit of a snapshot that gives none: the start-up ones (read at restore time). */
+  startClock(): Snapshot['clock']
+  startRateLimit: string | null
 }
 
 /** A snapshot that cannot be used; the message names the field. */
 class SnapshotProblem extends Error {}
 
-type SnapshotInput = Partial<Omit<Snapshot, 'pets' | 'faults' | 'random'>> & {
+type SnapshotInput = Partial<Omit<Snapshot, 'pets' | 'faults' | 'random' | 'clock'>> & {
   pets: unknown[]
   faults?: (Partial<FaultRule> & { id: number })[]
   random?: number[]
+  clock?: { now: string; frozen?: boolean } | null
 }
 
 const checkRules = (input: SnapshotInput, checks: SnapshotChecks): FaultRule[] => {
@@ -120,6 +139,22 @@ const checkRandom = (given: number[] | undefined, seed: number): RandomState => 
   return given as unknown as RandomState
 }
 
+const checkClock = (input: SnapshotInput, checks: SnapshotChecks): Snapshot['clock'] => {
+  if (input.clock === undefined) return checks.startClock()
+  if (input.clock === null) return null
+  const at = parseInstant(input.clock.now)
+  if (at === undefined) throw new SnapshotProblem(`clock.now must be ${instantExpectation}`)
+  return { now: new Date(at).toISOString(), frozen: input.clock.frozen ?? false }
+}
+
+const checkRateLimit = (input: SnapshotInput, checks: SnapshotChecks): string | null => {
+  if (input.rateLimit === undefined) return checks.startRateLimit
+  if (input.rateLimit === null) return null
+  const policy = parseRate(input.rateLimit)
+  if (!policy) throw new SnapshotProblem(`rateLimit must be ${rateExpectation}`)
+  return formatRate(policy)
+}
+
 const complete = (input: SnapshotInput, checks: SnapshotChecks): Snapshot => {
   let pets: Pet[]
   try {
@@ -142,6 +177,8 @@ const complete = (input: SnapshotInput, checks: SnapshotChecks): Snapshot => {
     nextFaultId: nextAfter(input.nextFaultId, largest(faults), 'nextFaultId', 'rule id'),
     latency,
     random: checkRandom(input.random, seed),
+    clock: checkClock(input, checks),
+    rateLimit: checkRateLimit(input, checks),
   }
 }
 
@@ -173,6 +210,27 @@ export const worldOf = (snapshot: Snapshot): World => ({
   random: snapshot.random,
 })
 
+/** A snapshot's clock as a session's setting: from now on it shows `now` (and advances unless frozen). */
+export const clockSettingOf = (clock: Snapshot['clock']): ClockSetting =>
+  clock === null ? realClock : clockAt(Date.parse(clock.now), clock.frozen)
+
+/** A snapshot's rate limit as a policy. */
+export const rateLimitOf = (rate: string | null): RateLimitPolicy | undefined =>
+  rate === null ? undefined : parseRate(rate)
+
+/** Restores a (checked) snapshot into a session: world, clock and rate limit; the journal stays. */
+export const restoreSnapshot = (session: Session, snapshot: Snapshot): void => {
+  session.restore(worldOf(snapshot))
+  session.clock.set(clockSettingOf(snapshot.clock))
+  session.setRateLimit(rateLimitOf(snapshot.rateLimit))
+}
+
+/** A clock as a snapshot writes it: null for real time. */
+export const snapshotClock = (clock: MockClock): Snapshot['clock'] => {
+  const { now, frozen, real } = clock.view()
+  return real ? null : { now, frozen }
+}
+
 /** A session's world as it stands, as a snapshot document. */
 export const snapshotOf = (session: Session, version: string): Snapshot => ({
   format: snapshotFormat,
@@ -184,4 +242,6 @@ export const snapshotOf = (session: Session, version: string): Snapshot => ({
   nextFaultId: session.faults.nextId,
   latency: session.latency,
   random: session.random.state(),
+  clock: snapshotClock(session.clock),
+  rateLimit: session.rateLimits.policy ? formatRate(session.rateLimits.policy) : null,
 })

@@ -11,12 +11,13 @@ export const safeIntegers = (value: unknown): unknown => {
   return value
 }
 
-// yaml is a large module that a default start never needs: it is loaded on first use.
-const yaml = () => import('yaml')
-
-/** Parses YAML data (exact integers); throws yaml's error, which names the line. */
-export const parseYamlData = async (text: string): Promise<unknown> =>
-  safeIntegers((await yaml()).parse(text, yamlParseOptions))
-
-/** YAML text for plain data. */
-export const toYaml = async (data: unknown): Promise<string> => (await yaml()).stringify(data)
+/**
+ * YAML for snapshots, provided by the host like its transport: the Node host
+ * has one (src/node/yaml-codec.ts); without one (msw in a browser, whose
+ * bundle carries no YAML parser) snapshots are JSON only.
+ */
+export interface YamlCodec {
+  /** Parses YAML data with exact integers; rejects with an error naming the line. */
+  parse(text: string): Promise<unknown>
+  stringify(data: unknown): Promise<string>
+}

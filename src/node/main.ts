@@ -14,6 +14,7 @@ import { DataFileError } from './data-file.js'
 import { loadSpec, readFaultRules, readFixtures, readSnapshot } from './files.js'
 import { nodeTransport } from './node-transport.js'
 import { listen, type RunningServer } from './server.js'
+import { yamlCodec } from './yaml-codec.js'
 
 const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; source: string }> => {
   if (config.faker)
@@ -37,6 +38,7 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[]): AppOptions => ({
   cors: config.cors ? (config.corsOrigins.length > 0 ? config.corsOrigins : '*') : false,
   logger: createLogger(config.log, process.stdout),
   transport: nodeTransport,
+  yaml: yamlCodec,
   ...(config.faults !== undefined && {
     faults: readFaultRules(config.faults, createRuleValidator(spec.operations.map((op) => op.id))),
   }),
@@ -75,17 +77,24 @@ const banner = (url: string, config: Config, source: string, count: number): str
 // A snapshot is a whole world: the options that would set part of it conflict with it.
 const startSnapshot = (config: Config, spec: Spec): Snapshot | undefined => {
   if (config.snapshot === undefined) return undefined
-  if (config.fixtures !== undefined || config.faker || config.faults !== undefined || config.delay !== undefined) {
+  const parts = [
+    config.fixtures,
+    config.faker || undefined,
+    config.faults,
+    config.delay,
+    config.clock,
+    config.rateLimit,
+  ]
+  if (parts.some((part) => part !== undefined)) {
     throw new UsageError(
-      '--snapshot sets the pets, fault rules and latency: drop --fixtures, --faker, --faults, --delay',
+      '--snapshot sets the pets, fault rules, latency, clock and rate limit: drop --fixtures, --faker, --faults, --delay, --clock, --rate-limit',
     )
   }
   const validateRule = createRuleValidator(spec.operations.map((op) => op.id))
   const validatePet = spec.componentValidator('Pet')
-  return readSnapshot(
-    config.snapshot,
-    createSnapshotValidator({ validatePet, validateRule, seed: config.seed, version }),
-  )
+  // What the file leaves out is what a start without those options has: real time, no rate limit.
+  const checks = { validatePet, validateRule, seed: config.seed, version, startClock: () => null, startRateLimit: null }
+  return readSnapshot(config.snapshot, createSnapshotValidator(checks))
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */

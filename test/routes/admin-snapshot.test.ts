@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { createApp as createWebApp } from '../../src/core/app.js'
 import { fakePets } from '../../src/index.js'
 import { auth, contractApp, postJson } from '../helpers/contract.js'
 import { spawnServer } from '../helpers/spawn-server.js'
@@ -46,6 +47,8 @@ describe('GET /__admin/snapshot', () => {
       nextFaultId: 2,
       latency: { min: 5, max: 9 },
       random: expect.any(Array),
+      clock: null,
+      rateLimit: null,
     })
     expect(json.random).toHaveLength(4)
     const other = await request('/__admin/snapshot', { headers: { Accept: 'text/html' } })
@@ -71,6 +74,8 @@ describe('PUT /__admin/snapshot', () => {
       nextFaultId: 1,
       latency: null,
       random: [-1, -2, 1, 0],
+      clock: null,
+      rateLimit: null,
     })
     // Other sessions are untouched; a reset goes back to the start-up world, not to the snapshot.
     expect((await (await request('/__admin/state')).json()).pets).toEqual(pets)
@@ -139,6 +144,12 @@ describe('PUT /__admin/snapshot', () => {
     [{ ...base, random: [1, 2, 3] }, 'random must be 4 integers (a xoroshiro128+ state).'],
     [{ ...base, random: [0, 0, 0, 0] }, 'random must not be all zeros.'],
     [{ ...base, random: [1, 2, 3, 2 ** 31] }, 'random.3 must be an integer between -2147483648 and 2147483647.'],
+    [
+      { ...base, clock: { now: '2030-02-30T00:00:00Z' } },
+      'clock.now must be an ISO 8601 instant with a time zone, e.g. 2030-12-05T00:00:00Z.',
+    ],
+    [{ ...base, clock: { frozen: true } }, 'clock.now is required.'],
+    [{ ...base, rateLimit: '5/y' }, /^rateLimit must be <n>\/<window>/],
     ['{"format":1,"pets":[],"nextId":9007199254740993}', 'nextId must be an integer between 1 and 9007199254740991.'],
     ['format: 1\npets: [\n', /^Request body is not valid YAML: /],
     ['format: 1\nformat: 1\npets: []\n', /^Request body is not valid YAML: .*[Mm]ap keys must be unique/],
@@ -173,6 +184,46 @@ describe('PUT /__admin/snapshot', () => {
     expect((await request('/__admin/snapshot', send(''))).status).toBe(400)
     expect((await request('/__admin/snapshot', send({ format: 1, pets: [], x: 'y'.repeat(300) }))).status).toBe(413)
     expect((await (await request('/__admin/state')).json()).pets).toEqual(pets)
+  })
+
+  it('carries the clock and the rate limit: a restored session answers as the original (sunset included)', async () => {
+    const { request } = contractApp({
+      pets,
+      clock: { now: '2031-01-01T00:00:00Z', frozen: true },
+      rateLimit: { limit: 5, windowSeconds: 60 },
+    })
+    const json = await (await request('/__admin/snapshot', asJson)).json()
+    expect(json).toMatchObject({ clock: { now: '2031-01-01T00:00:00.000Z', frozen: true }, rateLimit: '5/m' })
+    // Past getPet's sunset (2030-12-05) on the frozen clock: 410 in the original and after a restore.
+    expect((await request('/v1/pets/1', { headers: auth() })).status).toBe(410)
+    const other = { headers: { 'X-Mock-Session': 'other', Accept: 'application/json' } }
+    await request('/__admin/snapshot', send({ ...json, clock: null, rateLimit: null }, 'application/json', 'other'))
+    expect((await request('/v1/pets/1', { headers: auth({ 'X-Mock-Session': 'other' }) })).status).toBe(200)
+    await request('/__admin/snapshot', send(json, 'application/json', 'other'))
+    expect((await request('/v1/pets/1', { headers: auth({ 'X-Mock-Session': 'other' }) })).status).toBe(410)
+    expect(await (await request('/__admin/clock', other)).json()).toMatchObject({
+      now: '2031-01-01T00:00:00.000Z',
+      frozen: true,
+    })
+    expect(await (await request('/__admin/rate-limit', other)).json()).toMatchObject({ rate: '5/m' })
+    // Left out, they are the start-up ones.
+    await request('/__admin/snapshot', send({ format: 1, pets }, 'application/json', 'third'))
+    const third = await (
+      await request('/__admin/snapshot', { headers: { ...other.headers, 'X-Mock-Session': 'third' } })
+    ).json()
+    expect(third).toMatchObject({ clock: { now: '2031-01-01T00:00:00.000Z', frozen: true }, rateLimit: '5/m' })
+  })
+
+  it('without a YAML codec (the web build, as msw runs it) snapshots are JSON only', async () => {
+    const app = createWebApp({ pets })
+    const res = await app.request('/__admin/snapshot')
+    expect(res.headers.get('content-type')).toBe('application/json')
+    expect((await res.json()).pets).toEqual(pets)
+    const yaml = await app.request('/__admin/snapshot', send('format: 1\npets: []\n', 'application/yaml'))
+    expect(yaml.status).toBe(415)
+    expect((await yaml.json()).message).toBe(
+      'This mock reads snapshots as JSON only (no YAML here); send Content-Type: application/json.',
+    )
   })
 
   it('is behind the admin token', async () => {

@@ -4,8 +4,7 @@ import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../errors.js'
 import { parseJsonExact } from '../json.js'
 import { readBodyText } from '../read-body.js'
-import { snapshotOf, worldOf } from '../snapshot.js'
-import { parseYamlData, toYaml } from '../yaml-data.js'
+import { restoreSnapshot, snapshotOf } from '../snapshot.js'
 import type { AdminDeps } from './admin.js'
 import { attachment } from './download-name.js'
 
@@ -16,10 +15,16 @@ const mediaType = (header: string | undefined): string => header?.split(';')[0]?
 /** The snapshot a PUT carries, parsed by its Content-Type (YAML or JSON); 4xx when it cannot be read. */
 const readSnapshotBody = async (
   c: Context<AppEnv>,
-  deps: Pick<AdminDeps, 'bodyLimit' | 'transport'>,
+  deps: Pick<AdminDeps, 'bodyLimit' | 'transport' | 'yaml'>,
 ): Promise<unknown> => {
   const type = mediaType(c.req.header('Content-Type'))
   const yaml = YAML_TYPES.includes(type)
+  if (yaml && !deps.yaml) {
+    throw new ApiError(
+      415,
+      'This mock reads snapshots as JSON only (no YAML here); send Content-Type: application/json.',
+    )
+  }
   if (!yaml && type !== 'application/json') {
     throw new ApiError(415, 'A snapshot is YAML or JSON; send Content-Type: application/yaml or application/json.')
   }
@@ -33,7 +38,7 @@ const readSnapshotBody = async (
     return parsed.value
   }
   try {
-    return await parseYamlData(text)
+    return await deps.yaml!.parse(text)
   } catch (error) {
     throw badRequest(`Request body is not valid YAML: ${(error as Error).message}`)
   }
@@ -45,7 +50,7 @@ const readSnapshotBody = async (
  * session, all or nothing.
  */
 export const snapshotRoutes = (
-  deps: Pick<AdminDeps, 'session' | 'version' | 'bodyLimit' | 'transport' | 'validateSnapshot'>,
+  deps: Pick<AdminDeps, 'session' | 'version' | 'bodyLimit' | 'transport' | 'validateSnapshot' | 'yaml'>,
 ): Hono<AppEnv> =>
   new Hono<AppEnv>()
     .get('/snapshot', deps.session, async (c) => {
@@ -55,12 +60,12 @@ export const snapshotRoutes = (
         supports: ['application/yaml', 'application/json'],
         default: 'application/yaml',
       })
-      if (type === 'application/json') {
+      if (type === 'application/json' || !deps.yaml) {
         return c.json(snapshot, 200, {
           'Content-Disposition': attachment(c.var.session.name, '.snapshot.json'),
         })
       }
-      return c.body(await toYaml(snapshot), 200, {
+      return c.body(await deps.yaml.stringify(snapshot), 200, {
         'Content-Type': 'application/yaml; charset=utf-8',
         'Content-Disposition': attachment(c.var.session.name, '.snapshot.yaml'),
       })
@@ -72,6 +77,6 @@ export const snapshotRoutes = (
       if (snapshot.pets.length > maxPets) {
         throw new ApiError(507, `${snapshot.pets.length} pets exceed the capacity of ${maxPets}; nothing was restored.`)
       }
-      c.var.session.restore(worldOf(snapshot))
+      restoreSnapshot(c.var.session, snapshot)
       return c.body(null, 204)
     })

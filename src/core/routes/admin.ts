@@ -9,6 +9,7 @@ import { fakePets, SeedError } from '../seed.js'
 import type { SessionRegistry } from '../sessions.js'
 import type { Snapshot } from '../snapshot.js'
 import type { Transport } from '../transport.js'
+import type { YamlCodec } from '../yaml-data.js'
 import type { FaultList, Health, SeedRequest, SessionList, StateBody } from './admin-bodies.js'
 import { clockRoutes } from './admin-clock.js'
 import { deprecationRoutes } from './admin-deprecations.js'
@@ -31,6 +32,8 @@ export interface AdminDeps {
   validateState(input: unknown): Pet[]
   /** Checks a snapshot: complete, or a sentence naming the field. */
   validateSnapshot(input: unknown): Snapshot | string
+  /** Snapshots as YAML; none: JSON only. */
+  yaml?: YamlCodec
   /** Selects the session a route works on (X-Mock-Session). */
   session: MiddlewareHandler<AppEnv>
   /** Guards every route but health; none when no admin token is set. */
