@@ -80,6 +80,10 @@ export const adminJson = async <T>(target: AdminTarget, request: AdminRequest): 
   }
 }
 
+/** Sends an admin request and resolves with its answer's text. */
+export const adminText = async (target: AdminTarget, request: AdminRequest): Promise<string> =>
+  (await sendAdmin(target, request)).text()
+
 /** Sends an admin request whose answer has no body (204). */
 export const adminVoid = async (target: AdminTarget, request: AdminRequest): Promise<void> => {
   const response = await sendAdmin(target, request)

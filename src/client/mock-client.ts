@@ -6,6 +6,7 @@ import type {
   FaultList,
   FaultRule,
   FaultRuleInput,
+  Har,
   Health,
   JournalEntry,
   JournalQuery,
@@ -15,9 +16,10 @@ import type {
   SeedRequest,
   SessionList,
   SessionSummary,
+  Snapshot,
   StateBody,
 } from '../types/index.js'
-import { type AdminTarget, adminJson, adminVoid, type FetchLike } from './admin-http.js'
+import { type AdminTarget, adminJson, adminText, adminVoid, type FetchLike } from './admin-http.js'
 import { matches, type RequestMatcher, serverQuery } from './request-filter.js'
 import { type WaitForOptions, waitForRequest } from './wait-for.js'
 
@@ -32,6 +34,9 @@ export interface MockClientOptions {
   /** The `fetch` to send with; default: the platform's. */
   fetch?: FetchLike
 }
+
+/** What `snapshot.put` takes: `format` and `pets` at least; the server fills in the rest. */
+export type SnapshotInput = Pick<Snapshot, 'format' | 'pets'> & Partial<Snapshot>
 
 /** A typed client of the mock's /__admin API; every failure throws `MockAdminError`. */
 export interface MockClient {
@@ -71,6 +76,16 @@ export interface MockClient {
     waitFor(matcher: RequestMatcher, options?: WaitForOptions): Promise<JournalEntry>
     /** How many recorded requests match (all of them when no matcher is given). */
     count(matcher?: RequestMatcher): Promise<number>
+    /** The journal as HAR 1.2, oldest first (same filters as `list`): for Playwright's routeFromHAR and the like. */
+    har(query?: JournalQuery): Promise<Har>
+  }
+  snapshot: {
+    /** The session's whole world: pets, id counters, rules, latency, seed and generator position. */
+    get(): Promise<Snapshot>
+    /** The same as YAML, the text to commit next to a bug report. */
+    yaml(): Promise<string>
+    /** Restores a snapshot into the session, all or nothing: an object as JSON, a string as YAML. */
+    put(snapshot: SnapshotInput | string): Promise<void>
   }
   clock: {
     /** The session's mock clock. */
@@ -149,6 +164,19 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
       waitFor: (matcher, waitOptions = {}) => waitForRequest(listRequests, matcher, waitOptions, where),
       count: async (matcher = {}) =>
         (await listRequests(serverQuery(matcher))).filter((entry) => matches(entry, matcher)).length,
+      har: (query = {}) => adminJson<Har>(target, { method: 'GET', path: '/requests.har', query: { ...query } }),
+    },
+    snapshot: {
+      get: () => adminJson<Snapshot>(target, { method: 'GET', path: '/snapshot' }),
+      yaml: () => adminText(target, { method: 'GET', path: '/snapshot', accept: 'application/yaml' }),
+      put: (snapshot) =>
+        adminVoid(target, {
+          method: 'PUT',
+          path: '/snapshot',
+          ...(typeof snapshot === 'string'
+            ? { text: { contentType: 'application/yaml', body: snapshot } }
+            : { json: snapshot }),
+        }),
     },
     clock: {
       get: () => adminJson<ClockView>(target, { method: 'GET', path: '/clock' }),

@@ -10,6 +10,8 @@ export interface RequestFilter {
   method?: string
   /** The exact path (`/v1/pets/7`), or a pattern it must match. */
   path?: string | RegExp
+  /** Request headers that must have these values (names in any case; Authorization is recorded redacted). */
+  headers?: Record<string, string>
   /** Query parameters that must have these values; others may be present. */
   query?: Record<string, string | string[]>
   /** Fields the request body must have: objects match on the given keys, deeply; arrays element by element. */
@@ -46,6 +48,8 @@ const matchesFilter = (entry: JournalEntry, filter: RequestFilter): boolean =>
   (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
   (filter.path === undefined ||
     (typeof filter.path === 'string' ? entry.path === filter.path : filter.path.test(entry.path))) &&
+  (filter.headers === undefined ||
+    Object.entries(filter.headers).every(([name, value]) => entry.headers[name.toLowerCase()] === value)) &&
   (filter.query === undefined ||
     Object.entries(filter.query).every(([name, value]) => sameQueryValue(entry.query[name], value))) &&
   (filter.body === undefined || containsValue(entry.body, filter.body))

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   createMockClient,
@@ -368,5 +369,63 @@ describe('failures throw MockAdminError with the Error body', () => {
     expect(error.message).toMatch(/^petstore-mock did not answer GET http:\/\/127\.0\.0\.1:9\/__admin\/health: /)
     expect(() => createMockClient({ baseUrl: 'localhost:4010' })).toThrow(TypeError)
     expect(() => createMockClient({ baseUrl: 'ftp://x' })).toThrow('baseUrl must be an http(s) URL (got "ftp://x").')
+  })
+})
+
+describe('HAR and snapshots (GET /__admin/requests.har, GET/PUT /__admin/snapshot)', () => {
+  const validateHar = createRequire(import.meta.url)('har-validator').har as (har: unknown) => Promise<unknown>
+
+  it('requests.har: HAR 1.2 of the journal, oldest first, filtered like list', async () => {
+    await api('/pets?limit=1')
+    await api('/pets', { method: 'POST', body: '{"name":"Har","categoryId":1}' })
+    const har = await mock.requests.har()
+    await expect(validateHar(har)).resolves.toBeTruthy()
+    expect(har.log.creator).toEqual({ name: 'petstore-mock', version: packageVersion })
+    expect(har.log.entries.map((e) => `${e.request.method} ${e.response.status}`)).toEqual(['GET 200', 'POST 201'])
+    expect(har.log.entries[1]?.request.postData?.text).toBe('{"name":"Har","categoryId":1}')
+    const filtered = await mock.requests.har({ operation: 'createPet' })
+    expect(filtered.log.entries).toHaveLength(1)
+  })
+
+  it('snapshot.get/put restore a whole world, from JSON or from YAML text', async () => {
+    await mock.faults.add({ operation: 'listPets', status: 503, times: 2 })
+    await api('/pets', { method: 'POST', body: '{"name":"Kept","categoryId":1}' })
+    const snapshot = await mock.snapshot.get()
+    expect(snapshot).toMatchObject({ format: 1, petstoreMock: packageVersion, nextId: 14, nextFaultId: 2 })
+    expect(snapshot.pets.at(-1)).toEqual({ id: 13, name: 'Kept', categoryId: 1 })
+    const yaml = await mock.snapshot.yaml()
+    expect(yaml).toMatch(/^format: 1\n/)
+
+    await mock.reset()
+    await mock.snapshot.put(snapshot)
+    expect(await mock.snapshot.get()).toEqual(snapshot)
+    expect(await mock.faults.list()).toEqual([{ id: 1, operation: 'listPets', status: 503, times: 2, remaining: 2 }])
+
+    await mock.reset()
+    await mock.snapshot.put(yaml)
+    expect(await mock.snapshot.get()).toEqual(snapshot)
+    await mock.snapshot.put({ format: 1, pets: [{ id: 4, name: 'Min', categoryId: 2 }] })
+    expect(await mock.state.get()).toEqual([{ id: 4, name: 'Min', categoryId: 2 }])
+  })
+
+  it('a bad snapshot is a MockAdminError 400 naming the field, and changes nothing', async () => {
+    const before = await mock.snapshot.get()
+    const error = await rejection(mock.snapshot.put({ ...before, nextId: 1 }))
+    expect(error).toBeInstanceOf(MockAdminError)
+    expect(error.body).toEqual({
+      code: 'bad_request',
+      message: 'nextId must be greater than the largest pet id (12).',
+      status: 400,
+    })
+    expect((await rejection(mock.snapshot.put('format: 2\npets: []\n'))).status).toBe(400)
+    expect(await mock.snapshot.get()).toEqual(before)
+  })
+
+  it('requests.waitFor matches request headers, names in any case', async () => {
+    await checkedFetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer t', 'X-Request-Id': 'abc-1' } })
+    const entry = await mock.requests.waitFor({ headers: { 'X-Request-ID': 'abc-1' } }, { timeoutMs: 1000 })
+    expect(entry.headers['x-request-id']).toBe('abc-1')
+    expect(entry.response?.status).toBe(200)
+    expect(await mock.requests.count({ headers: { 'x-request-id': 'other' } })).toBe(0)
   })
 })

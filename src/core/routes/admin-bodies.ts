@@ -1,6 +1,6 @@
 import type { DeprecationReport } from '../deprecation-log.js'
 import type { FaultRule } from '../faults.js'
-import type { JournalEntry } from '../journal.js'
+import type { JournalEntry } from '../journal-entry.js'
 import type { Pet } from '../pet.js'
 import type { SessionSummary } from '../sessions.js'
 
