@@ -31,7 +31,6 @@ describe('request filters', () => {
       operation: 'listPets',
       status: 0,
       durationMs: 1,
-      headers: {},
     }
     expect(describeEntry(entry)).toBe('#4 GET /v1/pets?status=sold&x=1&x=2 → 0 (listPets)')
     expect(describeEntry({ ...entry, path: '/nope', query: {}, operation: null, status: 404 })).toBe(
