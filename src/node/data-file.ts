@@ -4,10 +4,9 @@ import { parse as parseYaml } from 'yaml'
 import { parseJsonExact } from '../core/json.js'
 import { safeIntegers, yamlParseOptions } from '../core/yaml-data.js'
 
-/** A data file that cannot be used; the message names the file. */
-export class DataFileError extends Error {
-  override name = 'DataFileError'
-}
+import { DataFileError } from './data-file-error.js'
+
+export { DataFileError }
 
 /** Reads a `.json` file exactly (no rounded numbers) or any other as YAML. */
 export const readDataFile = (path: string): unknown => {

@@ -1,20 +1,23 @@
 import { type AppOptions, createApp } from '../core/app.js'
-import { createRuleValidator } from '../core/faults.js'
+import { createRuleValidator, type FaultRuleInput } from '../core/faults.js'
 import { createLogger } from '../core/log.js'
 import type { Pet } from '../core/pet.js'
 import { formatRate } from '../core/rate-limit.js'
 import { fakePets, SeedError } from '../core/seed.js'
 import { createSnapshotValidator, type Snapshot } from '../core/snapshot.js'
+import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
 import { fixturePets, packageVersion as version } from '../generated/contract.js'
 import { adminAccess, adminAccessBanner } from './admin-access.js'
 import { parseCommandLine, usage, UsageError } from './cli.js'
 import type { Config } from './config.js'
-import { DataFileError } from './data-file.js'
-import { loadSpec, readFaultRules, readFixtures, readSnapshot } from './files.js'
+import { DataFileError } from './data-file-error.js'
 import { nodeTransport } from './node-transport.js'
 import { listen, type RunningServer } from './server.js'
 import { yamlCodec } from './yaml-codec.js'
+
+// yaml and Ajv, half the code, only read files given on the command line: a default start loads neither.
+const files = () => import('./files.js')
 
 const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; source: string }> => {
   if (config.faker)
@@ -23,10 +26,11 @@ const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; sour
       source: `faker (count ${config.count}, seed ${config.seed})`,
     }
   if (config.fixtures === undefined) return { pets: [...fixturePets], source: 'fixtures/pets.yaml (bundled)' }
+  const { readFixtures } = await files()
   return { pets: readFixtures(config.fixtures, spec.componentValidator('Pet')), source: config.fixtures }
 }
 
-const appOptions = (config: Config, spec: Spec, pets: Pet[]): AppOptions => ({
+const appOptions = (config: Config, spec: Spec, pets: Pet[], faults?: FaultRuleInput[]): AppOptions => ({
   spec,
   pets,
   apiKeys: config.apiKeys,
@@ -39,9 +43,7 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[]): AppOptions => ({
   logger: createLogger(config.log, process.stdout),
   transport: nodeTransport,
   yaml: yamlCodec,
-  ...(config.faults !== undefined && {
-    faults: readFaultRules(config.faults, createRuleValidator(spec.operations.map((op) => op.id))),
-  }),
+  ...(faults !== undefined && { faults }),
   ...(config.delay !== undefined && { delay: config.delay }),
   ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
   ...adminAccess(config),
@@ -75,7 +77,7 @@ const banner = (url: string, config: Config, source: string, count: number): str
 }
 
 // A snapshot is a whole world: the options that would set part of it conflict with it.
-const startSnapshot = (config: Config, spec: Spec): Snapshot | undefined => {
+const startSnapshot = async (config: Config, spec: Spec): Promise<Snapshot | undefined> => {
   if (config.snapshot === undefined) return undefined
   const parts = [
     config.fixtures,
@@ -94,21 +96,30 @@ const startSnapshot = (config: Config, spec: Spec): Snapshot | undefined => {
   const validatePet = spec.componentValidator('Pet')
   // What the file leaves out is what a start without those options has: real time, no rate limit.
   const checks = { validatePet, validateRule, seed: config.seed, version, startClock: () => null, startRateLimit: null }
+  const { readSnapshot } = await files()
   return readSnapshot(config.snapshot, createSnapshotValidator(checks))
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
 export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
-  const spec = loadSpec(config.spec)
-  const snapshot = startSnapshot(config, spec)
+  const spec = config.spec === undefined ? bundledSpec() : (await files()).loadSpec(config.spec)
+  const snapshot = await startSnapshot(config, spec)
   const { pets, source } = snapshot
     ? { pets: snapshot.pets, source: `snapshot ${config.snapshot}` }
     : await seedPets(config, spec)
   if (pets.length > config.maxPets) {
     throw new UsageError(`${pets.length} seed pets exceed --max-pets ${config.maxPets}; raise --max-pets`)
   }
+  const faults =
+    config.faults === undefined
+      ? undefined
+      : (await files()).readFaultRules(config.faults, createRuleValidator(spec.operations.map((op) => op.id)))
   const stopping = new AbortController()
-  const app = createApp({ ...appOptions(config, spec, pets), ...(snapshot && { snapshot }), signal: stopping.signal })
+  const app = createApp({
+    ...appOptions(config, spec, pets, faults),
+    ...(snapshot && { snapshot }),
+    signal: stopping.signal,
+  })
   const running = await listen(app, config)
   // Open event streams end first, so that their connections close with the idle ones.
   const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs))

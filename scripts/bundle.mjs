@@ -1,0 +1,30 @@
+// Bundles src/bin.ts with esbuild: one ESM entry, its code in chunks loaded on demand.
+//   node scripts/bundle.mjs dist                     dist/bin.js for `npm start` and the package bin;
+//                                                    faker, yaml and Ajv stay in node_modules
+//   node scripts/bundle.mjs dist/bundle --self-contained   everything inside: the image has no node_modules
+// Plain JavaScript, so that it runs on every Node the package supports, before anything is compiled.
+import { rmSync } from 'node:fs'
+import { build } from 'esbuild'
+
+const [outdir = 'dist', mode] = process.argv.slice(2)
+const selfContained = mode === '--self-contained'
+rmSync(selfContained ? outdir : `${outdir}/chunks`, { recursive: true, force: true })
+await build({
+  entryPoints: ['src/bin.ts'],
+  outdir,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  // Loaded only by --faker, --spec, --fixtures or --faults: never on a default start.
+  external: selfContained ? [] : ['@faker-js/faker', 'yaml', 'ajv'],
+  minifySyntax: true,
+  minifyWhitespace: true,
+  logLevel: 'warning',
+  // The CommonJS dependencies (yaml, Ajv) require() Node built-ins.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+})
