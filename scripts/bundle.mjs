@@ -9,6 +9,18 @@ import { build } from 'esbuild'
 const [outdir = 'dist', mode] = process.argv.slice(2)
 const selfContained = mode === '--self-contained'
 rmSync(selfContained ? outdir : `${outdir}/chunks`, { recursive: true, force: true })
+// Node's built-ins as CommonJS: an ESM import of one builds its namespace, which reads every export,
+// lazy getters included (node:util's and node:fs's load 30-odd internal modules each).
+const builtinsAsCommonJs = {
+  name: 'builtins-as-commonjs',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, ({ path }) => ({ path, namespace: 'builtin' }))
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(path)})`,
+    }))
+  },
+}
+
 await build({
   entryPoints: ['src/bin.ts'],
   outdir,
@@ -23,8 +35,9 @@ await build({
   minifySyntax: true,
   minifyWhitespace: true,
   logLevel: 'warning',
+  plugins: [builtinsAsCommonJs],
   // The CommonJS dependencies (yaml, Ajv) require() Node built-ins.
   banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   },
 })
