@@ -9,7 +9,10 @@ export interface ValidInput {
   body: unknown
 }
 
-/** What middleware hands down to handlers through `c.var`. */
+/**
+ * What middleware hands down to handlers. Read with `c.get()`: hono's `c.var`
+ * copies every variable into a new object on each access.
+ */
 export type AppEnv = {
   Variables: {
     session: Session
@@ -21,6 +24,8 @@ export type AppEnv = {
     bodyText: string | undefined
     /** What shaped the answer (latency, override, fault rule), for the journal. */
     shaping: Shaping[]
+    /** The query parameters, parsed once (see request-query.ts). */
+    query: Readonly<Record<string, string[]>> | undefined
     /** Where the request stands against the session's rate limit, once counted. */
     rateLimit: RateDecision | undefined
   }

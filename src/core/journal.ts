@@ -82,9 +82,14 @@ export interface JournalListener {
 
 /** Redacts an Authorization header to its scheme and a hint of the token. */
 export const redactAuthorization = (header: string): string => {
+  // A client sends the same header on every request: the last answer is kept.
+  if (last?.header === header) return last.redacted
   const [scheme = '', token = ''] = header.trim().split(/\s+/, 2)
-  return token.length >= 8 ? `${scheme} ${token.slice(0, 2)}…` : `${scheme} …`
+  last = { header, redacted: token.length >= 8 ? `${scheme} ${token.slice(0, 2)}…` : `${scheme} …` }
+  return last.redacted
 }
+
+let last: { header: string; redacted: string } | undefined
 
 /** Size of a text in UTF-8 bytes, without encoding it. */
 export const utf8Length = (text: string): number => {

@@ -5,7 +5,8 @@
  */
 export const parsePreferences = (header: string | undefined): Map<string, string> => {
   const preferences = new Map<string, string>()
-  for (const item of (header ?? '').split(',')) {
+  if (header === undefined) return preferences
+  for (const item of header.split(',')) {
     const [pair = ''] = item.split(';', 1)
     const eq = pair.indexOf('=')
     const name = (eq === -1 ? pair : pair.slice(0, eq)).trim().toLowerCase()

@@ -21,7 +21,7 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Middlewar
   const until = operation.sunset ? ` and will be removed on ${formatDay(operation.sunset)}` : ''
   const replacement = replacementOf(operation)
   return async function deprecation(c, next) {
-    const session = c.var.session
+    const session = c.get('session')
     const authorization = c.req.header('Authorization')
     const client: DeprecationClient = {
       authorization: authorization === undefined ? null : redactAuthorization(authorization),

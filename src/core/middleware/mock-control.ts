@@ -5,6 +5,7 @@ import { type FaultKind, maxDelayMs } from '../faults.js'
 import type { Shaping } from '../journal.js'
 import { goneError } from '../lifecycle.js'
 import { parsePreferences } from '../preferences.js'
+import { queryParams } from '../request-query.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../transport.js'
 
@@ -26,10 +27,11 @@ interface Effect {
 const invalidControl = (message: string) => new ApiError(400, message, { code: 'invalid_mock_control' })
 
 /** The per-request override (`Prefer: code=…, delay=…`, or `__code`/`__delay`; the query wins). */
-const readOverride = (c: Context, operation: SpecOperation, allowed: readonly number[]): Effect | undefined => {
+const readOverride = (c: Context<AppEnv>, operation: SpecOperation, allowed: readonly number[]): Effect | undefined => {
   const preferences = parsePreferences(c.req.header('Prefer'))
-  const code = c.req.query('__code') ?? preferences.get('code')
-  const delay = c.req.query('__delay') ?? preferences.get('delay')
+  const query = queryParams(c)
+  const code = query['__code']?.[0] ?? preferences.get('code')
+  const delay = query['__delay']?.[0] ?? preferences.get('delay')
   if (code === undefined && delay === undefined) return undefined
   const effect: Effect = { shaping: { by: 'override' } }
   if (code !== undefined) {
@@ -57,8 +59,10 @@ const readOverride = (c: Context, operation: SpecOperation, allowed: readonly nu
 }
 
 const readFaultRule = (c: Context<AppEnv>, operation: SpecOperation): Effect | undefined => {
+  const faults = c.get('session').faults
+  if (faults.size === 0) return undefined
   const petId = c.req.param('petId')
-  const rule = c.var.session.faults.match({ operation: operation.id, ...(petId !== undefined && { petId }) })
+  const rule = faults.match({ operation: operation.id, ...(petId !== undefined && { petId }) })
   if (!rule) return undefined
   const { status, delayMs, fault } = rule
   return {

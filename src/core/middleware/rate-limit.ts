@@ -16,7 +16,7 @@ const bearerToken = (header: string | undefined): string => /^bearer +(\S+)/i.ex
  */
 export const rateLimit = (): MiddlewareHandler<AppEnv> =>
   async function rateLimit(c, next) {
-    const session = c.var.session
+    const session = c.get('session')
     if (!session.rateLimits.policy) return next()
     const decision = session.rateLimits.take(
       partitionKey(bearerToken(c.req.header('Authorization'))),
@@ -41,7 +41,7 @@ export const rateLimit = (): MiddlewareHandler<AppEnv> =>
 export const rateLimitHeaders = (): MiddlewareHandler<AppEnv> =>
   async function rateLimitHeaders(c, next) {
     await next()
-    const policy = c.var.session.rateLimits.policy
+    const policy = c.get('session').rateLimits.policy
     const decision = c.get('rateLimit')
     if (policy) c.res.headers.set('RateLimit-Policy', `${policyName};q=${policy.limit};w=${policy.windowSeconds}`)
     if (decision) c.res.headers.set('RateLimit', `${policyName};r=${decision.remaining};t=${decision.resetSeconds}`)

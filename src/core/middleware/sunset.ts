@@ -12,7 +12,7 @@ import type { SpecOperation } from '../spec/spec.js'
 export const sunsetGate = (operation: SpecOperation, sunset: Date): MiddlewareHandler<AppEnv> => {
   const at = sunset.getTime()
   return async function sunsetGate(c, next) {
-    if (c.var.session.clock.now() >= at) throw goneError(operation)
+    if (c.get('session').clock.now() >= at) throw goneError(operation)
     await next()
   }
 }

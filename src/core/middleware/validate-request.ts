@@ -1,12 +1,13 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../errors.js'
+import { queryParams } from '../request-query.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { describeSchemaError } from '../spec/messages.js'
 import { parseParameter } from '../spec/parameters.js'
 
 const rawValues = (c: Parameters<MiddlewareHandler<AppEnv>>[0], where: string, name: string): string[] => {
-  if (where === 'query') return c.req.queries(name) ?? []
+  if (where === 'query') return queryParams(c)[name] ?? []
   if (where === 'path') {
     const value = c.req.param(name)
     return value === undefined ? [] : [value]

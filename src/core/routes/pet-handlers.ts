@@ -9,12 +9,12 @@ export type OperationHandlers = Record<string, Handler<AppEnv>>
 /** The three operations of the contract, given validated input. */
 export const petHandlers = (basePath: string): OperationHandlers => ({
   listPets(c) {
-    const { limit, status } = c.var.input.params as { limit: number; status?: PetStatus }
-    return c.json(c.var.session.store.list(limit, status))
+    const { limit, status } = c.get('input').params as { limit: number; status?: PetStatus }
+    return c.json(c.get('session').store.list(limit, status))
   },
 
   createPet(c) {
-    const result = c.var.session.store.create(c.var.input.body as NewPet)
+    const result = c.get('session').store.create(c.get('input').body as NewPet)
     if (result === 'full') {
       throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
     }
@@ -22,9 +22,9 @@ export const petHandlers = (basePath: string): OperationHandlers => ({
   },
 
   getPet(c) {
-    const id = c.var.input.params['petId'] as number
+    const id = c.get('input').params['petId'] as number
     // A rounded id (beyond 2^53) must never match the pet it rounds to.
-    const pet = Number.isSafeInteger(id) ? c.var.session.store.get(id) : undefined
+    const pet = Number.isSafeInteger(id) ? c.get('session').store.get(id) : undefined
     if (!pet) throw new ApiError(404, `No pet with id ${c.req.param('petId')}.`)
     return c.json(pet)
   },

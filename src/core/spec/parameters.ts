@@ -21,7 +21,9 @@ const fromText = (param: SpecParameter, raw: string): ParsedParameter => {
   if (param.schema.type !== 'integer') return { ok: true, value: raw }
   if (!CANONICAL_INTEGER.test(raw)) return invalid(param, raw)
   const range = FORMAT_RANGES[param.schema.format ?? '']
-  if (range && (BigInt(raw) < range[0] || BigInt(raw) > range[1])) return invalid(param, raw)
+  // Up to 15 digits the Number is exact (and compares exactly with a bigint): no BigInt needed.
+  const value = raw.length <= 15 ? Number(raw) : BigInt(raw)
+  if (range && (value < range[0] || value > range[1])) return invalid(param, raw)
   // Beyond 2^53 the number is rounded; callers look it up only if Number.isSafeInteger.
   return { ok: true, value: Number(raw) }
 }
