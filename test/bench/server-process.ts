@@ -5,6 +5,12 @@ import { fileURLToPath } from 'node:url'
 /** The production build the image runs (npm run bundle). */
 export const bundlePath = fileURLToPath(new URL('../../dist/bundle/bin.js', import.meta.url))
 
+/** What `npm start` and the package bin run (npm run build). */
+export const binPath = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
+
+/** The floor every figure is compared with: a bare node:http server answering the same JSON. */
+export const baselinePath = fileURLToPath(new URL('./baseline-server.mjs', import.meta.url))
+
 /** The node flags of the image's CMD, so that the bench runs what the container runs. */
 export const nodeFlags: string[] = (() => {
   const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8')
@@ -29,13 +35,18 @@ export const rssMiB = (pid: number): number => {
 }
 
 /**
- * Spawns the bundle with `args` on port 0; stdout (the request log) goes to
- * /dev/null, as a user would run it. Resolves once the banner is printed.
+ * Spawns the bundle as the image's CMD runs it (or `script` with `flags`) with
+ * `args` on port 0; stdout (the request log) goes to /dev/null, as a user would
+ * run it. Resolves once the banner is printed.
  */
-export const startServer = (args: string[], timeoutMs = 30_000): Promise<ServerProcess> =>
+export const startServer = (
+  args: string[],
+  timeoutMs = 30_000,
+  { script = bundlePath, flags = nodeFlags }: { script?: string; flags?: string[] } = {},
+): Promise<ServerProcess> =>
   new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, [...nodeFlags, bundlePath, '--host', '127.0.0.1', '--port', '0', ...args], {
+    const child = spawn(process.execPath, [...flags, script, '--host', '127.0.0.1', '--port', '0', ...args], {
       stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
     })
     let err = ''
