@@ -9,6 +9,7 @@ import { snapshotSchema } from '../src/core/snapshot.js'
 import { contractAjvOptions, documentId, integerFormats } from '../src/core/spec/ajv.js'
 import { parseSpec } from '../src/core/spec/parse-spec.js'
 import { schemaPointers } from '../src/core/spec/spec.js'
+import { panelModule } from './panel-artefact.js'
 
 // CommonJS modules of Ajv: its standalone generator, and the raw code class for `code.formats`
 // (not re-exported by ajv's entry).
@@ -24,6 +25,7 @@ export const generatedPaths = {
   contract: 'src/generated/contract.ts',
   validators: 'src/generated/validators.ts',
   openapiTypes: 'src/generated/openapi-types.ts',
+  panel: 'src/generated/panel.ts',
 } as const
 
 const header = (sources: string) =>
@@ -99,4 +101,5 @@ export const generatedFiles = async (): Promise<Record<string, string>> => ({
   [generatedPaths.contract]: contractModule(),
   [generatedPaths.validators]: validatorsModule(),
   [generatedPaths.openapiTypes]: await openapiTypesModule(),
+  [generatedPaths.panel]: panelModule(header),
 })

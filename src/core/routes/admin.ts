@@ -18,6 +18,7 @@ import { harRoutes } from './admin-har.js'
 import { CANONICAL, journalQuery } from './journal-query.js'
 import { snapshotRoutes } from './admin-snapshot.js'
 import { streamRoutes } from './admin-stream.js'
+import { adminPanelRoutes } from './admin-panel.js'
 
 /** What the admin API works on. */
 export interface AdminDeps {
@@ -74,6 +75,7 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
       sessions: deps.sessions.list().length,
     } satisfies Health),
   )
+  admin.route('/', adminPanelRoutes(deps))
   if (deps.guard) admin.use('*', deps.guard)
 
   admin.post('/faults', session, body, (c) => {

@@ -1,0 +1,100 @@
+import { type Context, Hono } from 'hono'
+import { panelHtml, panelIcon, panelScript, panelStyles } from '../../generated/panel.js'
+
+/** What the panel page is told about the server it controls. */
+export interface PanelDeps {
+  operations: readonly string[]
+  version: string
+}
+
+/** The panel's page: only its own files, never framed, no referrer. */
+export const panelContentSecurityPolicy =
+  "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+const securityHeaders = {
+  'Content-Security-Policy': panelContentSecurityPolicy,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+}
+
+/** One file of the panel, gzipped on first demand (CompressionStream: any web runtime). */
+interface Asset {
+  body: string
+  type: string
+  etag: string
+  gzip?: Promise<ArrayBuffer>
+}
+
+// FNV-1a: a cheap content hash for the ETag (core has no node:crypto and needs no more).
+const fnv1a = (text: string): string => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}
+
+const asset = (body: string, type: string): Asset => ({ body, type, etag: `"${fnv1a(body)}-${body.length}"` })
+
+const gzipped = (asset: Asset): Promise<ArrayBuffer> =>
+  (asset.gzip ??= new Response(
+    new Blob([asset.body]).stream().pipeThrough(new CompressionStream('gzip')),
+  ).arrayBuffer())
+
+// RFC 9110 §12.5.3: gzip unless it is refused with q=0.
+const acceptsGzip = (header: string | undefined): boolean =>
+  (header ?? '').split(',').some((part) => {
+    const [coding = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase())
+    const q = params.find((p) => p.startsWith('q='))
+    return (coding === 'gzip' || coding === 'x-gzip') && (q === undefined || Number(q.slice(2)) > 0)
+  })
+
+const matches = (ifNoneMatch: string | undefined, etag: string): boolean =>
+  ifNoneMatch !== undefined &&
+  ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim()
+    return t === '*' || t.replace(/^W\//, '') === etag
+  })
+
+// Revalidated on every load (ETag), so a restarted, newer server is never hidden behind a cache.
+const serve = async (c: Context, file: Asset): Promise<Response> => {
+  const gzip = acceptsGzip(c.req.header('Accept-Encoding'))
+  const etag = gzip ? file.etag.replace(/"$/, '-gz"') : file.etag
+  const headers: Record<string, string> = {
+    ...securityHeaders,
+    'Content-Type': file.type,
+    'Cache-Control': 'no-cache',
+    ETag: etag,
+    Vary: 'Accept-Encoding',
+  }
+  if (matches(c.req.header('If-None-Match'), etag)) return c.body(null, 304, headers)
+  if (!gzip) return c.body(file.body, 200, headers)
+  return c.body(await gzipped(file), 200, { ...headers, 'Content-Encoding': 'gzip' })
+}
+
+const escapeAttribute = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
+/**
+ * The QA panel under /__admin: its page at `/__admin/`, its script, styles
+ * and icon. Served without the admin token (they hold no data; every API
+ * call the page makes carries it) and mounted before the admin guard.
+ */
+export const adminPanelRoutes = (deps: PanelDeps): Hono => {
+  const page = asset(
+    panelHtml
+      .replace('{{operations}}', escapeAttribute(deps.operations.join(' ')))
+      .replace('{{version}}', escapeAttribute(deps.version)),
+    'text/html; charset=utf-8',
+  )
+  const script = asset(panelScript, 'text/javascript; charset=utf-8')
+  const styles = asset(panelStyles, 'text/css; charset=utf-8')
+  const icon = asset(panelIcon, 'image/svg+xml')
+  return (
+    new Hono()
+      // `/__admin/` (and its index.html): the sub-app's '/' is `/__admin` alone, without the slash.
+      .get('/:page{(?:index\\.html)?}', (c) => serve(c, page))
+      .get('/', (c) => c.redirect('/__admin/', 308))
+      .get('/panel.js', (c) => serve(c, script))
+      .get('/panel.css', (c) => serve(c, styles))
+      .get('/favicon.svg', (c) => serve(c, icon))
+  )
+}

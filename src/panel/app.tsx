@@ -1,0 +1,243 @@
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks'
+import { adminClient } from './admin-client.js'
+import { fileStamp } from './describe.js'
+import { dispositionFilename, downloadName } from './download.js'
+import { FaultRules } from './fault-rules.js'
+import { useAction, useResource, useThrottled } from './hooks.js'
+import { RequestDetails } from './request-details.js'
+import { RequestsTable } from './requests-table.js'
+import { saveFile } from './save-file.js'
+import { entryKey } from './rows.js'
+import { SessionPicker } from './session-picker.js'
+import { fileContentType } from './pets.js'
+import { StatePanel } from './state-panel.js'
+import { StreamBadge } from './stream-badge.js'
+import { TokenDialog } from './token-dialog.js'
+import type { TokenBroker } from './token-broker.js'
+import type { FaultRule, JournalEntry, Pet, SessionSummary } from './types.js'
+import { useJournal } from './use-journal.js'
+
+/** What the page tells the panel about its server (data attributes of the page). */
+export interface PanelProps {
+  operations: readonly string[]
+  version: string
+  tokens: TokenBroker
+  /** The session shown first. */
+  session: string
+  /** Remembers the session chosen (sessionStorage). */
+  remember: (session: string) => void
+}
+
+// The session list has no feed of its own: polled while the page is visible.
+const sessionsPollMs = 3000
+
+const changedRules = (entries: readonly JournalEntry[]) =>
+  entries.some((e) => e.shapedBy?.some((s) => s.by === 'fault'))
+const changedPets = (entries: readonly JournalEntry[]) =>
+  entries.some((e) => e.operation === 'createPet' && e.status === 201)
+
+/** The QA panel: session picker, live requests, fault rules and state of one session. */
+export function App(props: PanelProps) {
+  const { tokens } = props
+  const [session, setSession] = useState(props.session)
+  const [selected, setSelected] = useState<string>()
+  const [notice, setNotice] = useState('')
+  const client = useMemo(() => adminClient(session, tokens), [session, tokens])
+
+  const sessions = useResource(
+    () => client.json<{ sessions: SessionSummary[] }>('/sessions').then((b) => b.sessions),
+    client,
+  )
+  const rules = useResource(() => client.json<{ faults: FaultRule[] }>('/faults').then((b) => b.faults), client)
+  const pets = useResource(() => client.json<{ pets: Pet[] }>('/state').then((b) => b.pets), client)
+  const reloadRules = useThrottled(() => void rules.reload(), 300)
+  const reloadPets = useThrottled(() => void pets.reload(), 1000)
+  const reloadSessions = useThrottled(() => void sessions.reload(), 1000)
+  const journal = useJournal(client, tokens, (entries) => {
+    if (changedRules(entries)) reloadRules()
+    if (changedPets(entries)) reloadPets()
+    reloadSessions()
+  })
+
+  const requestsAction = useAction()
+  const rulesAction = useAction()
+  const stateAction = useAction()
+
+  const notify = useCallback((text: string) => setNotice(text), [])
+  useEffect(() => {
+    if (notice === '') return
+    const timer = setTimeout(() => setNotice(''), 6000)
+    return () => clearTimeout(timer)
+  }, [notice])
+
+  const reloadAll = useCallback(() => {
+    void sessions.reload()
+    void rules.reload()
+    void pets.reload()
+  }, [sessions.reload, rules.reload, pets.reload])
+
+  useEffect(() => {
+    const timer = setInterval(() => document.visibilityState === 'visible' && void sessions.reload(), sessionsPollMs)
+    return () => clearInterval(timer)
+  }, [sessions.reload])
+
+  // A token given after a refusal: load again what was refused.
+  useEffect(() => {
+    let active = true
+    const wait = (): void => void tokens.nextToken().then(() => active && (reloadAll(), wait()))
+    wait()
+    return () => {
+      active = false
+    }
+  }, [tokens, reloadAll])
+
+  const switchSession = (name: string) => {
+    setSession(name)
+    setSelected(undefined)
+    props.remember(name)
+  }
+
+  const addRule = (body: object, label?: string) =>
+    rulesAction.run(async () => {
+      const rule = (await (await client.send('POST', '/faults', body)).json()) as FaultRule
+      await rules.reload()
+      reloadSessions()
+      notify(`Rule ${rule.id} added${label ? `: ${label}` : ''}.`)
+    })
+  const deleteRule = (id: number) =>
+    rulesAction.run(async () => {
+      await client.send('DELETE', `/faults/${id}`)
+      await rules.reload()
+      notify(`Rule ${id} deleted.`)
+    })
+  const clearRules = () =>
+    rulesAction.run(async () => {
+      await client.send('DELETE', '/faults')
+      await rules.reload()
+      notify('Every rule of this session removed.')
+    })
+
+  const clearRequests = () =>
+    requestsAction.run(async () => {
+      await client.send('DELETE', '/requests')
+      journal.clear()
+      setSelected(undefined)
+      notify('Requests cleared.')
+    })
+  const downloadHar = () =>
+    requestsAction.run(async () => {
+      const res = await client.request('/requests.har')
+      const name = dispositionFilename(res.headers.get('Content-Disposition'))
+      saveFile(await res.blob(), name ?? downloadName(session, fileStamp(new Date()), '.har'))
+      notify('HAR downloaded.')
+    })
+  const downloadBundle = () =>
+    requestsAction.run(async () => {
+      const stamp = fileStamp(new Date())
+      const [snapshot, har] = await Promise.all([client.request('/snapshot'), client.request('/requests.har')])
+      const [snapshotBlob, harBlob] = await Promise.all([snapshot.blob(), har.blob()])
+      saveFile(snapshotBlob, downloadName(session, stamp, '.snapshot.yaml'))
+      saveFile(harBlob, downloadName(session, stamp, '.har'))
+      notify('Bundle downloaded: the snapshot and the HAR.')
+    })
+
+  const reset = () =>
+    stateAction.run(async () => {
+      await client.send('POST', '/reset')
+      journal.clear()
+      setSelected(undefined)
+      reloadAll()
+      notify(`Session ${session} reset.`)
+    })
+  const seed = (body: Record<string, unknown>) =>
+    stateAction.run(async () => {
+      await client.send('POST', '/seed', body)
+      await pets.reload()
+      reloadSessions()
+      notify(`Pets replaced by ${String(body['count'])} generated ones.`)
+    })
+  const upload = (file: File) =>
+    stateAction.run(async () => {
+      await client.request('/state', {
+        method: 'PUT',
+        headers: { 'Content-Type': fileContentType(file.name) },
+        body: await file.text(),
+      })
+      await pets.reload()
+      reloadSessions()
+      notify(`Pets replaced from ${file.name}.`)
+    })
+
+  const entry = journal.rows.find((e) => entryKey(e) === selected)
+  return (
+    <>
+      <a class="skip" href="#requests-title">
+        Skip to requests
+      </a>
+      <header class="topbar">
+        <div class="brand">
+          <img src="/__admin/favicon.svg" alt="" width={24} height={24} />
+          <span class="name">petstore-mock</span>
+          <span class="tag">QA panel</span>
+          {props.version && <span class="version">v{props.version}</span>}
+        </div>
+        <SessionPicker session={session} sessions={sessions.data} onSwitch={switchSession} />
+      </header>
+      <main class="layout">
+        <section class="card requests-card" aria-labelledby="requests-title">
+          <div class="card-head">
+            <h2 id="requests-title" tabIndex={-1}>
+              Requests
+            </h2>
+            <span class="badge" aria-label={`${journal.rows.length} shown`}>
+              {journal.rows.length}
+            </span>
+            <StreamBadge
+              stream={journal.stream}
+              onUnlock={() => void tokens.ask({ message: '', refused: false }).catch(() => {})}
+            />
+            <div class="toolbar">
+              <button type="button" onClick={clearRequests}>
+                Clear requests
+              </button>
+              <button type="button" onClick={downloadHar}>
+                Download HAR
+              </button>
+              <button type="button" class="primary" onClick={downloadBundle}>
+                Download bundle
+              </button>
+            </div>
+          </div>
+          {requestsAction.error && (
+            <p class="error" role="alert">
+              {requestsAction.error}
+            </p>
+          )}
+          <RequestsTable rows={journal.rows} selected={selected} onSelect={setSelected} />
+          <RequestDetails entry={entry} />
+        </section>
+        <div class="side">
+          <FaultRules
+            rules={rules.data}
+            operations={props.operations}
+            error={rulesAction.error ?? rules.error}
+            onAdd={addRule}
+            onDelete={(id) => void deleteRule(id)}
+            onClear={() => void clearRules()}
+          />
+          <StatePanel
+            pets={pets.data}
+            error={stateAction.error ?? pets.error}
+            onReset={() => void reset()}
+            onSeed={seed}
+            onUpload={upload}
+          />
+        </div>
+      </main>
+      <p class="notice" role="status">
+        {notice}
+      </p>
+      <TokenDialog tokens={tokens} />
+    </>
+  )
+}

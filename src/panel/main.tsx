@@ -1,0 +1,28 @@
+import { render } from 'preact'
+import { App } from './app.js'
+import { TokenBroker } from './token-broker.js'
+
+const sessionKey = 'petstore-mock.session'
+
+// sessionStorage throws where storage is disabled: the panel then remembers nothing.
+const storage = ((): Storage | undefined => {
+  try {
+    return window.sessionStorage
+  } catch {
+    return undefined
+  }
+})()
+
+const data = document.body.dataset
+render(
+  <App
+    operations={(data['operations'] ?? '').split(' ').filter(Boolean)}
+    version={data['version'] ?? ''}
+    tokens={new TokenBroker(storage)}
+    session={storage?.getItem(sessionKey) ?? 'default'}
+    remember={(session) => storage?.setItem(sessionKey, session)}
+  />,
+  document.getElementById('app')!,
+)
+// The browser test reads this mark: the time from navigation to the first render.
+performance.mark('panel-rendered')

@@ -1,0 +1,91 @@
+import { bodyText, pathWithQuery, shapedByText, statusText } from './describe.js'
+import { detailsId } from './requests-table.js'
+import type { JournalEntry } from './types.js'
+
+function Headers(props: { headers: Record<string, string> | undefined; label: string }) {
+  const entries = Object.entries(props.headers ?? {})
+  if (entries.length === 0) return <p class="muted">No headers recorded.</p>
+  return (
+    <dl class="headers" aria-label={props.label}>
+      {entries.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+function Body(props: { body: unknown; truncated: boolean | undefined; label: string }) {
+  if (props.body === undefined) return <p class="muted">No body.</p>
+  return (
+    <>
+      {/* A scrollable region must be reachable by keyboard. */}
+      <pre class="body" tabIndex={0} aria-label={props.label}>
+        {bodyText(props.body)}
+      </pre>
+      {props.truncated && <p class="muted">Cut at 4096 characters.</p>}
+    </>
+  )
+}
+
+// Before the journal recorded request headers it kept Authorization alone (redacted).
+const requestHeaders = (entry: JournalEntry): Record<string, string> | undefined =>
+  entry.headers ?? (entry.authorization !== undefined ? { authorization: entry.authorization } : undefined)
+
+function ResponsePart({ entry }: { entry: JournalEntry }) {
+  if (entry.status === 0) return <p>No answer: the connection was reset.</p>
+  const response = entry.response
+  return (
+    <>
+      <p class="status-line">
+        Status <strong>{statusText(response?.status ?? entry.status)}</strong>
+      </p>
+      {response ? (
+        <>
+          <h5>Headers</h5>
+          <Headers headers={response.headers} label="Response headers" />
+          <h5>Body</h5>
+          <Body body={response.body} truncated={response.bodyTruncated} label="Response body" />
+        </>
+      ) : (
+        <p class="muted">This server does not record responses.</p>
+      )}
+    </>
+  )
+}
+
+/** The selected request and its answer. */
+export function RequestDetails({ entry }: { entry: JournalEntry | undefined }) {
+  return (
+    <section id={detailsId} class="details" aria-labelledby="details-title">
+      {entry ? (
+        <>
+          <h3 id="details-title">
+            <span class="method">{entry.method}</span> {pathWithQuery(entry)}
+            <span class="muted"> · request {entry.id}</span>
+          </h3>
+          {entry.shapedBy && <p class="shaping">Shaped by {shapedByText(entry.shapedBy)}</p>}
+          <div class="details-grid">
+            <div>
+              <h4>Request</h4>
+              <h5>Headers</h5>
+              <Headers headers={requestHeaders(entry)} label="Request headers" />
+              <h5>Body</h5>
+              <Body body={entry.body} truncated={entry.bodyTruncated} label="Request body" />
+            </div>
+            <div>
+              <h4>Response</h4>
+              <ResponsePart entry={entry} />
+            </div>
+          </div>
+        </>
+      ) : (
+        <h3 id="details-title" class="muted placeholder">
+          Select a request to see what was sent and answered.
+        </h3>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import {
+  bodyText,
+  duration,
+  fileStamp,
+  pathWithQuery,
+  plural,
+  remainingText,
+  ruleText,
+  shapedByText,
+  statusKind,
+  statusText,
+} from '../../src/panel/describe.js'
+import { dispositionFilename, downloadName } from '../../src/panel/download.js'
+import { countByStatus, fileContentType } from '../../src/panel/pets.js'
+import type { FaultRule } from '../../src/panel/types.js'
+
+describe('what the panel writes', () => {
+  it('paths keep their query, repeated parameters included', () => {
+    expect(pathWithQuery({ path: '/v1/pets', query: {} })).toBe('/v1/pets')
+    expect(pathWithQuery({ path: '/v1/pets', query: { limit: '5', status: ['sold', 'pending'] } })).toBe(
+      '/v1/pets?limit=5&status=sold&status=pending',
+    )
+  })
+
+  it.each([
+    [0, 'reset', 'reset'],
+    [200, 'ok', '200'],
+    [308, 'redirect', '308'],
+    [404, 'client', '404'],
+    [503, 'server', '503'],
+  ])('status %i is %s', (status, kind, text) => {
+    expect(statusKind(status)).toBe(kind)
+    expect(statusText(status)).toBe(text)
+  })
+
+  it.each([
+    [undefined, ''],
+    [[{ by: 'override', status: 503 }], 'override: 503'],
+    [[{ by: 'override', delayMs: 300 }], 'override: +300 ms'],
+    [[{ by: 'fault', ruleId: 2, status: 503, delayMs: 100 }], 'rule 2: 503, +100 ms'],
+    [[{ by: 'fault', ruleId: 4, fault: 'connection_reset' }], 'rule 4: connection reset'],
+    [
+      [
+        { by: 'fault', ruleId: 1, status: 500 },
+        { by: 'latency', delayMs: 120 },
+      ],
+      'rule 1: 500, latency 120 ms',
+    ],
+  ] as const)('shaping %j reads %j', (shapedBy, text) => {
+    expect(shapedByText(shapedBy as Parameters<typeof shapedByText>[0])).toBe(text)
+  })
+
+  it.each<[FaultRule, string, string]>([
+    [{ id: 1, operation: 'createPet', status: 503, times: 3, remaining: 2 }, 'createPet answers 503', '2 of 3 left'],
+    [{ id: 2, delayMs: 2000 }, 'Every operation is slowed by 2000 ms', 'until removed'],
+    [
+      { id: 3, fault: 'connection_reset', times: 1, remaining: 1 },
+      'Every operation fails: connection reset',
+      '1 of 1 left',
+    ],
+    [
+      { id: 4, operation: 'getPet', petId: 7, status: 504, delayMs: 1500, probability: 0.3 },
+      'getPet of pet 7 answers 504 after 1500 ms, 30 % of calls',
+      'until removed',
+    ],
+  ])('rule %j reads %j, %j', (rule, text, remaining) => {
+    expect(ruleText(rule)).toBe(text)
+    expect(remainingText(rule)).toBe(remaining)
+  })
+
+  it('durations, plurals, bodies', () => {
+    expect(duration(0.4234)).toBe('0.42 ms')
+    expect(duration(12.6)).toBe('13 ms')
+    expect(plural(1, 'rule')).toBe('1 rule')
+    expect(plural(0, 'pet')).toBe('0 pets')
+    expect(bodyText({ a: 1 })).toBe('{\n  "a": 1\n}')
+    expect(bodyText('not json')).toBe('not json')
+  })
+
+  it('file names carry the session and a UTC stamp, as the server writes them', () => {
+    const stamp = fileStamp(new Date('2030-03-01T14:03:22.512Z'))
+    expect(stamp).toBe('20300301T140322Z')
+    expect(downloadName('job-42', stamp, '.har')).toBe('petstore-mock-job-42-20300301T140322Z.har')
+    expect(dispositionFilename('attachment; filename="a-b.har"')).toBe('a-b.har')
+    expect(dispositionFilename('attachment; filename=a.har')).toBe('a.har')
+    expect(dispositionFilename(null)).toBeUndefined()
+  })
+
+  it('pets are counted by status; files are sent as YAML or JSON by their name', () => {
+    expect(
+      countByStatus([
+        { id: 1, name: 'a', categoryId: 1, status: 'sold' },
+        { id: 2, name: 'b', categoryId: 1 },
+        { id: 3, name: 'c', categoryId: 1, status: 'sold' },
+      ]),
+    ).toEqual({ available: 0, pending: 0, sold: 2, none: 1 })
+    expect(fileContentType('pets.YAML')).toBe('application/yaml')
+    expect(fileContentType('pets.yml')).toBe('application/yaml')
+    expect(fileContentType('pets.json')).toBe('application/json')
+  })
+})
