@@ -71,6 +71,7 @@ const banner = (url: string, config: Config, source: string, count: number): str
     `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
     ...adminAccessBanner(config),
     ...timeBanner(config),
+    `  panel: ${url}/__admin/ (the QA panel, in a browser)`,
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',
   ].join('\n')

@@ -44,9 +44,10 @@ export function App(props: PanelProps) {
   const [notice, setNotice] = useState('')
   const client = useMemo(() => adminClient(session, tokens), [session, tokens])
 
+  // Sessions are the server's, not the session's: kept (not blanked) when another one is picked.
   const sessions = useResource(
     () => client.json<{ sessions: SessionSummary[] }>('/sessions').then((b) => b.sessions),
-    client,
+    tokens,
   )
   const rules = useResource(() => client.json<{ faults: FaultRule[] }>('/faults').then((b) => b.faults), client)
   const pets = useResource(() => client.json<{ pets: Pet[] }>('/state').then((b) => b.pets), client)
@@ -95,6 +96,7 @@ export function App(props: PanelProps) {
     setSession(name)
     setSelected(undefined)
     props.remember(name)
+    reloadSessions()
   }
 
   const addRule = (body: object, label?: string) =>
