@@ -4,6 +4,7 @@ import { fileStamp } from './describe.js'
 import { dispositionFilename, downloadName } from './download.js'
 import { FaultRules } from './fault-rules.js'
 import { useAction, useResource, useThrottled } from './hooks.js'
+import { Failure } from './parts.js'
 import { RequestDetails } from './request-details.js'
 import { RequestsTable } from './requests-table.js'
 import { saveFile } from './save-file.js'
@@ -210,11 +211,7 @@ export function App(props: PanelProps) {
               </button>
             </div>
           </div>
-          {requestsAction.error && (
-            <p class="error" role="alert">
-              {requestsAction.error}
-            </p>
-          )}
+          <Failure message={requestsAction.error} />
           <RequestsTable rows={journal.rows} selected={selected} onSelect={setSelected} />
           <RequestDetails entry={entry} />
         </section>

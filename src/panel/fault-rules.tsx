@@ -1,4 +1,5 @@
 import { remainingText, ruleText } from './describe.js'
+import { Card } from './parts.js'
 import { presets } from './presets.js'
 import { RuleForm } from './rule-form.js'
 import type { FaultRule } from './types.js'
@@ -14,18 +15,16 @@ export function FaultRules(props: {
 }) {
   const rules = props.rules ?? []
   return (
-    <section class="card" aria-labelledby="rules-title">
-      <div class="card-head">
-        <h2 id="rules-title">Fault rules</h2>
+    <Card
+      id="rules-title"
+      title="Fault rules"
+      error={props.error}
+      action={
         <button type="button" class="danger" onClick={props.onClear} disabled={rules.length === 0}>
           Clear rules
         </button>
-      </div>
-      {props.error && (
-        <p class="error" role="alert">
-          {props.error}
-        </p>
-      )}
+      }
+    >
       <div class="presets" role="group" aria-label="Presets">
         {presets.map((p) => (
           <button key={p.label} type="button" onClick={() => void props.onAdd(p.rule, p.label)}>
@@ -55,6 +54,6 @@ export function FaultRules(props: {
         </ol>
       )}
       <RuleForm operations={props.operations} onAdd={(body) => props.onAdd(body)} />
-    </section>
+    </Card>
   )
 }

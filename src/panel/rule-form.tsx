@@ -1,45 +1,12 @@
-import type { ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { emptyRuleFields, ruleBody, type RuleFields } from './form-values.js'
+import { Field, NumberField } from './parts.js'
 
 const faultOptions = [
   ['connection_reset', 'Connection reset'],
   ['empty_response', 'Empty response'],
   ['malformed_body', 'Malformed body'],
 ] as const
-
-function Field(props: { id: string; label: string; children: ComponentChildren }) {
-  return (
-    <div class="field">
-      <label for={props.id}>{props.label}</label>
-      {props.children}
-    </div>
-  )
-}
-
-type Setter = (name: keyof RuleFields) => (e: { currentTarget: { value: string } }) => void
-
-function NumberInput(props: {
-  name: 'status' | 'delayMs' | 'times' | 'probability' | 'petId'
-  label: string
-  placeholder: string
-  fields: RuleFields
-  set: Setter
-}) {
-  const id = `rule-${props.name}`
-  return (
-    <Field id={id} label={props.label}>
-      <input
-        id={id}
-        inputMode={props.name === 'probability' ? 'decimal' : 'numeric'}
-        autocomplete="off"
-        placeholder={props.placeholder}
-        value={props.fields[props.name]}
-        onInput={props.set(props.name)}
-      />
-    </Field>
-  )
-}
 
 /**
  * Every field of a fault rule; empty fields are left out. What the server
@@ -50,8 +17,21 @@ export function RuleForm(props: {
   onAdd: (body: Record<string, unknown>) => Promise<boolean>
 }) {
   const [fields, setFields] = useState<RuleFields>(emptyRuleFields)
-  const set: Setter = (name) => (e) => setFields((current) => ({ ...current, [name]: e.currentTarget.value }))
-  const common = { fields, set }
+  const set = (name: keyof RuleFields) => (value: string) => setFields((current) => ({ ...current, [name]: value }))
+  const number = (
+    name: 'status' | 'delayMs' | 'times' | 'probability' | 'petId',
+    label: string,
+    placeholder: string,
+  ) => (
+    <NumberField
+      id={`rule-${name}`}
+      label={label}
+      placeholder={placeholder}
+      decimal={name === 'probability'}
+      value={fields[name]}
+      onInput={set(name)}
+    />
+  )
   return (
     <form
       class="rule-form"
@@ -68,7 +48,11 @@ export function RuleForm(props: {
       </p>
       <div class="fields">
         <Field id="rule-operation" label="Operation">
-          <select id="rule-operation" value={fields.operation} onChange={set('operation')}>
+          <select
+            id="rule-operation"
+            value={fields.operation}
+            onChange={(e) => set('operation')(e.currentTarget.value)}
+          >
             <option value="">Any operation</option>
             {props.operations.map((op) => (
               <option key={op} value={op}>
@@ -77,9 +61,9 @@ export function RuleForm(props: {
             ))}
           </select>
         </Field>
-        <NumberInput name="status" label="Status" placeholder="400–599" {...common} />
+        {number('status', 'Status', '400–599')}
         <Field id="rule-fault" label="Fault">
-          <select id="rule-fault" value={fields.fault} onChange={set('fault')}>
+          <select id="rule-fault" value={fields.fault} onChange={(e) => set('fault')(e.currentTarget.value)}>
             <option value="">None</option>
             {faultOptions.map(([value, text]) => (
               <option key={value} value={value}>
@@ -88,10 +72,10 @@ export function RuleForm(props: {
             ))}
           </select>
         </Field>
-        <NumberInput name="delayMs" label="Delay (ms)" placeholder="0–60000" {...common} />
-        <NumberInput name="times" label="Times" placeholder="unlimited" {...common} />
-        <NumberInput name="probability" label="Probability" placeholder="0–1" {...common} />
-        <NumberInput name="petId" label="Pet id" placeholder="any" {...common} />
+        {number('delayMs', 'Delay (ms)', '0–60000')}
+        {number('times', 'Times', 'unlimited')}
+        {number('probability', 'Probability', '0–1')}
+        {number('petId', 'Pet id', 'any')}
       </div>
       <button type="submit" class="primary">
         Add rule

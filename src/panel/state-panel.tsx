@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { numberField } from './form-values.js'
+import { Card, Field, NumberField } from './parts.js'
 import { countByStatus } from './pets.js'
 import type { Pet } from './types.js'
 
@@ -22,18 +23,16 @@ export function StatePanel(props: {
   const counts = props.pets ? countByStatus(props.pets) : undefined
   const shown = (n: number | undefined) => (n === undefined ? '–' : n.toLocaleString('en'))
   return (
-    <section class="card" aria-labelledby="state-title">
-      <div class="card-head">
-        <h2 id="state-title">State</h2>
+    <Card
+      id="state-title"
+      title="State"
+      error={props.error}
+      action={
         <button type="button" class="danger" onClick={props.onReset}>
           Reset session
         </button>
-      </div>
-      {props.error && (
-        <p class="error" role="alert">
-          {props.error}
-        </p>
-      )}
+      }
+    >
       <dl class="counts" aria-label="Pets by status">
         {statuses.map(([key, label]) => (
           <div key={key} class={`count count-${key}`}>
@@ -57,30 +56,11 @@ export function StatePanel(props: {
           void props.onSeed({ count: numberField(count), ...(seed.trim() !== '' && { seed: numberField(seed) }) })
         }}
       >
-        <div class="field">
-          <label for="seed-count">Pets to generate</label>
-          <input
-            id="seed-count"
-            inputMode="numeric"
-            autocomplete="off"
-            value={count}
-            onInput={(e) => setCount(e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="seed-value">Seed</label>
-          <input
-            id="seed-value"
-            inputMode="numeric"
-            autocomplete="off"
-            value={seed}
-            onInput={(e) => setSeed(e.currentTarget.value)}
-          />
-        </div>
+        <NumberField id="seed-count" label="Pets to generate" value={count} onInput={setCount} />
+        <NumberField id="seed-value" label="Seed" value={seed} onInput={setSeed} />
         <button type="submit">Seed pets</button>
       </form>
-      <div class="field upload">
-        <label for="pets-file">Replace pets from a JSON or YAML file</label>
+      <Field id="pets-file" label="Replace pets from a JSON or YAML file" class="upload">
         <input
           id="pets-file"
           type="file"
@@ -92,7 +72,7 @@ export function StatePanel(props: {
             input.value = ''
           }}
         />
-      </div>
-    </section>
+      </Field>
+    </Card>
   )
 }

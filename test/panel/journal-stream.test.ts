@@ -3,17 +3,9 @@ import { adminClient } from '../../src/panel/admin-client.js'
 import { followJournal, type StreamState } from '../../src/panel/journal-stream.js'
 import { TokenBroker } from '../../src/panel/token-broker.js'
 import type { JournalEntry } from '../../src/panel/types.js'
+import { journalEntry } from './entries.js'
 
-const entry = (id: number): JournalEntry => ({
-  id,
-  time: `2030-01-01T00:00:0${id}.000Z`,
-  method: 'GET',
-  path: '/v1/pets',
-  query: {},
-  operation: 'listPets',
-  status: 200,
-  durationMs: 1,
-})
+const entry = journalEntry
 const event = (e: JournalEntry) => `id: ${e.id}\nevent: request\ndata: ${JSON.stringify(e)}\n\n`
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { entryKey, mergeEntries } from '../../src/panel/rows.js'
-import type { JournalEntry } from '../../src/panel/types.js'
+import { journalEntry } from './entries.js'
 
-const entry = (id: number, second: number): JournalEntry => ({
-  id,
-  time: `2030-01-01T00:00:${String(second).padStart(2, '0')}.000Z`,
-  method: 'GET',
-  path: '/v1/pets',
-  query: {},
-  operation: 'listPets',
-  status: 200,
-  durationMs: 1,
-})
+const entry = journalEntry
 
 describe('mergeEntries', () => {
   it('puts the newest on top, whatever the order of arrival', () => {
