@@ -7,6 +7,7 @@ export const journalEntry = (id: number, second = id): JournalEntry => ({
   method: 'GET',
   path: '/v1/pets',
   query: {},
+  headers: {},
   operation: 'listPets',
   status: 200,
   durationMs: 1,

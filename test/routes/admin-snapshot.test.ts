@@ -222,7 +222,7 @@ describe('PUT /__admin/snapshot', () => {
     const yaml = await app.request('/__admin/snapshot', send('format: 1\npets: []\n', 'application/yaml'))
     expect(yaml.status).toBe(415)
     expect((await yaml.json()).message).toBe(
-      'This mock reads snapshots as JSON only (no YAML here); send Content-Type: application/json.',
+      'This mock reads JSON only (no YAML parser in this build); send Content-Type: application/json.',
     )
   })
 

@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../errors.js'
 import type { FaultRuleInput } from '../faults.js'
 import { toEntry } from '../journal-entry.js'
+import { dataBody } from '../middleware/data-body.js'
 import { jsonBody } from '../middleware/json-body.js'
 import type { Pet } from '../pet.js'
 import { fakePets, SeedError } from '../seed.js'
@@ -101,7 +102,7 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
     return c.body(null, 204)
   })
   admin.get('/state', session, (c) => c.json({ pets: c.var.session.store.all() } satisfies StateBody))
-  admin.put('/state', session, body, (c) => {
+  admin.put('/state', session, dataBody(deps, 'The state'), (c) => {
     let pets: Pet[]
     try {
       pets = deps.validateState(c.get('body'))
