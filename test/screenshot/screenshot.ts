@@ -37,7 +37,12 @@ try {
   await api('/v1/pets', { method: 'POST', body: JSON.stringify({ name: 'Luna', categoryId: 4, status: 'sold' }) })
   await page.getByRole('row').filter({ hasText: '/v1/pets/999' }).waitFor({ timeout: 5000 })
   await page.getByRole('row').filter({ hasText: 'rule 1' }).first().getByRole('button').click()
-  await page.waitForTimeout(300)
+  await page.mouse.move(0, 400)
+  // The session picker's counts are polled: wait until they show the requests just sent.
+  await page
+    .getByLabel('Session', { exact: true })
+    .locator('option', { hasText: '11 requests' })
+    .waitFor({ state: 'attached', timeout: 5000 })
   await page.screenshot({ path: output })
   console.log(`wrote ${output}`)
 } finally {
