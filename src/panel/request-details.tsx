@@ -30,28 +30,18 @@ function Body(props: { body: unknown; truncated: boolean | undefined; label: str
   )
 }
 
-// Before the journal recorded request headers it kept Authorization alone (redacted).
-const requestHeaders = (entry: JournalEntry): Record<string, string> | undefined =>
-  entry.headers ?? (entry.authorization !== undefined ? { authorization: entry.authorization } : undefined)
-
 function ResponsePart({ entry }: { entry: JournalEntry }) {
-  if (entry.status === 0) return <p>No answer: the connection was reset.</p>
   const response = entry.response
+  if (!response) return <p>No answer: the connection was reset.</p>
   return (
     <>
       <p class="status-line">
-        Status <strong>{statusText(response?.status ?? entry.status)}</strong>
+        Status <strong>{statusText(response.status)}</strong>
       </p>
-      {response ? (
-        <>
-          <h5>Headers</h5>
-          <Headers headers={response.headers} label="Response headers" />
-          <h5>Body</h5>
-          <Body body={response.body} truncated={response.bodyTruncated} label="Response body" />
-        </>
-      ) : (
-        <p class="muted">This server does not record responses.</p>
-      )}
+      <h5>Headers</h5>
+      <Headers headers={response.headers} label="Response headers" />
+      <h5>Body</h5>
+      <Body body={response.body} truncated={response.bodyTruncated} label="Response body" />
     </>
   )
 }
@@ -71,7 +61,7 @@ export function RequestDetails({ entry }: { entry: JournalEntry | undefined }) {
             <div>
               <h4>Request</h4>
               <h5>Headers</h5>
-              <Headers headers={requestHeaders(entry)} label="Request headers" />
+              <Headers headers={entry.headers} label="Request headers" />
               <h5>Body</h5>
               <Body body={entry.body} truncated={entry.bodyTruncated} label="Request body" />
             </div>
