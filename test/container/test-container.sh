@@ -7,12 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-engine=${CONTAINER_ENGINE:-}
-if [ -z "$engine" ]; then
-  if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then engine=docker
-  elif command -v podman >/dev/null 2>&1; then engine=podman
-  else echo "test:container: neither a working docker nor podman; set CONTAINER_ENGINE" >&2; exit 1; fi
-fi
+SUITE=test:container
+source test/container/lib.sh
 base_image=$(sed -n 's/^FROM \([^ ]*\) AS build$/\1/p' Dockerfile)
 budget_bytes=$((20 * 1024 * 1024))
 tag="petstore-mock:test-$$"
@@ -24,9 +20,6 @@ work=$(mktemp -d)
 containers=()
 volumes=()
 load_pid=
-# An interrupted Podman build leaves its (labelled) buildah working containers, which only
-# --external lists, and intermediate images, which only -a lists.
-ps_all=(ps -a); [ "$engine" = podman ] && ps_all+=(--external)
 
 # Names of this run's containers: recorded ones plus any with its label or name prefix.
 run_containers() {
@@ -58,7 +51,7 @@ leftovers() {
 }
 
 cleanup() {
-  local code=$? c v left
+  local code=$? c v
   # A second Ctrl-C must not cut the cleanup short.
   trap '' INT TERM HUP
   if [ -n "$load_pid" ]; then kill "$load_pid" 2>/dev/null || true; wait "$load_pid" 2>/dev/null || true; fi
@@ -72,25 +65,10 @@ cleanup() {
     >/dev/null 2>&1 || true
   for v in "${volumes[@]}"; do "$engine" volume rm -f "$v" >/dev/null 2>&1 || true; done
   rm -rf "$work"
-  if ! left=$(leftovers 2>/dev/null); then
-    echo "test:container: $engine could not list what is left of this run; check by hand: label $run_label" >&2
-    [ "$code" != 0 ] || code=1
-  elif [ -n "$left" ]; then
-    echo "test:container: cleanup left these behind:" >&2
-    sed 's/^/  /' <<<"$left" >&2
-    [ "$code" != 0 ] || code=1
-  fi
-  [ "$code" = 0 ] && echo "test:container: all checks passed" || echo "test:container: FAILED (exit code $code)" >&2
+  report_leftovers
   exit "$code"
 }
 trap cleanup EXIT
-# Leave through the EXIT trap (cleanup), with the usual 128 + signal number.
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-fail() { echo "FAIL $*" >&2; exit 1; }
-ok() { echo "ok   $*"; }
 
 # 1. build (Podman's default OCI format drops HEALTHCHECK; the docker format keeps it)
 build_opts=(--label "$run_label"); [ "$engine" = podman ] && build_opts+=(--format docker)

@@ -11,12 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-engine=${CONTAINER_ENGINE:-}
-if [ -z "$engine" ]; then
-  if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then engine=docker
-  elif command -v podman >/dev/null 2>&1; then engine=podman
-  else echo "test:testcontainers: neither a working docker nor podman; set CONTAINER_ENGINE" >&2; exit 1; fi
-fi
+SUITE=test:testcontainers
+source test/container/lib.sh
 version=$(node -p "require('./package.json').version")
 tag="petstore-mock:$version"
 run_id="petstore-mock-tc-$$"
@@ -28,7 +24,6 @@ socket=
 built_id=
 # The image already tagged petstore-mock:<version>, if any: re-tagged at the end, never removed.
 previous_id=$("$engine" image inspect --format '{{.Id}}' "$tag" 2>/dev/null || true)
-ps_all=(ps -a); [ "$engine" = podman ] && ps_all+=(--external)
 
 # IDs of this run's containers: the suite labels its own; the consumer's run the image built here.
 run_containers() {
@@ -74,26 +69,10 @@ cleanup() {
     rm -f "$socket"
   fi
   rm -rf "$work"
-  if ! left=$(leftovers 2>/dev/null); then
-    echo "FAIL $engine could not list what is left of this run; check by hand: label $run_label" >&2
-    [ "$code" != 0 ] || code=1
-  elif [ -n "$left" ]; then
-    echo "FAIL cleanup left these behind:" >&2
-    sed 's/^/  /' <<<"$left" >&2
-    [ "$code" != 0 ] || code=1
-  else
-    echo "ok   nothing of this run is left (containers, images, service, files)"
-  fi
-  [ "$code" = 0 ] && echo "test:testcontainers: all checks passed" || echo "test:testcontainers: FAILED (exit code $code)" >&2
+  report_leftovers
   exit "$code"
 }
 trap cleanup EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-fail() { echo "FAIL $*" >&2; exit 1; }
-ok() { echo "ok   $*"; }
 repo=$PWD
 failures=0
 # vitest_lines DIR REPORT PREFIX ARGS…: runs vitest in DIR with a JSON report, prints one ok/FAIL
