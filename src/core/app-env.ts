@@ -1,4 +1,5 @@
 import type { Shaping } from './journal.js'
+import type { BuiltAnswer } from './respond.js'
 import type { RateDecision } from './rate-limit.js'
 import type { Session } from './sessions.js'
 import type { SpecOperation } from './spec/spec.js'
@@ -28,5 +29,9 @@ export type AppEnv = {
     query: Readonly<Record<string, string[]>> | undefined
     /** Where the request stands against the session's rate limit, once counted. */
     rateLimit: RateDecision | undefined
+    /** Headers every answer to the request carries, errors included (deprecation, rate limit); lower-case names. */
+    answerHeaders: Readonly<Record<string, string>> | undefined
+    /** The answer as built by `answer()` (respond.ts), for the journal. */
+    answer: BuiltAnswer | undefined
   }
 }

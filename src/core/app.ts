@@ -6,14 +6,14 @@ import { ApiError } from './errors.js'
 import { createRuleValidator, type FaultRuleInput } from './faults.js'
 import { createLogger, type Logger } from './log.js'
 import { adminGuard, isAdminPath } from './middleware/admin-guard.js'
+import { apiRequest } from './middleware/api-request.js'
 import { apiKeyAuth } from './middleware/api-key-auth.js'
 import { type CorsOrigins, corsPolicy } from './middleware/cors-policy.js'
 import { deprecation } from './middleware/deprecation.js'
-import { journalRequest } from './middleware/journal-request.js'
 import { jsonBody } from './middleware/json-body.js'
-import { latency, type LatencyRange } from './middleware/latency.js'
+import type { LatencyRange } from './middleware/latency.js'
 import { apiRealm, mockControl } from './middleware/mock-control.js'
-import { rateLimit, rateLimitHeaders } from './middleware/rate-limit.js'
+import { rateLimit } from './middleware/rate-limit.js'
 import { requestLog } from './middleware/request-log.js'
 import { selectSession } from './middleware/select-session.js'
 import { sunsetGate } from './middleware/sunset.js'
@@ -173,10 +173,11 @@ export const createMock = (options: AppOptions = {}): Mock => {
 
   app.onError(handleError(logger))
   app.notFound((c) => errorResponse(c, new ApiError(404, `No route for ${c.req.method} ${c.req.path}.`)))
-  app.use(requestLog(logger))
+  const { request } = logger
+  if (request) app.use(requestLog({ ...logger, request }))
   if (options.cors !== false) app.use(corsPolicy(options.cors ?? '*', methodsFor, isAdminPath))
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
-  app.use(`${spec.basePath}/*`, session, journalRequest(transport), rateLimitHeaders(), latency())
+  app.use(`${spec.basePath}/*`, apiRequest(sessions, transport))
   options.signal?.addEventListener('abort', () => sessions.close())
   app.use(
     methodNotAllowed({

@@ -1,6 +1,7 @@
 import { reasonPhrases } from './http-status.js'
 import {
   type HeaderList,
+  headerList,
   headerRecord,
   type JournalRecord,
   type KeptBody,
@@ -107,7 +108,7 @@ const responseOf = (record: JournalRecord): HarEntry['response'] => {
     statusText: reasonPhrases[status] ?? '',
     httpVersion: 'HTTP/1.1',
     cookies: [],
-    headers: pairs(response.headers),
+    headers: pairs(headerList(response.headers)),
     content: { size: sizeOf(body), mimeType, ...(body && { text: body.text, ...cutNote(body) }) },
     redirectURL: REDIRECT.has(status) ? (headers['location'] ?? '') : '',
     headersSize: -1,

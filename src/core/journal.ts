@@ -25,8 +25,24 @@ export interface KeptBody {
  */
 export type HeaderList = readonly string[]
 
+/**
+ * An answer's headers as kept: a flat list, or the plain object (lower-case
+ * names) the answer was built from, kept as it is and listed when read.
+ */
+export type KeptHeaders = HeaderList | Readonly<Record<string, string>>
+
+/** Kept headers as a flat list; an object's names in the order a web `Headers` lists them (sorted). */
+export const headerList = (headers: KeptHeaders): HeaderList => {
+  if (Array.isArray(headers)) return headers as HeaderList
+  const record = headers as Readonly<Record<string, string>>
+  return Object.keys(record)
+    .sort()
+    .flatMap((name) => [name, record[name]!])
+}
+
 /** A header list as a record: lower-case names, repeated names joined by `, `. */
-export const headerRecord = (list: HeaderList): Record<string, string> => {
+export const headerRecord = (headers: KeptHeaders): Record<string, string> => {
+  const list = headerList(headers)
   // No prototype: a header named like an Object.prototype member is just a header.
   const record: Record<string, string> = Object.create(null)
   for (let i = 0; i + 1 < list.length; i += 2) {
@@ -39,7 +55,7 @@ export const headerRecord = (list: HeaderList): Record<string, string> => {
 /** The answer as recorded: absent when none was sent (connection_reset). */
 export interface RecordedResponse {
   status: number
-  headers: HeaderList
+  headers: KeptHeaders
   body?: KeptBody
 }
 

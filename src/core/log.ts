@@ -12,7 +12,8 @@ export interface RequestLine {
 
 /** Where the server reports requests, warnings and failures. */
 export interface Logger {
-  request(line: RequestLine): void
+  /** Absent: requests are not logged (and no stage times them). */
+  request?(line: RequestLine): void
   warn(message: string): void
   error(message: string, error?: unknown): void
 }
@@ -28,7 +29,7 @@ export interface LogSink {
 
 /** A logger writing JSON lines or coloured text to a sink; silent writes nothing. */
 export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
-  if (format === 'silent' || !out) return { request() {}, warn() {}, error() {} }
+  if (format === 'silent' || !out) return { warn() {}, error() {} }
   const stamp = () => new Date().toISOString()
   if (format === 'json') {
     const write = (record: object) => out.write(`${JSON.stringify({ time: stamp(), ...record })}\n`)

@@ -1,12 +1,62 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { AppEnv } from './app-env.js'
 import { ApiError, ConnectionResetError } from './errors.js'
 import type { Logger } from './log.js'
 
+/** An answer as built, kept for the journal: reading a sent Response's headers or body costs a copy. */
+export interface BuiltAnswer {
+  res: Response
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>
+  text: string | null
+}
+
+const jsonType = { 'content-type': 'application/json' } as const
+
+/**
+ * Builds an answer from a plain header object (lower-case names), adding the
+ * headers every answer of this request carries (`c.var.answerHeaders`:
+ * deprecation, rate limit). Not hono's `c.json`: given more than one header,
+ * it builds a web `Headers`, which `@hono/node-server` converts back to an
+ * object for every answer.
+ */
+export const answer = (
+  c: Context<AppEnv>,
+  text: string | null,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+): Response => {
+  const extra = c.get('answerHeaders')
+  const all = extra ? { ...headers, ...extra } : headers
+  const res = new Response(text, { status, headers: all })
+  c.set('answer', { res, headers: all, text })
+  return res
+}
+
+/** A JSON answer: `value` serialised, with `headers` (lower-case names) besides the content type. */
+export const jsonAnswer = (
+  c: Context<AppEnv>,
+  value: unknown,
+  status = 200,
+  headers?: Readonly<Record<string, string>>,
+): Response => answer(c, JSON.stringify(value), status, headers ? { ...jsonType, ...headers } : jsonType)
+
+/** Adds headers that every answer to this request carries, errors included. */
+export const addAnswerHeaders = (c: Context<AppEnv>, headers: Readonly<Record<string, string>>): void => {
+  const current = c.get('answerHeaders')
+  c.set('answerHeaders', current ? { ...current, ...headers } : headers)
+}
+
+const lowerCased = (headers: Readonly<Record<string, string>>): Record<string, string> => {
+  const lower: Record<string, string> = {}
+  for (const name in headers) lower[name.toLowerCase()] = headers[name]!
+  return lower
+}
+
 /** The JSON `Error` response for an ApiError, with its extra headers. */
 export const errorResponse = (c: Context, error: ApiError): Response =>
-  c.json(error.body, error.status as ContentfulStatusCode, error.headers)
+  jsonAnswer(c as Context<AppEnv>, error.body, error.status, lowerCased(error.headers))
 
 /**
  * Maps anything thrown while handling a request to an `Error` response:

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { equalsAny } from '../constant-time.js'
 import { ApiError } from '../errors.js'
+import { errorResponse } from '../respond.js'
 
 /** Options of {@link apiKeyAuth}. */
 export interface ApiKeyAuthOptions {
@@ -26,7 +27,7 @@ export const apiKeyAuth = ({ keys, realm, what = 'API key' }: ApiKeyAuthOptions)
   const accepted = [...keys]
   const fail = (message: string, tokenSent: (c: Context) => boolean) => (c: Context) => {
     const error = new ApiError(401, message, { headers: { 'WWW-Authenticate': challenge(realm, tokenSent(c)) } })
-    return c.json(error.body, 401, error.headers)
+    return errorResponse(c, error)
   }
   return bearerAuth({
     realm,

@@ -5,6 +5,7 @@ import { formatDay } from '../instant.js'
 import { redactAuthorization } from '../journal.js'
 import { lifecycleHeaders, replacementOf } from '../lifecycle.js'
 import type { Logger } from '../log.js'
+import { addAnswerHeaders } from '../respond.js'
 import type { SpecOperation } from '../spec/spec.js'
 
 const describeClient = ({ authorization, userAgent }: DeprecationClient): string =>
@@ -17,7 +18,9 @@ const describeClient = ({ authorization, userAgent }: DeprecationClient): string
  * client (token hint and User-Agent) calls it.
  */
 export const deprecation = (operation: SpecOperation, logger: Logger): MiddlewareHandler<AppEnv> => {
-  const headers = Object.entries(lifecycleHeaders(operation))
+  const headers = Object.fromEntries(
+    Object.entries(lifecycleHeaders(operation)).map(([name, value]) => [name.toLowerCase(), value]),
+  )
   const until = operation.sunset ? ` and will be removed on ${formatDay(operation.sunset)}` : ''
   const replacement = replacementOf(operation)
   return async function deprecation(c, next) {
@@ -37,7 +40,7 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Middlewar
         `${operation.id}: more distinct clients than the report keeps in session ${session.name}; further ones are counted as "other" and not logged`,
       )
     }
+    addAnswerHeaders(c, headers)
     await next()
-    for (const [name, value] of headers) c.res.headers.set(name, value)
   }
 }

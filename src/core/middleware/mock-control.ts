@@ -6,6 +6,7 @@ import type { Shaping } from '../journal.js'
 import { goneError } from '../lifecycle.js'
 import { parsePreferences } from '../preferences.js'
 import { queryParams } from '../request-query.js'
+import { answer } from '../respond.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../transport.js'
 
@@ -118,7 +119,7 @@ export const mockControl = (
     c.get('shaping')?.push(effect.shaping)
     if (effect.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs))
     if (effect.fault === 'connection_reset') return void (c.res = transport.resetConnection(c))
-    if (effect.fault === 'empty_response') return void (c.res = c.body(null, 200))
+    if (effect.fault === 'empty_response') return void (c.res = answer(c, null, 200, {}))
     if (effect.status !== undefined && effect.status >= 400) throw injectedError(c, operation, effect.status, allow)
     await next()
     if (effect.fault === 'malformed_body') c.res = await truncated(c.res)

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError } from '../errors.js'
 import { formatRate, partitionKey } from '../rate-limit.js'
+import { addAnswerHeaders } from '../respond.js'
 
 // The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).
 const policyName = '"default"'
@@ -23,6 +24,7 @@ export const rateLimit = (): MiddlewareHandler<AppEnv> =>
       session.clock.now(),
     )
     c.set('rateLimit', decision)
+    addAnswerHeaders(c, { ratelimit: `${policyName};r=${decision.remaining};t=${decision.resetSeconds}` })
     if (!decision.allowed) {
       throw new ApiError(
         429,
@@ -33,16 +35,7 @@ export const rateLimit = (): MiddlewareHandler<AppEnv> =>
     await next()
   }
 
-/**
- * While the session has a limit, every answer carries `RateLimit-Policy`,
- * and the answer to a request that was counted (or refused) carries
- * `RateLimit` with what is left and when the window frees.
- */
-export const rateLimitHeaders = (): MiddlewareHandler<AppEnv> =>
-  async function rateLimitHeaders(c, next) {
-    await next()
-    const policy = c.get('session').rateLimits.policy
-    const decision = c.get('rateLimit')
-    if (policy) c.res.headers.set('RateLimit-Policy', `${policyName};q=${policy.limit};w=${policy.windowSeconds}`)
-    if (decision) c.res.headers.set('RateLimit', `${policyName};r=${decision.remaining};t=${decision.resetSeconds}`)
-  }
+/** While the session has a limit, every answer carries `RateLimit-Policy` (set with the session). */
+export const rateLimitPolicyHeaders = (policy: { limit: number; windowSeconds: number }): Record<string, string> => ({
+  'ratelimit-policy': `${policyName};q=${policy.limit};w=${policy.windowSeconds}`,
+})

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono'
 import type { Logger } from '../log.js'
 
 /** One log line per request: method, path, status and milliseconds. */
-export const requestLog = (logger: Logger): MiddlewareHandler =>
+export const requestLog = (logger: Logger & Required<Pick<Logger, 'request'>>): MiddlewareHandler =>
   async function requestLog(c, next) {
     const start = performance.now()
     await next()

@@ -2,6 +2,7 @@ import type { Handler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError } from '../errors.js'
 import type { NewPet, PetStatus } from '../pet.js'
+import { jsonAnswer } from '../respond.js'
 
 /** Handlers keyed by operationId; each reads validated input and the session's store. */
 export type OperationHandlers = Record<string, Handler<AppEnv>>
@@ -10,7 +11,7 @@ export type OperationHandlers = Record<string, Handler<AppEnv>>
 export const petHandlers = (basePath: string): OperationHandlers => ({
   listPets(c) {
     const { limit, status } = c.get('input').params as { limit: number; status?: PetStatus }
-    return c.json(c.get('session').store.list(limit, status))
+    return jsonAnswer(c, c.get('session').store.list(limit, status))
   },
 
   createPet(c) {
@@ -18,7 +19,7 @@ export const petHandlers = (basePath: string): OperationHandlers => ({
     if (result === 'full') {
       throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
     }
-    return c.json(result, 201, { Location: `${basePath}/pets/${result.id}` })
+    return jsonAnswer(c, result, 201, { location: `${basePath}/pets/${result.id}` })
   },
 
   getPet(c) {
@@ -26,6 +27,6 @@ export const petHandlers = (basePath: string): OperationHandlers => ({
     // A rounded id (beyond 2^53) must never match the pet it rounds to.
     const pet = Number.isSafeInteger(id) ? c.get('session').store.get(id) : undefined
     if (!pet) throw new ApiError(404, `No pet with id ${c.req.param('petId')}.`)
-    return c.json(pet)
+    return jsonAnswer(c, pet)
   },
 })
