@@ -7,7 +7,7 @@ import { listen, type RunningServer } from '../src/node/server.js'
 import { type SpawnedServer, spawnServer } from './helpers/spawn-server.js'
 
 const record = (i: number, size = 10) => ({
-  time: new Date().toISOString(),
+  time: Date.now(),
   method: 'GET',
   url: `http://localhost/v1/pets/${i}`,
   path: `/v1/pets/${i}`,

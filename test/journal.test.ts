@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Journal, redactAuthorization } from '../src/core/journal.js'
 
 const entry = (i: number, operation = 'listPets', status = 200) => ({
-  time: 't',
+  time: 0,
   method: 'GET',
   url: `http://localhost/v1/pets/${i}`,
   path: `/v1/pets/${i}`,

@@ -12,7 +12,7 @@ const start = {
   maxPets: 100,
   journalSize: 10,
 }
-const record = { time: '', method: 'GET', url: 'http://localhost/', path: '/', headers: [] }
+const record = { time: 0, method: 'GET', url: 'http://localhost/', path: '/', headers: [] }
 
 describe('SessionRegistry', () => {
   it('creates sessions on first use from the start state', () => {

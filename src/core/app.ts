@@ -1,29 +1,22 @@
-import { Hono, type MiddlewareHandler } from 'hono'
-import { methodNotAllowed } from 'hono/method-not-allowed'
+import { Hono } from 'hono'
 import type { AppEnv } from './app-env.js'
 import { type ClockOption, MockClock, startClock } from './clock.js'
 import { ApiError } from './errors.js'
 import { createRuleValidator, type FaultRuleInput } from './faults.js'
 import { createLogger, type Logger } from './log.js'
-import { adminGuard, isAdminPath } from './middleware/admin-guard.js'
-import { apiRequest } from './middleware/api-request.js'
+import { adminGuard } from './middleware/admin-guard.js'
 import { apiKeyAuth } from './middleware/api-key-auth.js'
 import { type CorsOrigins, corsPolicy } from './middleware/cors-policy.js'
-import { deprecation } from './middleware/deprecation.js'
-import { jsonBody } from './middleware/json-body.js'
-import type { LatencyRange } from './middleware/latency.js'
-import { apiRealm, mockControl } from './middleware/mock-control.js'
-import { rateLimit } from './middleware/rate-limit.js'
 import { requestLog } from './middleware/request-log.js'
 import { selectSession } from './middleware/select-session.js'
-import { sunsetGate } from './middleware/sunset.js'
-import { validateRequest } from './middleware/validate-request.js'
 import type { Pet } from './pet.js'
 import { checkRatePolicy, formatRate, type RateLimitPolicy } from './rate-limit.js'
-import { errorResponse, handleError } from './respond.js'
+import { handleError } from './respond.js'
 import { routeMethods } from './route-methods.js'
 import { adminRoutes } from './routes/admin.js'
+import { panelRedirect } from './routes/admin-panel.js'
 import { docsRoutes } from './routes/docs.js'
+import { apiChains } from './routes/operations.js'
 import { petHandlers } from './routes/pet-handlers.js'
 import { defaultSeed, validatePets } from './seed.js'
 import { SessionRegistry } from './sessions.js'
@@ -38,7 +31,9 @@ import {
 import { bundledSpec } from './spec/bundled-spec.js'
 import type { Spec, SpecOperation } from './spec/spec.js'
 import { type Transport, webTransport } from './transport.js'
-import { startWorld } from './world.js'
+import { cors } from './stages/cors.js'
+import { apiRealm } from './stages/mock-control.js'
+import { type LatencyRange, startWorld } from './world.js'
 import type { YamlCodec } from './yaml-data.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
 
@@ -101,29 +96,6 @@ export const appDefaults = {
   journalSize: 1000,
 } as const
 
-interface StageDeps {
-  logger: Logger
-  auth: MiddlewareHandler
-  bodyLimit: number
-  methodsFor: (path: string) => string[]
-  transport: Transport
-  enforceSunset: boolean
-}
-
-const operationStages = (operation: SpecOperation, deps: StageDeps): MiddlewareHandler<AppEnv>[] => [
-  async function operationContext(c, next) {
-    c.set('operation', operation)
-    await next()
-  },
-  ...(operation.deprecated ? [deprecation(operation, deps.logger)] : []),
-  mockControl(operation, () => deps.methodsFor(operation.routePath).join(', '), deps.transport),
-  deps.auth,
-  rateLimit(),
-  ...(operation.sunset && deps.enforceSunset ? [sunsetGate(operation, operation.sunset)] : []),
-  ...(operation.requestBody ? [jsonBody(deps.bodyLimit, deps.transport)] : []),
-  validateRequest(operation),
-]
-
 /** An app with the state it works on, for hosts that control it without HTTP (src/msw/). */
 export interface Mock {
   app: Hono<AppEnv>
@@ -133,8 +105,9 @@ export interface Mock {
 
 /**
  * Builds the Hono app: the contract's operations routed from the document,
- * each a pipeline of stages (mock controls → authenticate → rate limit →
- * sunset → read body → validate → handle), the served document and the
+ * each one route whose handler is a chain of plain stages (journal → CORS →
+ * session → mock controls → authenticate → rate limit → sunset → read body →
+ * validate → handle; see routes/operations.ts), the served document and the
  * /__admin control plane.
  * Web `Request` → `Response` only: no socket, no file (see src/node/ for
  * the server).
@@ -170,33 +143,36 @@ export const createMock = (options: AppOptions = {}): Mock => {
   const app = new Hono<AppEnv>()
   const methodsFor = routeMethods(app)
   const session = selectSession(sessions)
+  const onError = handleError(logger)
+  const corsStage = options.cors === false ? undefined : cors(corsPolicy(options.cors ?? '*', methodsFor), onError)
+  const api = apiChains({
+    basePath: spec.basePath,
+    sessions,
+    logger,
+    transport,
+    onError,
+    cors: corsStage,
+    auth: apiKeyAuth({ keys: options.apiKeys ?? [], realm: apiRealm }),
+    bodyLimit,
+    methodsFor,
+    enforceSunset: options.sunset !== 'ignore',
+  })
 
-  app.onError(handleError(logger))
-  app.notFound((c) => errorResponse(c, new ApiError(404, `No route for ${c.req.method} ${c.req.path}.`)))
+  app.onError(onError)
+  app.notFound(api.unmatched)
+  // Global middleware runs for every request (hono then composes each route's handlers): only the
+  // request log when requests are logged; the API's routes are one handler each (routes/operations.ts).
   const { request } = logger
   if (request) app.use(requestLog({ ...logger, request }))
-  if (options.cors !== false) app.use(corsPolicy(options.cors ?? '*', methodsFor, isAdminPath))
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
-  app.use(`${spec.basePath}/*`, apiRequest(sessions, transport))
   options.signal?.addEventListener('abort', () => sessions.close())
-  app.use(
-    methodNotAllowed({
-      app,
-      // RFC 9110 §15.5.6: a 405 must carry Allow.
-      onMethodNotAllowed: (c, methods) =>
-        errorResponse(
-          c,
-          new ApiError(405, `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}.`, {
-            headers: { Allow: methods.join(', ') },
-          }),
-        ),
-    }),
-  )
-  app.route('/', docsRoutes(spec))
+  app.route('/', docsRoutes(spec, corsStage))
   const validatePet = spec.componentValidator('Pet')
   const validateRule = createRuleValidator(spec.operations.map((op) => op.id))
+  app.get('/__admin', panelRedirect)
+  // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
   app.route(
-    '/__admin',
+    '/__admin/',
     adminRoutes({
       sessions,
       session,
@@ -220,13 +196,10 @@ export const createMock = (options: AppOptions = {}): Mock => {
       }),
     }),
   )
-  const auth = apiKeyAuth({ keys: options.apiKeys ?? [], realm: apiRealm })
-  const enforceSunset = options.sunset !== 'ignore'
   for (const operation of spec.operations) {
     const handler = handlers[operation.id]
     if (!handler) throw new Error(`openapi.yaml defines ${operation.id}, which petstore-mock does not implement`)
-    const stages = operationStages(operation, { logger, auth, bodyLimit, methodsFor, transport, enforceSunset })
-    app.on([operation.method], [operation.routePath], ...stages, handler)
+    app.on([operation.method], [operation.routePath], api.operation(operation, handler))
   }
   return { app, sessions, spec }
 }

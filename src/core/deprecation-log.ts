@@ -44,6 +44,8 @@ interface Usage {
   total?: Counter
   clients: Map<string, Counter & DeprecationClient>
   other?: Counter
+  /** The latest known client as it was given (User-Agent uncut): a client calls again and again. */
+  last?: { client: DeprecationClient; counter: Counter }
 }
 
 const count = (counter: Counter | undefined, now: number): Counter => {
@@ -75,12 +77,21 @@ export class DeprecationLog {
     let usage = this.#usage.get(operation)
     if (!usage) this.#usage.set(operation, (usage = { clients: new Map() }))
     usage.total = count(usage.total, now)
+    const { last } = usage
+    if (last && last.client.authorization === client.authorization && last.client.userAgent === client.userAgent) {
+      return void count(last.counter, now)
+    }
     const userAgent = client.userAgent?.slice(0, maxUserAgentChars) ?? null
     const key = JSON.stringify([client.authorization, userAgent])
     const known = usage.clients.get(key)
-    if (known) return void count(known, now)
+    if (known) {
+      usage.last = { client, counter: known }
+      return void count(known, now)
+    }
     if (usage.clients.size < this.#maxClients) {
-      usage.clients.set(key, { authorization: client.authorization, userAgent, ...count(undefined, now) })
+      const added = { authorization: client.authorization, userAgent, ...count(undefined, now) }
+      usage.clients.set(key, added)
+      usage.last = { client, counter: added }
       return 'client'
     }
     const first = usage.other === undefined

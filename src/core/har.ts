@@ -120,7 +120,7 @@ const entryOf = (record: JournalRecord): HarEntry => {
   const { body } = record
   return {
     // The journal records when the answer was complete; HAR wants when the request started.
-    startedDateTime: new Date(Date.parse(record.time) - record.durationMs).toISOString(),
+    startedDateTime: new Date(record.time - record.durationMs).toISOString(),
     time: record.durationMs,
     request: {
       method: record.method,

@@ -73,7 +73,7 @@ export const toEntry = (record: JournalRecord): JournalEntry => {
   const authorization = headers['authorization']
   return {
     id,
-    time,
+    time: new Date(time).toISOString(),
     method,
     path,
     query: queryOf(record.url),

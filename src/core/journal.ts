@@ -66,8 +66,8 @@ export interface RecordedResponse {
  */
 export interface JournalRecord {
   id: number
-  /** When the answer was complete (real time, ISO). */
-  time: string
+  /** When the answer was complete (real time, epoch ms; shown as ISO). */
+  time: number
   method: string
   /** The full request URL, as received (the query is read from it when shown). */
   url: string

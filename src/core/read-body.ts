@@ -1,9 +1,14 @@
 /** Why a body could not be read. */
 export type BodyRefusal = 'too_large' | 'not_utf8'
 
+/** A whole body's bytes, or `too_large` once they exceed the limit. */
+export type BodyBytes = Uint8Array | 'too_large'
+
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
-const concat = (chunks: readonly Uint8Array[], size: number): Uint8Array => {
+/** The chunks as one array. */
+export const concatChunks = (chunks: readonly Uint8Array[], size: number): Uint8Array => {
+  if (chunks.length === 1) return chunks[0]!
   const whole = new Uint8Array(size)
   let offset = 0
   for (const chunk of chunks) {
@@ -13,27 +18,40 @@ const concat = (chunks: readonly Uint8Array[], size: number): Uint8Array => {
   return whole
 }
 
+/** Reads a web ReadableStream whole, stopping as soon as it exceeds `maxBytes`. */
+export const readStream = async (stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<BodyBytes> => {
+  // Safari's ReadableStream is not async-iterable: read it through a reader.
+  const reader = stream.getReader()
+  try {
+    const chunks: Uint8Array[] = []
+    let size = 0
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.byteLength
+      if (size > maxBytes) return 'too_large'
+      chunks.push(read.value)
+    }
+    return concatChunks(chunks, size)
+  } finally {
+    reader.releaseLock()
+  }
+}
+
 /**
- * Reads a request body as UTF-8 text, refusing it as soon as it exceeds
- * `maxBytes`: at once when Content-Length says so, else while reading
- * (chunked). Works on Node's IncomingMessage and on a web ReadableStream.
+ * A request body as UTF-8 text, refused as soon as it exceeds `maxBytes`: at
+ * once when Content-Length says so, else while it is read (chunked). `read`
+ * is the host's reader (see transport.ts).
  */
 export const readBodyText = async (
-  source: AsyncIterable<Uint8Array> | null | undefined,
+  read: (maxBytes: number) => Promise<BodyBytes | null>,
   declaredLength: string | undefined,
   maxBytes: number,
 ): Promise<string | BodyRefusal> => {
   if (declaredLength !== undefined && Number(declaredLength) > maxBytes) return 'too_large'
-  if (!source) return ''
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for await (const chunk of source) {
-    size += chunk.byteLength
-    if (size > maxBytes) return 'too_large'
-    chunks.push(chunk)
-  }
+  const bytes = await read(maxBytes)
+  if (bytes === null) return ''
+  if (bytes === 'too_large') return bytes
   try {
-    return utf8.decode(chunks.length === 1 ? chunks[0] : concat(chunks, size))
+    return utf8.decode(bytes)
   } catch {
     return 'not_utf8'
   }

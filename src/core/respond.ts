@@ -10,6 +10,8 @@ export interface BuiltAnswer {
   /** Lower-case names. */
   headers: Readonly<Record<string, string>>
   text: string | null
+  /** Whether the answer is JSON (its Content-Type is application/json). */
+  json: boolean
 }
 
 const jsonType = { 'content-type': 'application/json' } as const
@@ -30,7 +32,7 @@ export const answer = (
   const extra = c.get('answerHeaders')
   const all = extra ? { ...headers, ...extra } : headers
   const res = new Response(text, { status, headers: all })
-  c.set('answer', { res, headers: all, text })
+  c.set('answer', { res, headers: all, text, json: all['content-type'] === jsonType['content-type'] })
   return res
 }
 

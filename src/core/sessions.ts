@@ -115,6 +115,8 @@ export class SessionRegistry {
   readonly #sessions = new Map<string, Session>()
   readonly #start: StartState
   readonly #max: number
+  /** The most recently used session: asked for again, it needs no reordering. */
+  #latest: Session | undefined
 
   constructor(start: StartState, max: number) {
     this.#start = start
@@ -124,6 +126,7 @@ export class SessionRegistry {
 
   /** The named session, created when new; marks it most recently used. */
   get(name: string = defaultSessionName): Session {
+    if (this.#latest?.name === name) return this.#latest
     let session = this.#sessions.get(name)
     if (session) {
       // Map order is insertion order: re-inserting makes it the most recent.
@@ -133,6 +136,7 @@ export class SessionRegistry {
     }
     this.#sessions.set(name, session)
     this.#evict()
+    this.#latest = session
     return session
   }
 
@@ -151,6 +155,7 @@ export class SessionRegistry {
     const session = this.#sessions.get(name)
     if (name === defaultSessionName || !session) return false
     this.#sessions.delete(name)
+    if (this.#latest === session) this.#latest = undefined
     session.close()
     return true
   }

@@ -1,6 +1,6 @@
 import { type AppOptions, appDefaults } from '../core/app.js'
 import { checkFaultRules, createRuleValidator, maxDelayMs } from '../core/faults.js'
-import type { LatencyRange } from '../core/middleware/latency.js'
+import type { LatencyRange } from '../core/world.js'
 import type { Pet } from '../core/pet.js'
 import { defaultSeed, SeedError, validatePets } from '../core/seed.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'

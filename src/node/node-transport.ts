@@ -1,9 +1,50 @@
 import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
+import { type BodyBytes, concatChunks } from '../core/read-body.js'
 import { type Transport, webTransport } from '../core/transport.js'
 
 const incomingOf = (c: Context): IncomingMessage | undefined =>
   (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+
+/**
+ * Node's request stream read whole through its events: its async iterator
+ * costs an end-of-stream watcher and promises per request. Beyond the limit
+ * it stops and pauses; @hono/node-server drains or closes what is left once
+ * the answer is sent.
+ */
+const readIncoming = (incoming: IncomingMessage, maxBytes: number): Promise<BodyBytes> =>
+  new Promise((resolve, reject) => {
+    if (incoming.readableEnded) return resolve(new Uint8Array(0))
+    const chunks: Uint8Array[] = []
+    let size = 0
+    const stop = () => {
+      incoming.off('data', onData)
+      incoming.off('end', onEnd)
+      incoming.off('error', onError)
+      incoming.off('close', onClose)
+    }
+    const onData = (chunk: Uint8Array) => {
+      size += chunk.byteLength
+      if (size <= maxBytes) return void chunks.push(chunk)
+      stop()
+      incoming.pause()
+      resolve('too_large')
+    }
+    const onEnd = () => {
+      stop()
+      resolve(concatChunks(chunks, size))
+    }
+    const onError = (error: Error) => {
+      stop()
+      reject(error)
+    }
+    // Closed before its end: the client went away mid-body.
+    const onClose = () => onError(new Error('The request body ended early: the connection was closed.'))
+    incoming.on('data', onData)
+    incoming.on('end', onEnd)
+    incoming.on('error', onError)
+    incoming.on('close', onClose)
+  })
 
 /**
  * Requests served by @hono/node-server: the body is read from Node's stream
@@ -12,7 +53,10 @@ const incomingOf = (c: Context): IncomingMessage | undefined =>
  * the socket. In-process requests (`app.request()`) fall back to the web ones.
  */
 export const nodeTransport: Transport = {
-  body: (c) => incomingOf(c) ?? webTransport.body(c),
+  readBody: (c, maxBytes) => {
+    const incoming = incomingOf(c)
+    return incoming ? readIncoming(incoming, maxBytes) : webTransport.readBody(c, maxBytes)
+  },
   resetConnection: (c) => {
     const socket = incomingOf(c)?.socket
     if (!socket) return webTransport.resetConnection(c)

@@ -4,7 +4,7 @@ import { AbstractStartedContainer, GenericContainer, type StartedTestContainer }
 import { createMockClient, type MockClient } from '../client/index.js'
 import type { FaultRuleInput } from '../core/faults.js'
 import type { Pet } from '../core/pet.js'
-import type { LatencyRange } from '../core/middleware/latency.js'
+import type { LatencyRange } from '../core/world.js'
 import { packageVersion } from '../generated/contract.js'
 import { HealthWaitStrategy } from './health-wait.js'
 

@@ -36,7 +36,7 @@ export const readDataBody = async (c: Context, deps: DataBodyDeps, noun: string)
   if (!yaml && type !== 'application/json') {
     throw new ApiError(415, `${noun} is YAML or JSON; send Content-Type: application/yaml or application/json.`)
   }
-  const text = await readBodyText(transport.body(c), c.req.header('Content-Length'), maxBytes)
+  const text = await readBodyText((max) => transport.readBody(c, max), c.req.header('Content-Length'), maxBytes)
   if (text === 'too_large') throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes.`)
   if (text === 'not_utf8') throw badRequest('Request body is not valid UTF-8.')
   if (text.trim() === '') throw badRequest(`Request body is required: ${noun.replace(/^\w/, (l) => l.toLowerCase())}.`)

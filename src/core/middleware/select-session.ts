@@ -22,7 +22,7 @@ export const setSession = (c: Context<AppEnv>, sessions: SessionRegistry): Sessi
   return session
 }
 
-/** {@link setSession} as a stage. */
+/** {@link setSession} as a hono middleware (the admin routes'). */
 export const selectSession = (sessions: SessionRegistry): MiddlewareHandler<AppEnv> =>
   async function selectSession(c, next) {
     setSession(c, sessions)

@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono'
+import { type Context, type Handler, Hono } from 'hono'
 import { panelHtml, panelIcon, panelScript, panelStyles } from '../../generated/panel.js'
 
 /** What the panel page is told about the server it controls. */
@@ -74,9 +74,10 @@ const escapeAttribute = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
 /**
- * The QA panel under /__admin: its page at `/__admin/`, its script, styles
- * and icon. Served without the admin token (they hold no data; every API
- * call the page makes carries it) and mounted before the admin guard.
+ * The QA panel under /__admin/ (mounted there, slash included): its page at
+ * `/__admin/`, its script, styles and icon. Served without the admin token
+ * (they hold no data; every API call the page makes carries it) and mounted
+ * before the admin guard. `/__admin` itself redirects here ({@link panelRedirect}).
  */
 export const adminPanelRoutes = (deps: PanelDeps): Hono => {
   const page = asset(
@@ -90,11 +91,15 @@ export const adminPanelRoutes = (deps: PanelDeps): Hono => {
   const icon = asset(panelIcon, 'image/svg+xml')
   return (
     new Hono()
-      // `/__admin/` (and its index.html): the sub-app's '/' is `/__admin` alone, without the slash.
-      .get('/:page{(?:index\\.html)?}', (c) => serve(c, page))
-      .get('/', (c) => c.redirect('/__admin/', 308))
+      // Static paths, not an optional parameter: hono's RegExpRouter, which serves every request of the
+      // app, refuses a pattern that can match an empty segment (and the slower TrieRouter takes over).
+      .get('/', (c) => serve(c, page))
+      .get('/index.html', (c) => serve(c, page))
       .get('/panel.js', (c) => serve(c, script))
       .get('/panel.css', (c) => serve(c, styles))
       .get('/favicon.svg', (c) => serve(c, icon))
   )
 }
+
+/** `/__admin` without the slash: to the panel's page. */
+export const panelRedirect: Handler = (c) => c.redirect('/__admin/', 308)

@@ -1,11 +1,10 @@
-import type { Handler } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { ApiError } from '../errors.js'
 import type { NewPet, PetStatus } from '../pet.js'
 import { jsonAnswer } from '../respond.js'
+import type { Next } from '../stages/stage.js'
 
 /** Handlers keyed by operationId; each reads validated input and the session's store. */
-export type OperationHandlers = Record<string, Handler<AppEnv>>
+export type OperationHandlers = Record<string, Next>
 
 /** The three operations of the contract, given validated input. */
 export const petHandlers = (basePath: string): OperationHandlers => ({

@@ -1,7 +1,6 @@
-import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { goneError } from '../lifecycle.js'
 import type { SpecOperation } from '../spec/spec.js'
+import type { Stage } from './stage.js'
 
 /**
  * From the operation's `x-sunset` instant on, by the session's mock clock,
@@ -9,10 +8,10 @@ import type { SpecOperation } from '../spec/spec.js'
  * 401 still wins, and before validation: a removed operation is gone
  * whatever its parameters.
  */
-export const sunsetGate = (operation: SpecOperation, sunset: Date): MiddlewareHandler<AppEnv> => {
+export const sunsetGate = (operation: SpecOperation, sunset: Date): Stage => {
   const at = sunset.getTime()
-  return async function sunsetGate(c, next) {
+  return (c, next) => {
     if (c.get('session').clock.now() >= at) throw goneError(operation)
-    await next()
+    return next(c)
   }
 }

@@ -1,5 +1,3 @@
-import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import type { DeprecationClient } from '../deprecation-log.js'
 import { formatDay } from '../instant.js'
 import { redactAuthorization } from '../journal.js'
@@ -7,6 +5,7 @@ import { lifecycleHeaders, replacementOf } from '../lifecycle.js'
 import type { Logger } from '../log.js'
 import { addAnswerHeaders } from '../respond.js'
 import type { SpecOperation } from '../spec/spec.js'
+import type { Stage } from './stage.js'
 
 const describeClient = ({ authorization, userAgent }: DeprecationClient): string =>
   `${authorization ?? 'a client without Authorization'} with User-Agent ${userAgent === null ? 'none' : JSON.stringify(userAgent)}`
@@ -17,13 +16,13 @@ const describeClient = ({ authorization, userAgent }: DeprecationClient): string
  * the session's deprecation report and warns in the log the first time each
  * client (token hint and User-Agent) calls it.
  */
-export const deprecation = (operation: SpecOperation, logger: Logger): MiddlewareHandler<AppEnv> => {
+export const deprecation = (operation: SpecOperation, logger: Logger): Stage => {
   const headers = Object.fromEntries(
     Object.entries(lifecycleHeaders(operation)).map(([name, value]) => [name.toLowerCase(), value]),
   )
   const until = operation.sunset ? ` and will be removed on ${formatDay(operation.sunset)}` : ''
   const replacement = replacementOf(operation)
-  return async function deprecation(c, next) {
+  return (c, next) => {
     const session = c.get('session')
     const authorization = c.req.header('Authorization')
     const client: DeprecationClient = {
@@ -41,6 +40,6 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Middlewar
       )
     }
     addAnswerHeaders(c, headers)
-    await next()
+    return next(c)
   }
 }

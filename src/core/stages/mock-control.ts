@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, defaultMessageFor } from '../errors.js'
 import { type FaultKind, maxDelayMs } from '../faults.js'
@@ -9,6 +9,9 @@ import { queryParams } from '../request-query.js'
 import { answer } from '../respond.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../transport.js'
+import { noteShaping } from './journal.js'
+import { wait } from './latency.js'
+import { type Answer, type Next, type OnError, type Stage, settled, whenAnswered } from './stage.js'
 
 /** Statuses any operation may be forced to, beyond those it documents. */
 export const extraStatuses = [429, 500, 502, 503, 504] as const
@@ -99,29 +102,45 @@ const truncated = async (res: Response): Promise<Response> => {
   return new Response(text.slice(0, Math.floor(text.length / 2)), { status: res.status, headers })
 }
 
+/** Options of {@link mockControl}. */
+export interface MockControlOptions {
+  /** The methods of the operation's path, for the Allow of a forced 405. */
+  allow: () => string
+  transport: Transport
+  onError: OnError
+}
+
+/** What an effect does once its delay is over. */
+const apply = (
+  c: Context<AppEnv>,
+  next: Next,
+  effect: Effect,
+  operation: SpecOperation,
+  options: MockControlOptions,
+): Answer => {
+  if (effect.fault === 'connection_reset') return options.transport.resetConnection(c)
+  if (effect.fault === 'empty_response') return answer(c, null, 200, {})
+  if (effect.status !== undefined && effect.status >= 400)
+    throw injectedError(c, operation, effect.status, options.allow)
+  if (effect.fault === 'malformed_body') return whenAnswered(settled(c, next, options.onError), truncated)
+  return next(c)
+}
+
 /**
  * Lets a request's own controls, else the session's first matching fault
  * rule, shape the answer: a delay, a forced status (the handler never runs,
  * so nothing changes), or a transport fault. Runs before authentication.
  */
-export const mockControl = (
-  operation: SpecOperation,
-  allow: () => string,
-  transport: Transport,
-): MiddlewareHandler<AppEnv> => {
+export const mockControl = (operation: SpecOperation, options: MockControlOptions): Stage => {
   // An operation with a sunset may be forced to answer as it will once removed.
   const gone = operation.sunset ? [410] : []
   const allowed = [...new Set([...operation.statuses, ...extraStatuses, ...gone])].sort((a, b) => a - b)
-  return async function mockControl(c, next) {
+  return (c, next) => {
     // An explicit override wins; rules are then neither consulted nor counted down.
     const effect = readOverride(c, operation, allowed) ?? readFaultRule(c, operation)
-    if (!effect) return next()
-    c.get('shaping')?.push(effect.shaping)
-    if (effect.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs))
-    if (effect.fault === 'connection_reset') return void (c.res = transport.resetConnection(c))
-    if (effect.fault === 'empty_response') return void (c.res = answer(c, null, 200, {}))
-    if (effect.status !== undefined && effect.status >= 400) throw injectedError(c, operation, effect.status, allow)
-    await next()
-    if (effect.fault === 'malformed_body') c.res = await truncated(c.res)
+    if (!effect) return next(c)
+    noteShaping(c, effect.shaping)
+    if (!effect.delayMs) return apply(c, next, effect, operation, options)
+    return wait(effect.delayMs).then(() => apply(c, next, effect, operation, options))
   }
 }

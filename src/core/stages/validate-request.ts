@@ -1,12 +1,13 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../errors.js'
 import { queryParams } from '../request-query.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { describeSchemaError } from '../spec/messages.js'
 import { parseParameter } from '../spec/parameters.js'
+import type { Stage } from './stage.js'
 
-const rawValues = (c: Parameters<MiddlewareHandler<AppEnv>>[0], where: string, name: string): string[] => {
+const rawValues = (c: Context<AppEnv>, where: string, name: string): string[] => {
   if (where === 'query') return queryParams(c)[name] ?? []
   if (where === 'path') {
     const value = c.req.param(name)
@@ -21,8 +22,9 @@ const rawValues = (c: Parameters<MiddlewareHandler<AppEnv>>[0], where: string, n
  * schema, all compiled from the document; the first problem is a 400 naming
  * the parameter or field. The typed values go to `c.var.input`.
  */
-export const validateRequest = (operation: SpecOperation): MiddlewareHandler<AppEnv> =>
-  async function validateRequest(c, next) {
+export const validateRequest =
+  (operation: SpecOperation): Stage =>
+  (c, next) => {
     const params: Record<string, unknown> = {}
     for (const param of operation.parameters) {
       const parsed = parseParameter(param, rawValues(c, param.in, param.name))
@@ -35,5 +37,5 @@ export const validateRequest = (operation: SpecOperation): MiddlewareHandler<App
       throw badRequest(`${error ? describeSchemaError(error, 'Request body') : 'Request body is invalid'}.`)
     }
     c.set('input', { params, body })
-    await next()
+    return next(c)
   }

@@ -1,7 +1,9 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
+import { noteShaping } from './journal.js'
 
-export type { LatencyRange } from '../world.js'
+/** Resolves after `ms` milliseconds. */
+export const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * The session's latency (`--delay`, or a restored snapshot's) for this
@@ -13,6 +15,6 @@ export const latencyWait = (c: Context<AppEnv>): Promise<void> | undefined => {
   const range = session.latency
   if (range === null) return undefined
   const delayMs = range.min === range.max ? range.min : session.random.int(range.min, range.max)
-  c.get('shaping')?.push({ by: 'latency', delayMs })
-  return new Promise((resolve) => setTimeout(resolve, delayMs))
+  noteShaping(c, { by: 'latency', delayMs })
+  return wait(delayMs)
 }

@@ -1,8 +1,7 @@
-import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { ApiError } from '../errors.js'
 import { formatRate, partitionKey } from '../rate-limit.js'
 import { addAnswerHeaders } from '../respond.js'
+import type { Stage } from './stage.js'
 
 // The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).
 const policyName = '"default"'
@@ -15,25 +14,24 @@ const bearerToken = (header: string | undefined): string => /^bearer +(\S+)/i.ex
  * never runs, so nothing changes). Runs after authentication and before
  * validation. Nothing happens while the session has no limit.
  */
-export const rateLimit = (): MiddlewareHandler<AppEnv> =>
-  async function rateLimit(c, next) {
-    const session = c.get('session')
-    if (!session.rateLimits.policy) return next()
-    const decision = session.rateLimits.take(
-      partitionKey(bearerToken(c.req.header('Authorization'))),
-      session.clock.now(),
+export const rateLimit = (): Stage => (c, next) => {
+  const session = c.get('session')
+  if (!session.rateLimits.policy) return next(c)
+  const decision = session.rateLimits.take(
+    partitionKey(bearerToken(c.req.header('Authorization'))),
+    session.clock.now(),
+  )
+  c.set('rateLimit', decision)
+  addAnswerHeaders(c, { ratelimit: `${policyName};r=${decision.remaining};t=${decision.resetSeconds}` })
+  if (!decision.allowed) {
+    throw new ApiError(
+      429,
+      `Rate limit of ${formatRate(decision.policy)} exceeded for this API key; retry in ${decision.resetSeconds} s.`,
+      { headers: { 'Retry-After': String(decision.resetSeconds) } },
     )
-    c.set('rateLimit', decision)
-    addAnswerHeaders(c, { ratelimit: `${policyName};r=${decision.remaining};t=${decision.resetSeconds}` })
-    if (!decision.allowed) {
-      throw new ApiError(
-        429,
-        `Rate limit of ${formatRate(decision.policy)} exceeded for this API key; retry in ${decision.resetSeconds} s.`,
-        { headers: { 'Retry-After': String(decision.resetSeconds) } },
-      )
-    }
-    await next()
   }
+  return next(c)
+}
 
 /** While the session has a limit, every answer carries `RateLimit-Policy` (set with the session). */
 export const rateLimitPolicyHeaders = (policy: { limit: number; windowSeconds: number }): Record<string, string> => ({

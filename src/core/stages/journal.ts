@@ -1,0 +1,119 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { type JournalRecord, keepBody, type RecordedResponse, redactAuthorization, type Shaping } from '../journal.js'
+import type { SpecOperation } from '../spec/spec.js'
+import type { Transport } from '../transport.js'
+import { type OnError, type Stage, settled } from './stage.js'
+
+const isJson = (contentType: string | null | undefined): boolean =>
+  contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json'
+
+const isJsonText = (text: string): boolean => {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The answer as recorded: its parts as built (respond.ts), else read from the Response (a copy). */
+const responseOf = (c: Context<AppEnv>, res: Response): RecordedResponse | Promise<RecordedResponse> => {
+  const built = c.get('answer')
+  // Reading a built answer's parts from the Response would turn its plain headers into a web Headers.
+  if (built !== undefined && built.res === res) {
+    const recorded: RecordedResponse = { status: res.status, headers: built.headers }
+    if (c.req.method !== 'HEAD' && built.text !== null && built.text !== '')
+      recorded.body = keepBody(built.text, built.json)
+    return recorded
+  }
+  // Replaced on the way out (malformed_body, CORS headers merged by hono) or built by a hono middleware.
+  const headers: string[] = []
+  res.headers.forEach((value, name) => headers.push(name, value))
+  const recorded: RecordedResponse = { status: res.status, headers }
+  if (c.req.method === 'HEAD') return recorded
+  return res
+    .clone()
+    .text()
+    .then((text) => {
+      if (text !== '') recorded.body = keepBody(text, isJson(res.headers.get('content-type')) && isJsonText(text))
+      return recorded
+    })
+}
+
+/** Notes for the journal how a control (latency, override, fault rule) shaped the answer. */
+export const noteShaping = (c: Context<AppEnv>, shaping: Shaping): void => {
+  const noted = c.get('shaping')
+  if (noted === undefined) c.set('shaping', [shaping])
+  else noted.push(shaping)
+}
+
+/** Request headers as kept: a fresh list, Authorization redacted. */
+const keptHeaders = (c: Context<AppEnv>, transport: Transport): string[] => {
+  const headers = transport.requestHeaders(c)
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    const name = headers[i]!
+    if (name.length === 13 && name.toLowerCase() === 'authorization')
+      headers[i + 1] = redactAuthorization(headers[i + 1]!)
+  }
+  return headers
+}
+
+/**
+ * Records each request in the journal of the session it selected, with the
+ * answer as it was sent (CORS headers included, hence first in the chain) or
+ * as reset: status 0, no answer. Requests answered before a session was
+ * selected (CORS preflights, a bad session name) are not recorded.
+ */
+export const journal = (operation: SpecOperation | undefined, transport: Transport, onError: OnError): Stage => {
+  const id = operation?.id ?? null
+  return (c, next) => {
+    const start = performance.now()
+    if (operation) c.set('operation', operation)
+    const record = (res: Response | undefined): void | Promise<void> => {
+      const session = c.get('session')
+      if (session === undefined) return
+      const shapedBy = c.get('shaping')
+      const reset =
+        res === undefined || shapedBy?.some((s: Shaping) => s.by === 'fault' && s.fault === 'connection_reset')
+      const entry: Omit<JournalRecord, 'id'> = {
+        time: Date.now(),
+        method: c.req.method,
+        url: c.req.url,
+        path: c.req.path,
+        operation: id,
+        status: reset ? 0 : res.status,
+        durationMs: Math.round((performance.now() - start) * 100) / 100,
+        headers: keptHeaders(c, transport),
+      }
+      const bodyText = c.get('bodyText')
+      if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
+      if (shapedBy !== undefined) entry.shapedBy = shapedBy
+      if (reset) return void session.journal.record(entry)
+      const response = responseOf(c, res)
+      if (!(response instanceof Promise)) {
+        entry.response = response
+        return void session.journal.record(entry)
+      }
+      return response.then((recorded) => {
+        entry.response = recorded
+        session.journal.record(entry)
+      })
+    }
+    const done = (res: Response): Response | Promise<Response> => {
+      const recorded = record(res)
+      return recorded instanceof Promise ? recorded.then(() => res) : res
+    }
+    const reset = (error: unknown): never => {
+      void record(undefined)
+      throw error
+    }
+    let answer
+    try {
+      answer = settled(c, next, onError)
+    } catch (error) {
+      return reset(error)
+    }
+    return answer instanceof Promise ? answer.then(done, reset) : done(answer)
+  }
+}

@@ -1,0 +1,62 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.js'
+
+/** An answer, now, or once something was waited for (a body, a delay). */
+export type Answer = Response | Promise<Response>
+
+/** The rest of a chain, as a stage sees it. */
+export type Next = (c: Context<AppEnv>) => Answer
+
+/**
+ * One step of a public route's chain (Prism's plain stages): it answers, or
+ * throws an error for the app's error handler to answer, or returns
+ * `next(c)`, possibly after looking at the request and before looking at
+ * the answer. Unlike a hono middleware it is asynchronous only when it waits
+ * for something: a request that waits for nothing is answered without a
+ * promise, so that hono runs no `compose` (each route is one handler) and
+ * @hono/node-server writes the answer at once.
+ */
+export type Stage = (c: Context<AppEnv>, next: Next) => Answer
+
+/** Maps anything thrown to its answer; what it rethrows (a connection reset) escapes the chain. */
+export type OnError = (error: Error, c: Context<AppEnv>) => Response
+
+/**
+ * The stages in order, then `last`, as one function, built once per route so
+ * that a request allocates nothing to go through it. `undefined` entries
+ * (stages an operation does not need) are left out.
+ */
+export const chain = (stages: readonly (Stage | undefined)[], last: Next): Next =>
+  stages.reduceRight<Next>((next, stage) => (stage ? (c) => stage(c, next) : next), last)
+
+/** `then` for an answer that may not be a promise: synchronous when it is not. */
+export const whenAnswered = (answer: Answer, use: (res: Response) => Answer): Answer =>
+  answer instanceof Promise ? answer.then(use) : use(answer)
+
+const asError = (thrown: unknown): Error => (thrown instanceof Error ? thrown : new Error(String(thrown)))
+
+/** `next(c)`, with an error thrown on the way already answered: for stages that look at the answer. */
+export const settled = (c: Context<AppEnv>, next: Next, onError: OnError): Answer => {
+  let answer: Answer
+  try {
+    answer = next(c)
+  } catch (error) {
+    return onError(asError(error), c)
+  }
+  return answer instanceof Promise ? answer.catch((error: unknown) => onError(asError(error), c)) : answer
+}
+
+/**
+ * A hono middleware (cors, bearerAuth) as a stage. Asynchronous, as every
+ * hono middleware is. The answer of the rest goes through `c.res`, so that
+ * what the middleware set on the response (CORS headers) is merged into it
+ * by hono, as in a hono chain.
+ */
+export const fromMiddleware =
+  (middleware: MiddlewareHandler<AppEnv>, onError: OnError): Stage =>
+  (c, next) =>
+    Promise.resolve(
+      middleware(c, async () => {
+        c.res = await settled(c, next, onError)
+      }),
+    ).then((res) => res ?? c.res)
