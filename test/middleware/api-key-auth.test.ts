@@ -31,6 +31,29 @@ describe('authentication, no keys configured', () => {
 })
 
 describe('authentication with configured keys', () => {
+  it('judges every header on its own, however often an accepted one came before (the stage remembers the last verdict)', async () => {
+    const { request } = contractApp({ apiKeys: ['key-1'] })
+    const status = async (authorization: string | undefined) =>
+      (await request('/v1/pets', { headers: authorization === undefined ? {} : { Authorization: authorization } }))
+        .status
+    const sequence: [string | undefined, number][] = [
+      ['Bearer key-1', 200],
+      ['Bearer key-1', 200],
+      ['Bearer key-2', 401],
+      ['Bearer key-1x', 401],
+      ['Bearer key-', 401],
+      [undefined, 401],
+      ['Bearer key-1', 200],
+      ['bearer key-1', 200],
+      ['Bearer  key-1', 200],
+      ['Bearer key-1', 200],
+      ['Basic key-1', 401],
+    ]
+    const seen: [string | undefined, number][] = []
+    for (const [authorization] of sequence) seen.push([authorization, await status(authorization)])
+    expect(seen).toEqual(sequence)
+  })
+
   it('accepts only the configured keys', async () => {
     const { request } = contractApp({ apiKeys: ['k1', 'k2'] })
     expect((await request('/v1/pets', { headers: { Authorization: 'Bearer k1' } })).status).toBe(200)

@@ -1,5 +1,4 @@
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { ApiError } from '../errors.js'
 import type { Logger } from '../log.js'
 import { isAdminPath } from '../middleware/admin-guard.js'
@@ -7,12 +6,13 @@ import { readJsonBody } from '../middleware/json-body.js'
 import { errorResponse } from '../respond.js'
 import type { SessionRegistry } from '../sessions.js'
 import type { SpecOperation } from '../spec/spec.js'
+import { auth } from '../stages/auth.js'
 import { deprecation } from '../stages/deprecation.js'
 import { journal } from '../stages/journal.js'
 import { mockControl } from '../stages/mock-control.js'
 import { rateLimit } from '../stages/rate-limit.js'
 import { session } from '../stages/session.js'
-import { chain, fromMiddleware, type Next, type OnError, type Stage } from '../stages/stage.js'
+import { chain, type Next, type OnError, type Stage } from '../stages/stage.js'
 import { sunsetGate } from '../stages/sunset.js'
 import { validateRequest } from '../stages/validate-request.js'
 import type { Transport } from '../transport.js'
@@ -46,7 +46,7 @@ export interface ApiChains {
 /** Builds the chains of the API's routes from their stages. */
 export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const { basePath, sessions, logger, transport, onError, cors, methodsFor } = options
-  const auth = fromMiddleware(options.auth as MiddlewareHandler<AppEnv>, onError)
+  const authenticate = auth(options.auth, onError)
   const body: Stage = (c, next) => readJsonBody(c, options.bodyLimit, transport).then(() => next(c))
   const selectSession = session(sessions)
   const limit = rateLimit()
@@ -59,7 +59,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
         selectSession,
         op.deprecated ? deprecation(op, logger) : undefined,
         mockControl(op, { allow: () => methodsFor(op.routePath).join(', '), transport, onError }),
-        auth,
+        authenticate,
         limit,
         op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,
         op.requestBody ? body : undefined,

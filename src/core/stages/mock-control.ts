@@ -32,10 +32,11 @@ const invalidControl = (message: string) => new ApiError(400, message, { code: '
 
 /** The per-request override (`Prefer: code=…, delay=…`, or `__code`/`__delay`; the query wins). */
 const readOverride = (c: Context<AppEnv>, operation: SpecOperation, allowed: readonly number[]): Effect | undefined => {
-  const preferences = parsePreferences(c.req.header('Prefer'))
+  const prefer = c.req.header('Prefer')
+  const preferences = prefer === undefined ? undefined : parsePreferences(prefer)
   const query = queryParams(c)
-  const code = query['__code']?.[0] ?? preferences.get('code')
-  const delay = query['__delay']?.[0] ?? preferences.get('delay')
+  const code = query['__code']?.[0] ?? preferences?.get('code')
+  const delay = query['__delay']?.[0] ?? preferences?.get('delay')
   if (code === undefined && delay === undefined) return undefined
   const effect: Effect = { shaping: { by: 'override' } }
   if (code !== undefined) {
