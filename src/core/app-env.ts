@@ -25,6 +25,8 @@ export type AppEnv = {
     bodyText: string | undefined
     /** What shaped the answer (latency, override, fault rule), for the journal. */
     shaping: Shaping[]
+    /** The Authorization header, read once (see request-authorization.ts); null when absent. */
+    authorization: string | null | undefined
     /** The query parameters, parsed once (see request-query.ts). */
     query: Readonly<Record<string, string[]>> | undefined
     /** Where the request stands against the session's rate limit, once counted. */

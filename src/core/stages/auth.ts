@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { equalsAny } from '../constant-time.js'
+import { authorizationOf } from '../request-authorization.js'
 import { fromMiddleware, type OnError, type Stage } from './stage.js'
 
 /**
@@ -15,7 +16,7 @@ export const auth = (middleware: MiddlewareHandler, onError: OnError): Stage => 
   const judged = fromMiddleware(middleware as MiddlewareHandler<AppEnv>, onError)
   let accepted: string[] = []
   return (c, next) => {
-    const header = c.req.header('Authorization')
+    const header = authorizationOf(c)
     if (header !== undefined && accepted.length === 1 && equalsAny(header, accepted)) return next(c)
     return judged(c, (c) => {
       if (header !== undefined) accepted = [header]

@@ -3,6 +3,7 @@ import { formatDay } from '../instant.js'
 import { redactAuthorization } from '../journal.js'
 import { lifecycleHeaders, replacementOf } from '../lifecycle.js'
 import type { Logger } from '../log.js'
+import { authorizationOf } from '../request-authorization.js'
 import { addAnswerHeaders } from '../respond.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Stage } from './stage.js'
@@ -24,7 +25,7 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Stage => 
   const replacement = replacementOf(operation)
   return (c, next) => {
     const session = c.get('session')
-    const authorization = c.req.header('Authorization')
+    const authorization = authorizationOf(c)
     const client: DeprecationClient = {
       authorization: authorization === undefined ? null : redactAuthorization(authorization),
       userAgent: c.req.header('User-Agent') ?? null,

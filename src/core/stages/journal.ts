@@ -3,7 +3,7 @@ import type { AppEnv } from '../app-env.js'
 import { type JournalRecord, keepBody, type RecordedResponse, redactAuthorization, type Shaping } from '../journal.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../transport.js'
-import { type OnError, type Stage, settled } from './stage.js'
+import { type Answer, type OnError, type Stage, settled } from './stage.js'
 
 const isJson = (contentType: string | null | undefined): boolean =>
   contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json'
@@ -60,6 +60,59 @@ const keptHeaders = (c: Context<AppEnv>, transport: Transport): string[] => {
 }
 
 /**
+ * Records the answered request (`res`; undefined when the connection was
+ * reset) in the journal of the session it selected, if it selected one.
+ * Synchronous unless the answer's body must be read from the Response.
+ */
+const record = (
+  c: Context<AppEnv>,
+  operation: string | null,
+  start: number,
+  res: Response | undefined,
+  transport: Transport,
+): void | Promise<void> => {
+  const session = c.get('session')
+  if (session === undefined) return
+  const shapedBy = c.get('shaping')
+  const reset = res === undefined || shapedBy?.some((s: Shaping) => s.by === 'fault' && s.fault === 'connection_reset')
+  const entry: Omit<JournalRecord, 'id'> = {
+    time: Date.now(),
+    method: c.req.method,
+    url: c.req.url,
+    path: c.req.path,
+    operation,
+    status: reset ? 0 : res.status,
+    durationMs: Math.round((performance.now() - start) * 100) / 100,
+    headers: keptHeaders(c, transport),
+  }
+  const bodyText = c.get('bodyText')
+  if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
+  if (shapedBy !== undefined) entry.shapedBy = shapedBy
+  if (reset) return void session.journal.record(entry)
+  const response = responseOf(c, res)
+  if (!(response instanceof Promise)) {
+    entry.response = response
+    return void session.journal.record(entry)
+  }
+  return response.then((recorded) => {
+    entry.response = recorded
+    session.journal.record(entry)
+  })
+}
+
+/** `res` once recorded. */
+const recorded = (
+  c: Context<AppEnv>,
+  operation: string | null,
+  start: number,
+  res: Response,
+  transport: Transport,
+): Answer => {
+  const done = record(c, operation, start, res, transport)
+  return done === undefined ? res : done.then(() => res)
+}
+
+/**
  * Records each request in the journal of the session it selected, with the
  * answer as it was sent (CORS headers included, hence first in the chain) or
  * as reset: status 0, no answer. Requests answered before a session was
@@ -70,50 +123,20 @@ export const journal = (operation: SpecOperation | undefined, transport: Transpo
   return (c, next) => {
     const start = performance.now()
     if (operation) c.set('operation', operation)
-    const record = (res: Response | undefined): void | Promise<void> => {
-      const session = c.get('session')
-      if (session === undefined) return
-      const shapedBy = c.get('shaping')
-      const reset =
-        res === undefined || shapedBy?.some((s: Shaping) => s.by === 'fault' && s.fault === 'connection_reset')
-      const entry: Omit<JournalRecord, 'id'> = {
-        time: Date.now(),
-        method: c.req.method,
-        url: c.req.url,
-        path: c.req.path,
-        operation: id,
-        status: reset ? 0 : res.status,
-        durationMs: Math.round((performance.now() - start) * 100) / 100,
-        headers: keptHeaders(c, transport),
-      }
-      const bodyText = c.get('bodyText')
-      if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
-      if (shapedBy !== undefined) entry.shapedBy = shapedBy
-      if (reset) return void session.journal.record(entry)
-      const response = responseOf(c, res)
-      if (!(response instanceof Promise)) {
-        entry.response = response
-        return void session.journal.record(entry)
-      }
-      return response.then((recorded) => {
-        entry.response = recorded
-        session.journal.record(entry)
-      })
-    }
-    const done = (res: Response): Response | Promise<Response> => {
-      const recorded = record(res)
-      return recorded instanceof Promise ? recorded.then(() => res) : res
-    }
-    const reset = (error: unknown): never => {
-      void record(undefined)
-      throw error
-    }
-    let answer
+    let answer: Answer
     try {
       answer = settled(c, next, onError)
     } catch (error) {
-      return reset(error)
+      void record(c, id, start, undefined, transport)
+      throw error
     }
-    return answer instanceof Promise ? answer.then(done, reset) : done(answer)
+    if (!(answer instanceof Promise)) return recorded(c, id, start, answer, transport)
+    return answer.then(
+      (res) => recorded(c, id, start, res, transport),
+      (error: unknown) => {
+        void record(c, id, start, undefined, transport)
+        throw error
+      },
+    )
   }
 }

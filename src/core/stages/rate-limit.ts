@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.js'
 import { formatRate, partitionKey } from '../rate-limit.js'
+import { authorizationOf } from '../request-authorization.js'
 import { addAnswerHeaders } from '../respond.js'
 import type { Stage } from './stage.js'
 
@@ -17,10 +18,7 @@ const bearerToken = (header: string | undefined): string => /^bearer +(\S+)/i.ex
 export const rateLimit = (): Stage => (c, next) => {
   const session = c.get('session')
   if (!session.rateLimits.policy) return next(c)
-  const decision = session.rateLimits.take(
-    partitionKey(bearerToken(c.req.header('Authorization'))),
-    session.clock.now(),
-  )
+  const decision = session.rateLimits.take(partitionKey(bearerToken(authorizationOf(c))), session.clock.now())
   c.set('rateLimit', decision)
   addAnswerHeaders(c, { ratelimit: `${policyName};r=${decision.remaining};t=${decision.resetSeconds}` })
   if (!decision.allowed) {
