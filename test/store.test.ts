@@ -1,7 +1,12 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type Pet } from '../src/core/pet.js'
 import { PetIndex } from '../src/core/pet-index.js'
 import { PetStore } from '../src/core/store.js'
+
+// FC_SEED replays a failing run (its seed is printed).
+const fcSeed = process.env['FC_SEED'] === undefined ? undefined : Number(process.env['FC_SEED'])
+const runs = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(fcSeed !== undefined && { seed: fcSeed }) })
 
 const seed: Pet[] = [
   { id: 10, name: 'j', categoryId: 1, status: 'sold' },
@@ -57,5 +62,39 @@ describe('PetStore', () => {
     const store = new PetStore(PetIndex.from([]), 100)
     const pet = store.create({ name: 'x', categoryId: 1 }) as Pet
     expect(Object.isFrozen(pet)).toBe(true)
+  })
+})
+
+describe('PetIndex lookups by id', () => {
+  const pet = (id: number): Pet => ({ id, name: `p${id}`, categoryId: 1 })
+
+  it.each([
+    ['dense from 1', [1, 2, 3, 4, 5]],
+    ['dense from 1000', [1000, 1001, 1002]],
+    ['sparse', [2, 7, 10, 11, 500, 9007199254740991]],
+    ['one pet', [42]],
+  ])('%s: every id found, every other one missed', (_, ids) => {
+    const index = PetIndex.from(ids.map(pet))
+    for (const id of ids) expect(index.get(id)?.id).toBe(id)
+    for (const id of [0, -1, 3.5, ids[0]! - 1, ids.at(-1)! + 1, 6, 12, 499, 501, Number.NaN]) {
+      if (!ids.includes(id)) expect(index.get(id)).toBeUndefined()
+    }
+  })
+
+  it('an empty index finds nothing', () => {
+    expect(new PetIndex().get(1)).toBeUndefined()
+  })
+
+  it('any increasing ids: each found, the gaps missed (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 10_000 }), { maxLength: 200 }), (raw) => {
+        const ids = [...raw].sort((a, b) => a - b)
+        const index = PetIndex.from(ids.map(pet))
+        const present = new Set(ids)
+        for (let id = 0; id <= 10_001; id += 7) expect(index.get(id)?.id).toBe(present.has(id) ? id : undefined)
+        for (const id of ids) expect(index.get(id)?.id).toBe(id)
+      }),
+      runs(200),
+    )
   })
 })
