@@ -1,7 +1,7 @@
 // Image build: starts the server once with the image's command line, sends one request of each
 // operation and stops it, so that V8's compile cache (NODE_COMPILE_CACHE) holds the code of a start
 // and of the request path. Bounded: fails after 20 s.
-//   node scripts/warm-compile-cache.mjs node --max-semi-space-size=1 dist/bin.js
+//   node scripts/warm-compile-cache.mjs node --max-semi-space-size=4 dist/bin.js
 import { spawn } from 'node:child_process'
 
 const [command, ...args] = process.argv.slice(2)
