@@ -116,6 +116,26 @@ export const createApp = (options: AppOptions = {}): Hono<AppEnv> => createMock(
 
 /** {@link createApp}, also handing out its sessions and contract. */
 export const createMock = (options: AppOptions = {}): Mock => {
+  const { sessions, spec, build } = prepareMock(options)
+  return { app: build(), sessions, spec }
+}
+
+/** A mock whose routes are not registered yet (see {@link prepareMock}). */
+export interface PreparedMock {
+  sessions: SessionRegistry
+  spec: Spec
+  /** Registers the routes, the first time: the app, the same one at every call. */
+  build(): Hono<AppEnv>
+}
+
+/**
+ * {@link createMock} in two steps, for a host that can register the routes
+ * while it waits for something else (src/msw/, while msw starts its worker):
+ * now, every option is checked (whatever createMock throws, this throws) and
+ * the sessions and middleware are made; `build` registers the routes, most
+ * of the work, and cannot fail.
+ */
+export const prepareMock = (options: AppOptions = {}): PreparedMock => {
   const spec = options.spec ?? bundledSpec()
   const logger = options.logger ?? createLogger('silent')
   const transport = options.transport ?? webTransport
@@ -166,40 +186,47 @@ export const createMock = (options: AppOptions = {}): Mock => {
   if (request) app.use(requestLog({ ...logger, request }))
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
   options.signal?.addEventListener('abort', () => sessions.close())
-  app.route('/', docsRoutes(spec, corsStage))
+  // Made now: a document JSON cannot represent (a cycle through YAML aliases) throws here.
+  const docs = docsRoutes(spec, corsStage)
   const validatePet = spec.componentValidator('Pet')
   const validateRule = createRuleValidator(spec.operations.map((op) => op.id))
-  app.get('/__admin', panelRedirect)
-  // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
-  app.route(
-    '/__admin/',
-    adminRoutes({
-      sessions,
-      session,
-      version: packageVersion,
-      bodyLimit,
-      transport,
-      operations: spec.operations.map((op) => op.id),
-      validateRule,
-      validateState: (input) => validatePets(input, validatePet, 'state', { allowBareArray: false }),
-      validateSnapshot: createSnapshotValidator({
-        validatePet,
-        validateRule,
-        seed,
-        version: packageVersion,
-        startClock: () => snapshotClock(new MockClock(clock)),
-        startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
-      }),
-      ...(options.yaml && { yaml: options.yaml }),
-      ...(options.adminToken !== undefined && {
-        guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
-      }),
-    }),
-  )
-  for (const operation of spec.operations) {
+  const chains = spec.operations.map((operation) => {
     const handler = handlers[operation.id]
     if (!handler) throw new Error(`openapi.yaml defines ${operation.id}, which petstore-mock does not implement`)
-    app.on([operation.method], [operation.routePath], api.operation(operation, handler))
+    return api.operation(operation, handler)
+  })
+  const register = (): Hono<AppEnv> => {
+    app.route('/', docs)
+    app.get('/__admin', panelRedirect)
+    // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
+    app.route(
+      '/__admin/',
+      adminRoutes({
+        sessions,
+        session,
+        version: packageVersion,
+        bodyLimit,
+        transport,
+        operations: spec.operations.map((op) => op.id),
+        validateRule,
+        validateState: (input) => validatePets(input, validatePet, 'state', { allowBareArray: false }),
+        validateSnapshot: createSnapshotValidator({
+          validatePet,
+          validateRule,
+          seed,
+          version: packageVersion,
+          startClock: () => snapshotClock(new MockClock(clock)),
+          startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
+        }),
+        ...(options.yaml && { yaml: options.yaml }),
+        ...(options.adminToken !== undefined && {
+          guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
+        }),
+      }),
+    )
+    spec.operations.forEach((operation, i) => app.on([operation.method], [operation.routePath], chains[i]!))
+    return app
   }
-  return { app, sessions, spec }
+  let built: Hono<AppEnv> | undefined
+  return { sessions, spec, build: () => (built ??= register()) }
 }

@@ -39,7 +39,10 @@ export interface PetstoreControls {
   setPets(pets: readonly Pet[], options?: SessionOption): Promise<void>
 }
 
-const sessionOf = (mock: Mock, options: SessionOption = {}): Session => {
+/** What the controls work on: the sessions and the contract, not the app (its routes may come later). */
+type MockState = Pick<Mock, 'sessions' | 'spec'>
+
+const sessionOf = (mock: MockState, options: SessionOption = {}): Session => {
   const name = options.session
   if (name !== undefined && (typeof name !== 'string' || !isSessionName(name))) {
     throw new PetstoreMockError(`session must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)})`)
@@ -48,11 +51,14 @@ const sessionOf = (mock: Mock, options: SessionOption = {}): Session => {
 }
 
 /** Controls over the mock `ready` resolves with. */
-export const createControls = (ready: Promise<Mock>): PetstoreControls => {
+export const createControls = (ready: Promise<MockState>): PetstoreControls => {
   // Checked as the admin API checks, against the operations of the contract in use.
   const validateRule = ready.then((mock) => createRuleValidator(mock.spec.operations.map((op) => op.id)))
   validateRule.catch(() => {})
-  const on = async <T>(options: SessionOption | undefined, use: (session: Session, mock: Mock) => T): Promise<T> => {
+  const on = async <T>(
+    options: SessionOption | undefined,
+    use: (session: Session, mock: MockState) => T,
+  ): Promise<T> => {
     const mock = await ready
     return use(sessionOf(mock, options), mock)
   }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setupServer } from 'msw/node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fakePets } from '../../src/core/seed.js'
 import { createHandlers, type HandlersOptions, PetstoreMockError } from '../../src/msw/index.js'
 import { auth, postJson } from '../helpers/contract.js'
@@ -110,6 +110,20 @@ describe('matching, faker and latency in setupServer', () => {
     expect(await (await fetch(`${realOrigin}/openapi.yml`)).text()).toBe('real /openapi.yml')
     expect(await (await fetch(`${realOrigin}/app/v1/pets`)).text()).toBe('real /app/v1/pets')
     expect(unhandled).toEqual([`${realOrigin}/v1`, `${realOrigin}/openapi.yml`, `${realOrigin}/app/v1/pets`])
+  })
+
+  it('answers when the task that registers the routes after createHandlers has not run (fake timers)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] })
+    const handlers = createHandlers()
+    await Promise.resolve()
+    expect(vi.getTimerCount()).toBe(1)
+    // Dropped with the fake clock: the routes are registered by the first request instead.
+    vi.useRealTimers()
+    server.resetHandlers(...handlers)
+    expect(await handlers.pets()).toHaveLength(12)
+    const res = await fetch(`${realOrigin}/v1/pets?limit=1`, { headers: auth() })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toHaveLength(1)
   })
 
   it('with baseUrl, answers that origin only', async () => {
