@@ -1,6 +1,6 @@
 import { type AppOptions, createApp } from '../core/app.js'
 import { createRuleValidator, type FaultRuleInput } from '../core/faults.js'
-import { createLogger } from '../core/log.js'
+import { createLogger, type LogSink } from '../core/log.js'
 import type { Pet } from '../core/pet.js'
 import { formatRate } from '../core/rate-limit.js'
 import { fakePets, SeedError } from '../core/seed.js'
@@ -30,6 +30,9 @@ const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; sour
   return { pets: readFixtures(config.fixtures, spec.componentValidator('Pet')), source: config.fixtures }
 }
 
+// process.stdout is built on first use: a silent start never builds it.
+const stdoutSink: LogSink = { write: (text) => process.stdout.write(text) }
+
 const appOptions = (config: Config, spec: Spec, pets: Pet[], faults?: FaultRuleInput[]): AppOptions => ({
   spec,
   pets,
@@ -40,7 +43,7 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[], faults?: FaultRuleI
   seed: config.seed,
   journalSize: config.journalSize,
   cors: config.cors ? (config.corsOrigins.length > 0 ? config.corsOrigins : '*') : false,
-  logger: createLogger(config.log, process.stdout),
+  logger: createLogger(config.log, stdoutSink),
   transport: nodeTransport,
   yaml: yamlCodec,
   ...(faults !== undefined && { faults }),
