@@ -5,6 +5,7 @@
 // Plain JavaScript, so that it runs on every Node the package supports, before anything is compiled.
 import { rmSync } from 'node:fs'
 import { build } from 'esbuild'
+import { compileEagerly, startChunks } from './eager-compile.mjs'
 
 const [outdir = 'dist', mode] = process.argv.slice(2)
 const selfContained = mode === '--self-contained'
@@ -21,7 +22,7 @@ const builtinsAsCommonJs = {
   },
 }
 
-await build({
+const { metafile } = await build({
   entryPoints: ['src/bin.ts'],
   outdir,
   bundle: true,
@@ -35,9 +36,13 @@ await build({
   minifySyntax: true,
   minifyWhitespace: true,
   logLevel: 'warning',
+  metafile: true,
   plugins: [builtinsAsCommonJs],
   // The CommonJS dependencies (yaml, Ajv) require() Node built-ins.
   banner: {
     js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   },
 })
+
+// A cached start then compiles none of their code (scripts/eager-compile.mjs).
+for (const chunk of startChunks(metafile, 'src/node/main.ts')) compileEagerly(chunk)
