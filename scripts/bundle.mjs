@@ -3,9 +3,10 @@
 //                                                    faker, yaml and Ajv stay in node_modules
 //   node scripts/bundle.mjs dist/bundle --self-contained   everything inside: the image has no node_modules
 // Plain JavaScript, so that it runs on every Node the package supports, before anything is compiled.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { build } from 'esbuild'
 import { compileEagerly, startChunks } from './eager-compile.mjs'
+import { preparedRoutesPlugin, preparedRoutesSource } from './prepare-routes.mjs'
 
 const [outdir = 'dist', mode] = process.argv.slice(2)
 const selfContained = mode === '--self-contained'
@@ -30,6 +31,10 @@ const builtinsByExport = {
   },
 }
 
+// hono's router for the default command line's routes, built once here (scripts/prepare-routes.mjs).
+mkdirSync(outdir, { recursive: true })
+const preparedRoutes = await preparedRoutesSource([builtinsByExport], `${outdir}/.prepare-routes.mjs`)
+
 const { metafile } = await build({
   entryPoints: ['src/bin.ts'],
   outdir,
@@ -45,7 +50,7 @@ const { metafile } = await build({
   minifyWhitespace: true,
   logLevel: 'warning',
   metafile: true,
-  plugins: [builtinsByExport],
+  plugins: [builtinsByExport, preparedRoutesPlugin(preparedRoutes)],
 })
 
 // The CommonJS dependencies bundled in (yaml, Ajv: --self-contained) require() Node built-ins: the
