@@ -15,7 +15,8 @@ const prepared = []
 for (const log of ['silent', 'json']) {
   const command = parseCommandLine(['--log', log], {})
   if (command.run !== 'serve') throw new Error('the default command line does not serve')
-  prepared.push(prepareRoutes((await serverApp(command.config)).app))
+  const routes = prepareRoutes((await serverApp(command.config)).app)
+  if (routes) prepared.push(routes)
 }
 export default preparedRoutesModule(prepared)
 `

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { parseCommandLine } from '../src/node/cli.js'
 import { serverApp } from '../src/node/main.js'
@@ -16,8 +16,13 @@ const appFor = async (argv: string[]): Promise<Hono<any>> => {
 }
 
 // As the bundle has them: through the module scripts/bundle.mjs embeds.
-const embedded = (prepared: PreparedRoutes[]): PreparedRoutes[] =>
-  new Function(preparedRoutesModule(prepared).replace('export const preparedRoutes =', 'return'))()
+const embedded = (prepared: (PreparedRoutes | undefined)[]): PreparedRoutes[] =>
+  new Function(
+    preparedRoutesModule(prepared.filter((routes) => routes !== undefined)).replace(
+      'export const preparedRoutes =',
+      'return',
+    ),
+  )()
 
 const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
@@ -57,10 +62,16 @@ describe('the router prepared when the bundle is built', () => {
   })
 
   it('leaves an app with other routes to hono', async () => {
-    const prepared = [prepareRoutes(await appFor(['--log', 'silent']))]
+    const prepared = embedded([prepareRoutes(await appFor(['--log', 'silent']))])
     const app = await appFor(['--log', 'json'])
     expect(usePreparedRouter(app, prepared)).toBe(false)
     expect(app.router.name).toBe('SmartRouter')
+  })
+
+  it("prepares nothing for routes hono's RegExpRouter cannot take (its TrieRouter then routes them)", () => {
+    const answer = (c: Context) => c.text('x')
+    const app = new Hono().get('/a/:id{[0-9]+}/x', answer).get('/a/:id{[a-z]+}/y', answer)
+    expect(prepareRoutes(app)).toBeUndefined()
   })
 
   it('serves requests through the app', async () => {

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono'
+import { UnsupportedPathError } from 'hono/router'
 import { PreparedRegExpRouter, RegExpRouter } from 'hono/router/reg-exp-router'
 
 /** What hono's RegExpRouter builds on the first request it routes: per method, its regexp, handlers and static paths. */
@@ -20,12 +21,20 @@ class MatcherBuilder<T> extends RegExpRouter<T> {
   }
 }
 
-/** The matchers of an app's routes, built as hono would on its first request. */
-export const prepareRoutes = (app: Hono<any>): PreparedRoutes => {
+/**
+ * The matchers of an app's routes, built as hono would on its first request; none when the
+ * RegExpRouter cannot take them (hono then routes with its TrieRouter).
+ */
+export const prepareRoutes = (app: Hono<any>): PreparedRoutes | undefined => {
   const routes = app.routes.map((route) => [route.method, route.path] as const)
   const builder = new MatcherBuilder<number>()
-  routes.forEach(([method, path], index) => builder.add(method, path, index))
-  return { routes, matchers: builder.build() }
+  try {
+    routes.forEach(([method, path], index) => builder.add(method, path, index))
+    return { routes, matchers: builder.build() }
+  } catch (error) {
+    if (error instanceof UnsupportedPathError) return undefined
+    throw error
+  }
 }
 
 // JavaScript for a value of the matchers: null-prototype objects as hono's, undefined kept.
