@@ -3,25 +3,39 @@
 //                                                    faker, yaml and Ajv stay in node_modules
 //   node scripts/bundle.mjs dist/bundle --self-contained   everything inside: the image has no node_modules
 // Plain JavaScript, so that it runs on every Node the package supports, before anything is compiled.
-import { rmSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { build } from 'esbuild'
+import { compileEagerly, startChunks } from './eager-compile.mjs'
+import { preparedRoutesPlugin, preparedRoutesSource } from './prepare-routes.mjs'
 
 const [outdir = 'dist', mode] = process.argv.slice(2)
 const selfContained = mode === '--self-contained'
 rmSync(selfContained ? outdir : `${outdir}/chunks`, { recursive: true, force: true })
-// Node's built-ins as CommonJS: an ESM import of one builds its namespace, which reads every export,
-// lazy getters included (node:util's and node:fs's load 30-odd internal modules each).
-const builtinsAsCommonJs = {
-  name: 'builtins-as-commonjs',
+// Node's built-ins read export by export, and only the exports imported: an ESM import of one builds
+// its namespace, which reads every export, lazy getters included (node:util's and node:fs's load
+// 30-odd internal modules each), and one as CommonJS costs a copy of every export (esbuild's __toESM).
+// Each export is a pure expression, which esbuild drops when nothing imports it.
+const builtinsByExport = {
+  name: 'builtins-by-export',
   setup(build) {
     build.onResolve({ filter: /^node:/ }, ({ path }) => ({ path, namespace: 'builtin' }))
     build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(path)})`,
+      contents: [
+        `const builtin = process.getBuiltinModule(${JSON.stringify(path)})`,
+        ...Object.keys(process.getBuiltinModule(path))
+          .filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+          .map((name) => `export const ${name} = /* @__PURE__ */ (() => builtin.${name})()`),
+        'export default builtin',
+      ].join('\n'),
     }))
   },
 }
 
-await build({
+// hono's router for the default command line's routes, built once here (scripts/prepare-routes.mjs).
+mkdirSync(outdir, { recursive: true })
+const preparedRoutes = await preparedRoutesSource([builtinsByExport], `${outdir}/.prepare-routes.mjs`)
+
+const { metafile } = await build({
   entryPoints: ['src/bin.ts'],
   outdir,
   bundle: true,
@@ -35,9 +49,19 @@ await build({
   minifySyntax: true,
   minifyWhitespace: true,
   logLevel: 'warning',
-  plugins: [builtinsAsCommonJs],
-  // The CommonJS dependencies (yaml, Ajv) require() Node built-ins.
-  banner: {
-    js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
-  },
+  metafile: true,
+  plugins: [builtinsByExport, preparedRoutesPlugin(preparedRoutes)],
 })
+
+// The CommonJS dependencies bundled in (yaml, Ajv: --self-contained) require() Node built-ins: the
+// chunks that mention require get one (esbuild's __require shim reads it from its own chunk). Not the
+// others: making one costs every start a module object and import.meta.
+const requireLine = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n"
+for (const chunk of Object.keys(metafile.outputs)) {
+  const code = readFileSync(chunk, 'utf8')
+  const hashbang = /^#!.*\n/.exec(code)?.[0] ?? ''
+  if (/\brequire\b/.test(code)) writeFileSync(chunk, hashbang + requireLine + code.slice(hashbang.length))
+}
+
+// What a start runs, compiled when the compile cache is made (scripts/eager-compile.mjs).
+for (const chunk of startChunks(metafile, 'src/node/main.ts')) compileEagerly(chunk)

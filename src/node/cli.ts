@@ -107,7 +107,7 @@ export const defaultLogFormat = (stream: { isTTY?: boolean } = process.stdout): 
 export const parseCommandLine = (
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-  stdout: { isTTY?: boolean } = process.stdout,
+  stdout?: { isTTY?: boolean },
 ): Command => {
   let parsed
   try {
@@ -127,7 +127,7 @@ export const parseCommandLine = (
   const values = parsed.values as Record<string, string | boolean | string[] | undefined>
   if (values['help']) return { run: 'help' }
   if (values['version']) return { run: 'version' }
-  const config: Record<string, unknown> = { ...configDefaults, log: defaultLogFormat(stdout) }
+  const config: Record<string, unknown> = { ...configDefaults }
   for (const spec of optionSpecs) {
     const flagValue = values[spec.flag]
     const key = spec.key ?? camel(spec.flag)
@@ -142,6 +142,8 @@ export const parseCommandLine = (
       config[key] = parseValue(spec, env[spec.env] as string, spec.env)
     }
   }
+  // Only now, and only without --log or LOG: process.stdout is a stream Node builds on first use.
+  config['log'] ??= defaultLogFormat(stdout)
   return { run: 'serve', config: config as unknown as Config }
 }
 

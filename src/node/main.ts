@@ -1,6 +1,8 @@
+import type { Hono } from 'hono'
+import type { AppEnv } from '../core/app-env.js'
 import { type AppOptions, createApp } from '../core/app.js'
 import { createRuleValidator, type FaultRuleInput } from '../core/faults.js'
-import { createLogger } from '../core/log.js'
+import { createLogger, type LogSink } from '../core/log.js'
 import type { Pet } from '../core/pet.js'
 import { formatRate } from '../core/rate-limit.js'
 import { fakePets, SeedError } from '../core/seed.js'
@@ -13,6 +15,8 @@ import { parseCommandLine, usage, UsageError } from './cli.js'
 import type { Config } from './config.js'
 import { DataFileError } from './data-file-error.js'
 import { nodeTransport } from './node-transport.js'
+import { preparedRoutes } from './prepared-routes.js'
+import { usePreparedRouter } from './prepared-router.js'
 import { listen, type RunningServer } from './server.js'
 import { yamlCodec } from './yaml-codec.js'
 
@@ -30,6 +34,9 @@ const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; sour
   return { pets: readFixtures(config.fixtures, spec.componentValidator('Pet')), source: config.fixtures }
 }
 
+// process.stdout is built on first use: a silent start never builds it.
+const stdoutSink: LogSink = { write: (text) => process.stdout.write(text) }
+
 const appOptions = (config: Config, spec: Spec, pets: Pet[], faults?: FaultRuleInput[]): AppOptions => ({
   spec,
   pets,
@@ -40,7 +47,7 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[], faults?: FaultRuleI
   seed: config.seed,
   journalSize: config.journalSize,
   cors: config.cors ? (config.corsOrigins.length > 0 ? config.corsOrigins : '*') : false,
-  logger: createLogger(config.log, process.stdout),
+  logger: createLogger(config.log, stdoutSink),
   transport: nodeTransport,
   yaml: yamlCodec,
   ...(faults !== undefined && { faults }),
@@ -101,8 +108,16 @@ const startSnapshot = async (config: Config, spec: Spec): Promise<Snapshot | und
   return readSnapshot(config.snapshot, createSnapshotValidator(checks))
 }
 
-/** Starts the server for a Config; resolves once it listens, with the banner to print. */
-export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
+/** What a Config serves, not listening yet: the app, the seed's origin and size, and what ends its event streams. */
+export interface ServerApp {
+  app: Hono<AppEnv>
+  source: string
+  count: number
+  stopping: AbortController
+}
+
+/** Builds the app a Config serves (scripts/bundle.mjs prepares the router of the default one from it). */
+export const serverApp = async (config: Config): Promise<ServerApp> => {
   const spec = config.spec === undefined ? bundledSpec() : (await files()).loadSpec(config.spec)
   const snapshot = await startSnapshot(config, spec)
   const { pets, source } = snapshot
@@ -121,10 +136,17 @@ export const startServer = async (config: Config): Promise<RunningServer & { ban
     ...(snapshot && { snapshot }),
     signal: stopping.signal,
   })
+  usePreparedRouter(app, preparedRoutes)
+  return { app, source, count: pets.length, stopping }
+}
+
+/** Starts the server for a Config; resolves once it listens, with the banner to print. */
+export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
+  const { app, source, count, stopping } = await serverApp(config)
   const running = await listen(app, config)
   // Open event streams end first, so that their connections close with the idle ones.
   const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs))
-  return { ...running, close, banner: banner(running.url, config, source, pets.length) }
+  return { ...running, close, banner: banner(running.url, config, source, count) }
 }
 
 const stopOnSignals = (running: RunningServer): void => {

@@ -17,7 +17,7 @@ const securityHeaders = {
   'Referrer-Policy': 'no-referrer',
 }
 
-/** One file of the panel; its ETag hashed and its gzip made on first demand (CompressionStream: any web runtime). */
+/** One file of the panel, its ETag and gzip made on first demand (CompressionStream: any web runtime). */
 interface Asset {
   body: string
   type: string
@@ -34,7 +34,8 @@ const fnv1a = (text: string): string => {
 
 const asset = (body: string, type: string): Asset => ({ body, type })
 
-// When first served, not at every app build: hashing the panel's 46 KB slowed the start of the msw host (src/msw/).
+// Hashed when first served, not when the app is built: the panel's 46 KB took about 1.5 ms of every
+// server start and 3 ms of the msw host's createHandlers.
 const etagOf = (asset: Asset): string => (asset.etag ??= `"${fnv1a(asset.body)}-${asset.body.length}"`)
 
 const gzipped = (asset: Asset): Promise<ArrayBuffer> =>

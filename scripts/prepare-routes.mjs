@@ -1,0 +1,51 @@
+// hono builds its router when it routes its first request: 2 ms of every start. For the default
+// command line (request log on or off), scripts/bundle.mjs builds it once here, with the app's own
+// code, and embeds the result in place of src/node/prepared-routes.ts; a start then checks that its
+// routes are exactly those before using it (src/node/prepared-router.ts). Plain JavaScript.
+import { rmSync, writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
+
+const entry = `
+import { parseCommandLine } from './src/node/cli.ts'
+import { serverApp } from './src/node/main.ts'
+import { preparedRoutesModule, prepareRoutes } from './src/node/prepared-router.ts'
+
+const prepared = []
+for (const log of ['silent', 'json']) {
+  const command = parseCommandLine(['--log', log], {})
+  if (command.run !== 'serve') throw new Error('the default command line does not serve')
+  const routes = prepareRoutes((await serverApp(command.config)).app)
+  if (routes) prepared.push(routes)
+}
+export default preparedRoutesModule(prepared)
+`
+
+/** The source of src/node/prepared-routes.ts for the bundle; `scratch` is a file it may write and removes. */
+export const preparedRoutesSource = async (plugins, scratch) => {
+  const { outputFiles } = await build({
+    stdin: { contents: entry, resolveDir: process.cwd(), loader: 'ts', sourcefile: 'prepare-routes.ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    write: false,
+    external: ['@faker-js/faker', 'yaml', 'ajv'],
+    logLevel: 'warning',
+    plugins,
+  })
+  writeFileSync(scratch, outputFiles[0].text)
+  try {
+    return (await import(pathToFileURL(scratch).href)).default
+  } finally {
+    rmSync(scratch)
+  }
+}
+
+/** An esbuild plugin that replaces src/node/prepared-routes.ts with `source`. */
+export const preparedRoutesPlugin = (source) => ({
+  name: 'prepared-routes',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]node[\\/]prepared-routes\.ts$/ }, () => ({ contents: source, loader: 'js' }))
+  },
+})
