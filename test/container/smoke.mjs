@@ -81,4 +81,26 @@ check(
   JSON.stringify([isolated.status, inSession.body.length, inDefault.body.length]),
 )
 
+// YAML is loaded on first use (a chunk of the self-contained bundle): a snapshot out, a state in.
+const snapshot = await fetch(`${base}/__admin/snapshot`, { headers: { Accept: 'application/yaml' } })
+const snapshotText = await snapshot.text()
+check(
+  'snapshot as YAML',
+  snapshot.status === 200 &&
+    snapshot.headers.get('content-type')?.startsWith('application/yaml') &&
+    snapshotText.startsWith('format: 1\n'),
+  `${snapshot.status} ${snapshotText.slice(0, 200)}`,
+)
+const state = await fetch(`${base}/__admin/state`, {
+  method: 'PUT',
+  headers: { 'Content-Type': 'application/yaml', 'X-Mock-Session': 'yaml' },
+  body: 'pets:\n  - { id: 5, name: FromYaml, categoryId: 2 }\n',
+})
+const yamlPets = await call('/v1/pets', { headers: { ...key, 'X-Mock-Session': 'yaml' } })
+check(
+  'state replaced from YAML',
+  state.status === 204 && yamlPets.body?.length === 1 && yamlPets.body[0].name === 'FromYaml',
+  JSON.stringify([state.status, await state.text(), yamlPets]),
+)
+
 process.exit(failures === 0 ? 0 : 1)
