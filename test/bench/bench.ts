@@ -2,7 +2,7 @@
 // builds, each figure beside a bare node:http server measured in the same run (baseline-server.mjs)
 // and against its budget. Prints a table; writes test/bench/results.json. Reports; never fails.
 // BENCH_SECONDS per load (default 5), BENCH_ROUNDS of each load on the baseline and on petstore-mock in
-// turn (default 3; the ratio is the median of the rounds'), BENCH_COLD_RUNS starts per command (default 7); BENCH_IMAGE=tag
+// turn (default 3; the ratio is the median of the rounds'), BENCH_COLD_RUNS starts per command (default 15); BENCH_IMAGE=tag
 // also times the image's CMD inside that image (CONTAINER_ENGINE, default docker).
 import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -12,7 +12,7 @@ import { type LoadResult, type LoadSpec, runLoad, standardLoads } from './load.j
 import { baselinePath, binPath, bundlePath, nodeFlags, type ServerProcess, startServer } from './server-process.js'
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5)
-const coldRuns = Number(process.env['BENCH_COLD_RUNS'] ?? 7)
+const coldRuns = Number(process.env['BENCH_COLD_RUNS'] ?? 15)
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const image = process.env['BENCH_IMAGE']
 
