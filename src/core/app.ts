@@ -16,7 +16,7 @@ import { routeMethods } from './route-methods.js'
 import { adminRoutes } from './routes/admin.js'
 import { panelRedirect } from './routes/admin-panel.js'
 import { docsRoutes } from './routes/docs.js'
-import { apiChains } from './routes/operations.js'
+import { apiChains } from './routes/api-chains.js'
 import { petHandlers } from './routes/pet-handlers.js'
 import { defaultSeed, validatePets } from './seed.js'
 import { SessionRegistry } from './sessions.js'
@@ -107,7 +107,7 @@ export interface Mock {
  * Builds the Hono app: the contract's operations routed from the document,
  * each one route whose handler is a chain of plain stages (journal → CORS →
  * session → mock controls → authenticate → rate limit → sunset → read body →
- * validate → handle; see routes/operations.ts), the served document and the
+ * validate → handle; see routes/api-chains.ts), the served document and the
  * /__admin control plane.
  * Web `Request` → `Response` only: no socket, no file (see src/node/ for
  * the server).
@@ -181,7 +181,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
   app.onError(onError)
   app.notFound(api.unmatched)
   // Global middleware runs for every request (hono then composes each route's handlers): only the
-  // request log when requests are logged; the API's routes are one handler each (routes/operations.ts).
+  // request log when requests are logged; the API's routes are one handler each (routes/api-chains.ts).
   const { request } = logger
   if (request) app.use(requestLog({ ...logger, request }))
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
