@@ -1,5 +1,9 @@
 import { isSafeNumber, LosslessNumber, parse } from 'lossless-json'
 
+/** Whether a Content-Type names JSON (`application/json`, parameters and case aside). */
+export const isJsonType = (contentType: string | null | undefined): boolean =>
+  contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json'
+
 /** A parse result: the value, or why the text is not JSON. */
 export type JsonResult = { ok: true; value: unknown } | { ok: false; message: string }
 

@@ -1,12 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../errors.js'
-import { parseJsonExact } from '../json.js'
+import { isJsonType, parseJsonExact } from '../json.js'
 import { readBodyText } from '../read-body.js'
 import type { Transport } from '../transport.js'
-
-const isJson = (contentType: string | undefined): boolean =>
-  contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json'
 
 /**
  * Reads a JSON request body into `c.var.body` (its text into `c.var.bodyText`):
@@ -15,7 +12,7 @@ const isJson = (contentType: string | undefined): boolean =>
  * not UTF-8 or not JSON.
  */
 export const readJsonBody = async (c: Context<AppEnv>, maxBytes: number, transport: Transport): Promise<void> => {
-  if (!isJson(c.req.header('Content-Type'))) {
+  if (!isJsonType(c.req.header('Content-Type'))) {
     throw new ApiError(415, 'Request body must be JSON; send Content-Type: application/json.')
   }
   const text = await readBodyText((max) => transport.readBody(c, max), c.req.header('Content-Length'), maxBytes)

@@ -1,12 +1,10 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
+import { isJsonType } from '../json.js'
 import { type JournalRecord, keepBody, type RecordedResponse, redactAuthorization, type Shaping } from '../journal.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../transport.js'
 import { type Answer, type OnError, type Stage, settled } from './stage.js'
-
-const isJson = (contentType: string | null | undefined): boolean =>
-  contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json'
 
 const isJsonText = (text: string): boolean => {
   try {
@@ -36,7 +34,7 @@ const responseOf = (c: Context<AppEnv>, res: Response): RecordedResponse | Promi
     .clone()
     .text()
     .then((text) => {
-      if (text !== '') recorded.body = keepBody(text, isJson(res.headers.get('content-type')) && isJsonText(text))
+      if (text !== '') recorded.body = keepBody(text, isJsonType(res.headers.get('content-type')) && isJsonText(text))
       return recorded
     })
 }
