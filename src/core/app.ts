@@ -19,6 +19,8 @@ import { docsRoutes } from './routes/docs.js'
 import { apiChains } from './routes/api-chains.js'
 import { petHandlers } from './routes/pet-handlers.js'
 import { defaultSeed, validatePets } from './seed.js'
+import { checkSilences, type SpecSilences } from './silences.js'
+import { bodyFieldNames } from './spec/body-fields.js'
 import { SessionRegistry } from './sessions.js'
 import {
   clockSettingOf,
@@ -86,6 +88,8 @@ export interface AppOptions {
   snapshot?: Snapshot
   /** Aborted when the host stops: open event streams end, so that connections can close. */
   signal?: AbortSignal
+  /** How the places where the spec is silent are read (see silences.ts); default: each switch's default. */
+  silences?: Partial<SpecSilences>
 }
 
 /** The defaults of {@link AppOptions}. */
@@ -143,6 +147,8 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
   const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
   const badRate = options.rateLimit && checkRatePolicy(options.rateLimit)
   if (badRate) throw new TypeError(badRate)
+  const silences = checkSilences(options.silences)
+  if (typeof silences === 'string') throw new TypeError(silences)
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
@@ -159,7 +165,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
     },
     options.maxSessions ?? appDefaults.maxSessions,
   )
-  const handlers = petHandlers(spec.basePath)
+  const handlers = petHandlers(spec.basePath, { silences, knownFields: bodyFieldNames(spec, 'createPet') })
   const app = new Hono<AppEnv>()
   const methodsFor = routeMethods(app)
   const session = selectSession(sessions)
@@ -176,6 +182,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
     bodyLimit,
     methodsFor,
     enforceSunset: options.sunset !== 'ignore',
+    limitRange: silences.limitRange,
   })
 
   app.onError(onError)

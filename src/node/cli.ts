@@ -4,6 +4,7 @@ import { instantExpectation, parseInstant } from '../core/instant.js'
 import type { LogFormat } from '../core/log.js'
 import { asHostName, asOrigin } from './admin-access.js'
 import { parseRate, rateExpectation } from '../core/rate-limit.js'
+import { parseSilence, silenceSwitches } from '../core/silences.js'
 import { configDefaults, type Config } from './config.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 
@@ -78,6 +79,12 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
       return text
     case 'rate':
       return parseRate(text) ?? orUsage(`${source} must be ${rateExpectation} (got "${text}")`)
+    case 'silence': {
+      const key = silenceSwitches.find((s) => s.flag === spec.flag)!.key
+      const parsed = parseSilence(key, text)
+      if (!parsed.ok) throw new UsageError(`${source} must be ${parsed.expected} (got "${text}")`)
+      return parsed.value
+    }
     case 'log':
       if (!LOG_FORMATS.includes(text as LogFormat))
         throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)

@@ -1,8 +1,9 @@
 import type { LogFormat } from '../core/log.js'
 import type { RateLimitPolicy } from '../core/rate-limit.js'
+import { silenceDefaults, type SpecSilences } from '../core/silences.js'
 
-/** Everything the command line and environment decide. */
-export interface Config {
+/** Everything the command line and environment decide (the spec's silences included, one key each). */
+export interface Config extends SpecSilences {
   host: string
   port: number
   apiKeys: string[]
@@ -54,4 +55,5 @@ export const configDefaults: Omit<Config, 'log'> = {
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   sunset: 'enforce',
+  ...silenceDefaults,
 }

@@ -6,6 +6,7 @@ import { createLogger, type LogSink } from '../core/log.js'
 import type { Pet } from '../core/pet.js'
 import { formatRate } from '../core/rate-limit.js'
 import { fakePets, SeedError } from '../core/seed.js'
+import { formatSilence, silenceDefaults, silenceSwitches, type SpecSilences } from '../core/silences.js'
 import { createSnapshotValidator, type Snapshot } from '../core/snapshot.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
@@ -34,6 +35,13 @@ const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; sour
   return { pets: readFixtures(config.fixtures, spec.componentValidator('Pet')), source: config.fixtures }
 }
 
+const silencesOf = (config: Config): SpecSilences => ({
+  limitRange: config.limitRange,
+  defaultStatus: config.defaultStatus,
+  categories: config.categories,
+  unknownFields: config.unknownFields,
+})
+
 // process.stdout is built on first use: a silent start never builds it.
 const stdoutSink: LogSink = { write: (text) => process.stdout.write(text) }
 
@@ -56,8 +64,17 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[], faults?: FaultRuleI
   ...adminAccess(config),
   ...(config.clock !== undefined && { clock: config.clock }),
   sunset: config.sunset,
+  silences: silencesOf(config),
   ...(config.rateLimit !== undefined && { rateLimit: config.rateLimit }),
 })
+
+// Only the switches set away from their defaults: a default start prints nothing more.
+const silencesBanner = (config: Config): string[] => {
+  const set = silenceSwitches
+    .filter((s) => formatSilence(s.key, config[s.key]) !== formatSilence(s.key, silenceDefaults[s.key]))
+    .map((s) => `--${s.flag} ${formatSilence(s.key, config[s.key])}`)
+  return set.length === 0 ? [] : [`  spec silences: ${set.join(' ')}`]
+}
 
 const timeBanner = (config: Config): string[] => [
   ...(config.clock ? [`  clock: ${config.clock.toISOString()} at start-up, advancing in real time`] : []),
@@ -78,6 +95,7 @@ const banner = (url: string, config: Config, source: string, count: number): str
     `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
     ...adminAccessBanner(config),
     ...timeBanner(config),
+    ...silencesBanner(config),
     `  panel: ${url}/__admin/ (the QA panel, in a browser)`,
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',

@@ -1,3 +1,5 @@
+import { formatSilence, silenceDefaults, silenceSwitches } from '../core/silences.js'
+
 /** How an option's text becomes a value. */
 export type OptionKind =
   | 'string'
@@ -12,6 +14,7 @@ export type OptionKind =
   | 'instant'
   | 'sunset'
   | 'rate'
+  | 'silence'
 
 /** One option: a CLI flag and an environment variable with the same meaning. */
 export interface OptionSpec {
@@ -26,6 +29,15 @@ export interface OptionSpec {
   min?: number
   max?: number
 }
+
+/** The switches of the spec's silences (silences.ts), as options. */
+const silenceOptions: OptionSpec[] = silenceSwitches.map((s) => ({
+  flag: s.flag,
+  env: s.env,
+  kind: 'silence',
+  default: formatSilence(s.key, silenceDefaults[s.key]),
+  help: `${s.help} (${s.values})`,
+}))
 
 /** Every option of the server. Flags win over environment variables. */
 export const optionSpecs: readonly OptionSpec[] = [
@@ -220,4 +232,5 @@ export const optionSpecs: readonly OptionSpec[] = [
     default: '(none)',
     help: 'Requests per API key and window on /v1, e.g. 100/m or 10/30s (window s, m or h); 429 beyond',
   },
+  ...silenceOptions,
 ]

@@ -33,6 +33,8 @@ export interface ApiChainsOptions {
   methodsFor: (path: string) => string[]
   /** Whether operations answer 410 from their `x-sunset` on. */
   enforceSunset: boolean
+  /** `--limit-range`: a bounded integer query parameter beyond a bound is refused, or clamped. */
+  limitRange?: 'reject' | 'clamp'
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
@@ -63,7 +65,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
         limit,
         op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,
         op.requestBody ? body : undefined,
-        validateRequest(op),
+        validateRequest(op, options.limitRange),
       ],
       handler,
     )
