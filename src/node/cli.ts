@@ -162,6 +162,7 @@ export const usage = (): string => {
   })
   return [
     'Usage: petstore-mock [options]',
+    '       petstore-mock verify URL [options]   check a deployment against the contract (verify --help)',
     '',
     'A contract-exact, stateful mock of the Pet Store API.',
     '',
