@@ -5,7 +5,7 @@ import { resolveSchema, type SchemaObject } from '../core/spec/schema.js'
 import type { Spec, SpecOperation } from '../core/spec/spec.js'
 import type { Answer } from './answer.js'
 
-const clip = (text: string): string => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)
+const clip = (text: string): string => `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`
 
 /** The name of the schema the contract documents for a status (`Pet`, `Pets`, `Error`), for messages. */
 export const schemaName = (spec: Spec, operation: SpecOperation, status: number): string => {
@@ -29,7 +29,9 @@ const describe = (error: ErrorObject): string => {
   const at = where(error.instancePath)
   if (error.keyword === 'required')
     return `${at ? `${at} ` : ''}lacks required ${String(error.params['missingProperty'])}`
-  const schema = (error.parentSchema ?? {}) as SchemaObject
+  const schema = (
+    error.keyword === 'type' ? { type: error.params['type'] } : (error.parentSchema ?? {})
+  ) as SchemaObject
   return `${at || 'the body'} ${expectation(schema)} (got ${JSON.stringify(error.data)})`
 }
 
