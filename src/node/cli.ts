@@ -5,6 +5,7 @@ import type { LogFormat } from '../core/log.js'
 import { asHostName, asOrigin } from './admin-access.js'
 import { parseRate, rateExpectation } from '../core/rate-limit.js'
 import { parseSilence, silenceSwitches } from '../core/silences.js'
+import { isHttpUrl } from '../core/proxy/upstream-url.js'
 import { configDefaults, type Config } from './config.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 
@@ -85,6 +86,9 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
       if (!parsed.ok) throw new UsageError(`${source} must be ${parsed.expected} (got "${text}")`)
       return parsed.value
     }
+    case 'url':
+      if (!isHttpUrl(text)) throw new UsageError(`${source} must be an absolute http(s) URL (got "${text}")`)
+      return text
     case 'log':
       if (!LOG_FORMATS.includes(text as LogFormat))
         throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)

@@ -34,6 +34,10 @@ export interface Config extends SpecSilences {
   clock?: Date
   sunset: 'enforce' | 'ignore'
   rateLimit?: RateLimitPolicy
+  /** The deployment to stand in front of; none: the mock answers. */
+  proxy?: string
+  proxyTimeout: number
+  proxyFlagViolations: boolean
 }
 
 /** The defaults of every option but `log`, which depends on the terminal. */
@@ -55,5 +59,7 @@ export const configDefaults: Omit<Config, 'log'> = {
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   sunset: 'enforce',
+  proxyTimeout: 10_000,
+  proxyFlagViolations: false,
   ...silenceDefaults,
 }

@@ -30,6 +30,9 @@ const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; sour
       pets: await fakePets(config.count, config.seed),
       source: `faker (count ${config.count}, seed ${config.seed})`,
     }
+  if (config.fixtures === undefined && config.proxy !== undefined) {
+    return { pets: [], source: 'none at start-up: --proxy records the pets the deployment answers' }
+  }
   if (config.fixtures === undefined) return { pets: [...fixturePets], source: 'fixtures/pets.yaml (bundled)' }
   const { readFixtures } = await files()
   return { pets: readFixtures(config.fixtures, spec.componentValidator('Pet')), source: config.fixtures }
@@ -65,6 +68,9 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[], faults?: FaultRuleI
   ...(config.clock !== undefined && { clock: config.clock }),
   sunset: config.sunset,
   silences: silencesOf(config),
+  ...(config.proxy !== undefined && {
+    proxy: { url: config.proxy, timeoutMs: config.proxyTimeout, flagViolations: config.proxyFlagViolations },
+  }),
   ...(config.rateLimit !== undefined && { rateLimit: config.rateLimit }),
 })
 
@@ -96,6 +102,9 @@ const banner = (url: string, config: Config, source: string, count: number): str
     ...adminAccessBanner(config),
     ...timeBanner(config),
     ...silencesBanner(config),
+    ...(config.proxy !== undefined
+      ? [`  proxy: ${url}/v1 forwards to ${config.proxy} (violations in the journal and ${url}/__admin/health)`]
+      : []),
     `  panel: ${url}/__admin/ (the QA panel, in a browser)`,
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',
@@ -105,6 +114,9 @@ const banner = (url: string, config: Config, source: string, count: number): str
 // A snapshot is a whole world: the options that would set part of it conflict with it.
 const startSnapshot = async (config: Config, spec: Spec): Promise<Snapshot | undefined> => {
   if (config.snapshot === undefined) return undefined
+  if (config.proxy !== undefined) {
+    throw new UsageError('--proxy records a deployment and --snapshot replays a recording: choose one')
+  }
   const parts = [
     config.fixtures,
     config.faker || undefined,

@@ -15,6 +15,7 @@ export type OptionKind =
   | 'sunset'
   | 'rate'
   | 'silence'
+  | 'url'
 
 /** One option: a CLI flag and an environment variable with the same meaning. */
 export interface OptionSpec {
@@ -231,6 +232,29 @@ export const optionSpecs: readonly OptionSpec[] = [
     kind: 'rate',
     default: '(none)',
     help: 'Requests per API key and window on /v1, e.g. 100/m or 10/30s (window s, m or h); 429 beyond',
+  },
+  {
+    flag: 'proxy',
+    env: 'PROXY',
+    kind: 'url',
+    default: '(none)',
+    help: 'Stand in front of this deployment (its base URL): /v1 requests forwarded, answers returned unchanged, both validated against the contract; the control plane keeps working, pets answered are recorded',
+  },
+  {
+    flag: 'proxy-timeout',
+    env: 'PROXY_TIMEOUT',
+    kind: 'integer',
+    default: '10000',
+    min: 1,
+    max: 600_000,
+    help: 'Milliseconds the deployment has to answer a proxied request (504 beyond; 502 when unreachable)',
+  },
+  {
+    flag: 'proxy-flag-violations',
+    env: 'PROXY_FLAG_VIOLATIONS',
+    kind: 'boolean',
+    default: 'false',
+    help: 'Add X-Contract-Violations: n to every proxied answer',
   },
   ...silenceOptions,
 ]

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { baseUrlOf } from '../core/proxy/upstream-url.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
 import { NoAnswer } from './answer.js'
@@ -93,13 +94,6 @@ export const parseVerifyArgs = (argv: readonly string[], env: NodeJS.ProcessEnv)
     writes: values['no-writes'] !== true,
     timeoutMs,
   }
-}
-
-/** The base URL requests go to: the URL as given when it ends with the contract's base path, else with it added. */
-export const baseUrlOf = (url: string, basePath: string): string => {
-  const trimmed = url.replace(/\/+$/, '')
-  const path = new URL(trimmed).pathname.replace(/\/+$/, '')
-  return basePath !== '' && !path.endsWith(basePath) ? trimmed + basePath : trimmed
 }
 
 /** Runs the scenario and the silences' probes against the deployment; NoAnswer when it cannot be reached. */

@@ -1,6 +1,6 @@
 import type { Spec, SpecOperation } from '../core/spec/spec.js'
 import { type Answer, NoAnswer, type Probe, send } from './answer.js'
-import { contractDrifts } from './expect.js'
+import { contractDrifts } from '../core/spec/answer-drifts.js'
 
 /** One line of the report: a check that passed, drifted or was skipped. */
 export interface CheckResult {

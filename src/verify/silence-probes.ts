@@ -2,7 +2,7 @@ import { errorCodeFor } from '../core/errors.js'
 import { formatSilence, silenceSwitches, type SpecSilences } from '../core/silences.js'
 import type { Answer } from './answer.js'
 import { validBody } from './bad-bodies.js'
-import { contractDrifts } from './expect.js'
+import { contractDrifts } from '../core/spec/answer-drifts.js'
 import type { RunContext } from './run-context.js'
 
 /** What verify saw where the spec is silent, and the mock's setting that reproduces it. */

@@ -8,7 +8,8 @@ import { parseParameter } from '../spec/parameters.js'
 import { clampedRaws } from '../silences.js'
 import type { Stage } from './stage.js'
 
-const rawValues = (c: Context<AppEnv>, where: string, name: string): string[] => {
+/** The raw values of a parameter as the request gives them: each occurrence in the query, the path segment or the header. */
+export const rawValues = (c: Context<AppEnv>, where: string, name: string): string[] => {
   if (where === 'query') return queryParams(c)[name] ?? []
   if (where === 'path') {
     const value = c.req.param(name)

@@ -1,9 +1,19 @@
 import type { ErrorObject } from 'ajv'
-import { isJsonType } from '../core/json.js'
-import { expectation } from '../core/spec/messages.js'
-import { resolveSchema, type SchemaObject } from '../core/spec/schema.js'
-import type { Spec, SpecOperation } from '../core/spec/spec.js'
-import type { Answer } from './answer.js'
+import { isJsonType } from '../json.js'
+import { expectation } from './messages.js'
+import { resolveSchema, type SchemaObject } from './schema.js'
+import type { Spec, SpecOperation } from './spec.js'
+
+/** An answer as a client received it, read whole (verify's, or the proxy's from the deployment). */
+export interface ObservedAnswer {
+  status: number
+  headers: Headers
+  text: string
+  /** The body parsed, when its Content-Type says JSON and it parses. */
+  json?: unknown
+  /** Why a body said to be JSON did not parse. */
+  jsonError?: string
+}
 
 const clip = (text: string): string => `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`
 
@@ -42,7 +52,12 @@ const describe = (error: ErrorObject): string => {
  * `status`, and a deprecated operation's headers. Each sentence names the
  * operation, what the contract says and what came back.
  */
-export const contractDrifts = (spec: Spec, operation: SpecOperation, answer: Answer, expected: number): string[] => {
+export const contractDrifts = (
+  spec: Spec,
+  operation: SpecOperation,
+  answer: ObservedAnswer,
+  expected: number,
+): string[] => {
   const id = operation.id
   const drifts = deprecationDrifts(operation, answer)
   if (answer.status !== expected) {
@@ -76,7 +91,7 @@ export const contractDrifts = (spec: Spec, operation: SpecOperation, answer: Ans
 }
 
 /** A deprecated operation's promised headers: `Deprecation`, and `Sunset` at its `x-sunset`. */
-export const deprecationDrifts = (operation: SpecOperation, answer: Answer): string[] => {
+export const deprecationDrifts = (operation: SpecOperation, answer: ObservedAnswer): string[] => {
   if (!operation.deprecated) return []
   const drifts: string[] = []
   if (answer.headers.get('deprecation') === null) {
