@@ -21,9 +21,7 @@ import { petHandlers } from './routes/pet-handlers.js'
 import { defaultSeed, validatePets } from './seed.js'
 import { checkSilences, type SpecSilences } from './silences.js'
 import { bodyFieldNames } from './spec/body-fields.js'
-import { forwardTo } from './proxy/forward.js'
-import { checkProxyOptions, type ProxyOptions } from './proxy/proxy-options.js'
-import { ProxyStats } from './proxy/proxy-stats.js'
+import type { Proxy } from './proxy/create-proxy.js'
 import { SessionRegistry } from './sessions.js'
 import {
   clockSettingOf,
@@ -92,11 +90,12 @@ export interface AppOptions {
   /** Aborted when the host stops: open event streams end, so that connections can close. */
   signal?: AbortSignal
   /**
-   * Stand in front of a real deployment (see proxy/): /v1 requests are forwarded to
-   * `url` and its answers returned unchanged, both validated against the contract;
-   * the control plane keeps working. Sessions then start with no pets unless `pets` is given.
+   * Stand in front of a real deployment (`createProxy({ url })`, see proxy/): /v1
+   * requests are forwarded and its answers returned unchanged, both validated
+   * against the contract; the control plane keeps working. Sessions then start
+   * with no pets unless `pets` is given.
    */
-  proxy?: ProxyOptions
+  proxy?: Proxy
   /** How the places where the spec is silent are read (see silences.ts); default: each switch's default. */
   silences?: Partial<SpecSilences>
 }
@@ -158,9 +157,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
   if (badRate) throw new TypeError(badRate)
   const silences = checkSilences(options.silences)
   if (typeof silences === 'string') throw new TypeError(silences)
-  const proxy = options.proxy && checkProxyOptions(options.proxy, spec.basePath)
-  if (typeof proxy === 'string') throw new TypeError(proxy)
-  const proxyStats = proxy && new ProxyStats(proxy.upstream)
+  const { proxy } = options
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
@@ -200,10 +197,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
     methodsFor,
     enforceSunset: options.sunset !== 'ignore',
     limitRange: silences.limitRange,
-    ...(proxy &&
-      proxyStats && {
-        forward: forwardTo({ spec, transport, bodyLimit, ...proxy, stats: proxyStats }),
-      }),
+    ...(proxy && { forward: proxy.forward({ spec, transport, bodyLimit }) }),
   })
 
   app.onError(onError)
@@ -247,7 +241,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
           startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
         }),
         ...(options.yaml && { yaml: options.yaml }),
-        ...(proxyStats && { proxy: proxyStats }),
+        ...(proxy && { proxy: proxy.stats }),
         ...(options.adminToken !== undefined && {
           guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
         }),

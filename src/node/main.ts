@@ -3,10 +3,12 @@ import type { AppEnv } from '../core/app-env.js'
 import { type AppOptions, createApp } from '../core/app.js'
 import { createRuleValidator, type FaultRuleInput } from '../core/faults.js'
 import { createLogger, type LogSink } from '../core/log.js'
+import { createProxy } from '../core/proxy/create-proxy.js'
 import type { Pet } from '../core/pet.js'
 import { formatRate } from '../core/rate-limit.js'
 import { fakePets, SeedError } from '../core/seed.js'
-import { formatSilence, silenceDefaults, silenceSwitches, type SpecSilences } from '../core/silences.js'
+import { formatSilence, silenceDefaults, type SpecSilences } from '../core/silences.js'
+import { silenceSwitches } from './silence-switches.js'
 import { createSnapshotValidator, type Snapshot } from '../core/snapshot.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
@@ -69,7 +71,11 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[], faults?: FaultRuleI
   sunset: config.sunset,
   silences: silencesOf(config),
   ...(config.proxy !== undefined && {
-    proxy: { url: config.proxy, timeoutMs: config.proxyTimeout, flagViolations: config.proxyFlagViolations },
+    proxy: createProxy({
+      url: config.proxy,
+      timeoutMs: config.proxyTimeout,
+      flagViolations: config.proxyFlagViolations,
+    }),
   }),
   ...(config.rateLimit !== undefined && { rateLimit: config.rateLimit }),
 })

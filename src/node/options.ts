@@ -1,4 +1,5 @@
-import { formatSilence, silenceDefaults, silenceSwitches } from '../core/silences.js'
+import { formatSilence, silenceDefaults } from '../core/silences.js'
+import { silenceSwitches } from './silence-switches.js'
 
 /** How an option's text becomes a value. */
 export type OptionKind =

@@ -1,5 +1,6 @@
 import { errorCodeFor } from '../core/errors.js'
-import { formatSilence, silenceSwitches, type SpecSilences } from '../core/silences.js'
+import { formatSilence, type SpecSilences } from '../core/silences.js'
+import { silenceSwitches } from '../node/silence-switches.js'
 import type { Answer } from './answer.js'
 import { validBody } from './bad-bodies.js'
 import { contractDrifts } from '../core/spec/answer-drifts.js'

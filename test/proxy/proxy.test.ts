@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type AppOptions, createApp } from '../../src/core/app.js'
+import { createProxy } from '../../src/core/proxy/create-proxy.js'
 import type { ProxyOptions } from '../../src/core/proxy/proxy-options.js'
 import { nodeTransport } from '../../src/node/node-transport.js'
 import { listen, type RunningServer } from '../../src/node/server.js'
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 /** The mock with --proxy, on a loopback socket. */
 const startProxy = async (proxy: ProxyOptions, options: AppOptions = {}): Promise<RunningServer> => {
-  const running = await listen(createApp({ proxy, transport: nodeTransport, ...options }), {
+  const running = await listen(createApp({ proxy: createProxy(proxy), transport: nodeTransport, ...options }), {
     host: '127.0.0.1',
     port: 0,
     headersTimeout: 5000,
@@ -310,6 +311,7 @@ describe('proxy options', () => {
     [{ url: 'http://x', timeoutMs: 0 }, 'proxy.timeoutMs must be an integer between 1 and 600000 (got 0)'],
     [{ url: 'http://x', flagViolations: 'yes' }, 'proxy.flagViolations must be true or false (got "yes")'],
   ])('%j is refused', (proxy, message) => {
-    expect(() => createApp({ proxy: proxy as ProxyOptions })).toThrow(message)
+    expect(() => createProxy(proxy as ProxyOptions)).toThrow(TypeError)
+    expect(() => createProxy(proxy as ProxyOptions)).toThrow(message)
   })
 })

@@ -97,6 +97,7 @@ describe('verify against a conforming deployment (the mock)', () => {
   it('--no-writes sends no POST and says what it skipped', async () => {
     const report = await run(undefined, { writes: false })
     expect(standIn!.posts()).toBe(0)
+    expect(report.requests).toBe(10)
     expect(report.conforms).toBe(true)
     expect(report.checks.filter((c) => c.outcome === 'skipped').map((c) => [c.id, c.note])).toEqual([
       ['createPet.401.no-key', '--no-writes'],

@@ -1,4 +1,4 @@
-import { baseUrlOf, isHttpUrl } from './upstream-url.js'
+import { isHttpUrl } from './upstream-url.js'
 
 /** The `proxy` option of createApp (`--proxy URL`, `--proxy-timeout`, `--proxy-flag-violations`). */
 export interface ProxyOptions {
@@ -13,11 +13,10 @@ export interface ProxyOptions {
 /** The defaults of {@link ProxyOptions}. */
 export const proxyDefaults = { timeoutMs: 10_000, maxTimeoutMs: 600_000 } as const
 
-/** Checked options: the upstream base URL and the rest filled in; or a sentence naming the bad one. */
+/** Checked options, every one filled in; or a sentence naming the bad one. */
 export const checkProxyOptions = (
   options: ProxyOptions,
-  basePath: string,
-): { upstream: string; timeoutMs: number; flagViolations: boolean } | string => {
+): { url: string; timeoutMs: number; flagViolations: boolean } | string => {
   if (!options || typeof options !== 'object') return 'proxy must be { url, timeoutMs?, flagViolations? }'
   if (typeof options.url !== 'string' || !isHttpUrl(options.url)) {
     return `proxy.url must be an absolute http(s) URL (got ${JSON.stringify(options.url)})`
@@ -29,5 +28,5 @@ export const checkProxyOptions = (
   if (options.flagViolations !== undefined && typeof options.flagViolations !== 'boolean') {
     return `proxy.flagViolations must be true or false (got ${JSON.stringify(options.flagViolations)})`
   }
-  return { upstream: baseUrlOf(options.url, basePath), timeoutMs, flagViolations: options.flagViolations === true }
+  return { url: options.url, timeoutMs, flagViolations: options.flagViolations === true }
 }

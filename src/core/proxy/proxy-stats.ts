@@ -15,7 +15,8 @@ export class ProxyStats {
   #withViolations = 0
   readonly #violations = new Map<string, number>()
 
-  constructor(readonly upstream: string) {}
+  /** The deployment's base URL (its base path added once the contract is known). */
+  constructor(public upstream: string) {}
 
   /** One exchange and its violations. */
   count(operation: string | undefined, violations: number): void {
