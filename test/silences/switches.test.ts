@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../src/core/app.js'
-import { checkSilences, parseSilence, type SpecSilences } from '../../src/core/silences.js'
+import fc from 'fast-check'
+import { checkSilences, clampedRaws, parseSilence, type SpecSilences } from '../../src/core/silences.js'
 import { createHandlers, PetstoreMockError } from '../../src/msw/index.js'
 import { parseCommandLine, UsageError } from '../../src/node/cli.js'
 import { auth, contractApp, postJson } from '../helpers/contract.js'
@@ -205,5 +206,33 @@ describe('the msw host', () => {
     expect(res.status).toBe(200)
     const created = await request('/v1/pets', postJson({ name: 'Rex', categoryId: 1 }))
     expect(await created.json()).toMatchObject({ status: 'pending' })
+  })
+})
+
+describe('clampedRaws (property)', () => {
+  const limit = { type: 'integer', minimum: 1, maximum: 100 }
+
+  it('brings any canonical integer into the bounds, and leaves one inside them as it is', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.maxSafeInteger(), fc.maxSafeNat()), (n) => {
+        const [raw] = clampedRaws(limit, [String(n)])
+        const value = Number(raw)
+        expect(value).toBeGreaterThanOrEqual(1)
+        expect(value).toBeLessThanOrEqual(100)
+        if (n >= 1 && n <= 100) expect(raw).toBe(String(n))
+        else expect(value).toBe(n < 1 ? 1 : 100)
+      }),
+    )
+  })
+
+  it('leaves anything else for validation to refuse', () => {
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => !/^(0|-?[1-9][0-9]*)$/.test(s)),
+        (text) => void expect(clampedRaws(limit, [text])).toEqual([text]),
+      ),
+    )
+    expect(clampedRaws(limit, ['0', '0'])).toEqual(['0', '0'])
+    expect(clampedRaws({ type: 'string' }, ['0'])).toEqual(['0'])
   })
 })
