@@ -164,6 +164,26 @@ describe('--proxy validates every exchange', () => {
     expect(har.log.entries[0]._violations).toEqual(violations)
   })
 
+  it('the event stream carries the violations as they happen', async () => {
+    const upstream = await standIn('missing-field')
+    const proxy = await startProxy({ url: upstream.url })
+    const stream = await fetch(`${proxy.url}/__admin/requests/stream`)
+    const reader = stream.body!.getReader()
+    try {
+      await fetch(`${proxy.url}/v1/pets`, { headers: { Authorization: secret } })
+      let text = ''
+      const deadline = Date.now() + 3000
+      while (!text.includes('"violations"') && Date.now() < deadline) {
+        const { done, value } = await reader.read()
+        if (done) break
+        text += new TextDecoder().decode(value)
+      }
+      expect(text).toContain('"violations":["listPets: item 0 lacks required categoryId, the contract says a Pets"]')
+    } finally {
+      await reader.cancel()
+    }
+  })
+
   it('a request that breaks the contract is forwarded anyway, and flagged', async () => {
     const upstream = await standIn()
     const proxy = await startProxy({ url: upstream.url })
