@@ -33,6 +33,8 @@ export type AppEnv = {
     rateLimit: RateDecision | undefined
     /** Headers every answer to the request carries, errors included (deprecation, rate limit); lower-case names. */
     answerHeaders: Readonly<Record<string, string>> | undefined
+    /** How a proxied exchange departs from the contract (see proxy/), for the journal. */
+    violations: string[] | undefined
     /** The answer as built by `answer()` (respond.ts), for the journal. */
     answer: BuiltAnswer | undefined
   }

@@ -19,6 +19,9 @@ import { docsRoutes } from './routes/docs.js'
 import { apiChains } from './routes/api-chains.js'
 import { petHandlers } from './routes/pet-handlers.js'
 import { defaultSeed, validatePets } from './seed.js'
+import { checkSilences, type SpecSilences } from './silences.js'
+import { bodyFieldNames } from './spec/body-fields.js'
+import type { Proxy } from './proxy/create-proxy.js'
 import { SessionRegistry } from './sessions.js'
 import {
   clockSettingOf,
@@ -86,6 +89,15 @@ export interface AppOptions {
   snapshot?: Snapshot
   /** Aborted when the host stops: open event streams end, so that connections can close. */
   signal?: AbortSignal
+  /**
+   * Stand in front of a real deployment (`createProxy({ url })`, see proxy/): /v1
+   * requests are forwarded and its answers returned unchanged, both validated
+   * against the contract; the control plane keeps working. Sessions then start
+   * with no pets unless `pets` is given.
+   */
+  proxy?: Proxy
+  /** How the places where the spec is silent are read (see silences.ts); default: each switch's default. */
+  silences?: Partial<SpecSilences>
 }
 
 /** The defaults of {@link AppOptions}. */
@@ -143,6 +155,9 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
   const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
   const badRate = options.rateLimit && checkRatePolicy(options.rateLimit)
   if (badRate) throw new TypeError(badRate)
+  const silences = checkSilences(options.silences)
+  if (typeof silences === 'string') throw new TypeError(silences)
+  const { proxy } = options
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
@@ -150,7 +165,12 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
     {
       world: snapshot
         ? worldOf(snapshot)
-        : startWorld({ pets: options.pets ?? fixturePets, faults: options.faults ?? [], latency: options.delay, seed }),
+        : startWorld({
+            pets: options.pets ?? (proxy ? [] : fixturePets),
+            faults: options.faults ?? [],
+            latency: options.delay,
+            seed,
+          }),
       maxPets: options.maxPets ?? appDefaults.maxPets,
       journalSize: options.journalSize ?? appDefaults.journalSize,
       clock,
@@ -159,7 +179,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
     },
     options.maxSessions ?? appDefaults.maxSessions,
   )
-  const handlers = petHandlers(spec.basePath)
+  const handlers = petHandlers(spec.basePath, { silences, knownFields: bodyFieldNames(spec, 'createPet') })
   const app = new Hono<AppEnv>()
   const methodsFor = routeMethods(app)
   const session = selectSession(sessions)
@@ -176,6 +196,8 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
     bodyLimit,
     methodsFor,
     enforceSunset: options.sunset !== 'ignore',
+    limitRange: silences.limitRange,
+    ...(proxy && { forward: proxy.forward({ spec, transport, bodyLimit }) }),
   })
 
   app.onError(onError)
@@ -219,6 +241,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
           startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
         }),
         ...(options.yaml && { yaml: options.yaml }),
+        ...(proxy && { proxy: proxy.stats }),
         ...(options.adminToken !== undefined && {
           guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
         }),

@@ -56,6 +56,8 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number }
   /** How the mock's controls shaped the answer (override, fault rule, latency). */
   _shapedBy?: Shaping[]
+  /** With --proxy: how the exchange departs from the contract. */
+  _violations?: string[]
 }
 
 /** A HAR 1.2 document. */
@@ -139,6 +141,7 @@ const entryOf = (record: JournalRecord): HarEntry => {
     cache: {},
     timings: { send: 0, wait: record.durationMs, receive: 0 },
     ...(record.shapedBy && { _shapedBy: record.shapedBy }),
+    ...(record.violations && { _violations: record.violations }),
   }
 }
 

@@ -29,6 +29,8 @@ export interface JournalEntry {
     bodyTruncated?: true
   }
   shapedBy?: Shaping[]
+  /** With --proxy: how the request and the deployment's answer depart from the contract. */
+  violations?: string[]
 }
 
 /** The query parameters of a recorded URL, as `c.req.queries()` reads them: a value, or the values of a repeated name. */
@@ -68,7 +70,7 @@ const bodyFields = (body: KeptBody | undefined): { body?: unknown; bodyTruncated
 
 /** The client's view of a record: bodies parsed, the redacted Authorization repeated on its own. */
 export const toEntry = (record: JournalRecord): JournalEntry => {
-  const { id, time, method, path, operation, status, durationMs, response, shapedBy } = record
+  const { id, time, method, path, operation, status, durationMs, response, shapedBy, violations } = record
   const headers = headerRecord(record.headers)
   const authorization = headers['authorization']
   return {
@@ -87,5 +89,6 @@ export const toEntry = (record: JournalRecord): JournalEntry => {
       response: { status: response.status, headers: headerRecord(response.headers), ...bodyFields(response.body) },
     }),
     ...(shapedBy && { shapedBy }),
+    ...(violations && { violations }),
   }
 }

@@ -81,6 +81,8 @@ export interface JournalRecord {
   body?: KeptBody
   response?: RecordedResponse
   shapedBy?: Shaping[]
+  /** With --proxy: how the request and the deployment's answer depart from the contract. */
+  violations?: string[]
 }
 
 /** Filters of {@link Journal.list}. */

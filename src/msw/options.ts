@@ -3,6 +3,7 @@ import { checkFaultRules, createRuleValidator, maxDelayMs } from '../core/faults
 import type { LatencyRange } from '../core/world.js'
 import type { Pet } from '../core/pet.js'
 import { defaultSeed, SeedError, validatePets } from '../core/seed.js'
+import { checkSilences } from '../core/silences.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
 import { webTransport } from '../core/transport.js'
@@ -105,6 +106,8 @@ export const checkOptions = (options: HandlersOptions): CheckedOptions => {
     spec,
     ...(baseUrl !== undefined && { baseUrl }),
   }
+  const silences = checkSilences(app.silences)
+  checked.app.silences = typeof silences === 'string' ? fail(silences) : silences
   const latency = checkDelay(delay)
   if (latency) checked.app.delay = latency
   if (app.pets !== undefined) checked.app.pets = checkPets(app.pets, spec, maxPets, 'pets')

@@ -4,6 +4,9 @@ import { instantExpectation, parseInstant } from '../core/instant.js'
 import type { LogFormat } from '../core/log.js'
 import { asHostName, asOrigin } from './admin-access.js'
 import { parseRate, rateExpectation } from '../core/rate-limit.js'
+import { parseSilence } from '../core/silences.js'
+import { silenceSwitches } from './silence-switches.js'
+import { isHttpUrl } from '../core/proxy/upstream-url.js'
 import { configDefaults, type Config } from './config.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 
@@ -78,6 +81,15 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
       return text
     case 'rate':
       return parseRate(text) ?? orUsage(`${source} must be ${rateExpectation} (got "${text}")`)
+    case 'silence': {
+      const key = silenceSwitches.find((s) => s.flag === spec.flag)!.key
+      const parsed = parseSilence(key, text)
+      if (!parsed.ok) throw new UsageError(`${source} must be ${parsed.expected} (got "${text}")`)
+      return parsed.value
+    }
+    case 'url':
+      if (!isHttpUrl(text)) throw new UsageError(`${source} must be an absolute http(s) URL (got "${text}")`)
+      return text
     case 'log':
       if (!LOG_FORMATS.includes(text as LogFormat))
         throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)
@@ -155,6 +167,7 @@ export const usage = (): string => {
   })
   return [
     'Usage: petstore-mock [options]',
+    '       petstore-mock verify URL [options]   check a deployment against the contract (verify --help)',
     '',
     'A contract-exact, stateful mock of the Pet Store API.',
     '',

@@ -1,8 +1,9 @@
 import type { LogFormat } from '../core/log.js'
 import type { RateLimitPolicy } from '../core/rate-limit.js'
+import { silenceDefaults, type SpecSilences } from '../core/silences.js'
 
-/** Everything the command line and environment decide. */
-export interface Config {
+/** Everything the command line and environment decide (the spec's silences included, one key each). */
+export interface Config extends SpecSilences {
   host: string
   port: number
   apiKeys: string[]
@@ -33,6 +34,10 @@ export interface Config {
   clock?: Date
   sunset: 'enforce' | 'ignore'
   rateLimit?: RateLimitPolicy
+  /** The deployment to stand in front of; none: the mock answers. */
+  proxy?: string
+  proxyTimeout: number
+  proxyFlagViolations: boolean
 }
 
 /** The defaults of every option but `log`, which depends on the terminal. */
@@ -54,4 +59,7 @@ export const configDefaults: Omit<Config, 'log'> = {
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   sunset: 'enforce',
+  proxyTimeout: 10_000,
+  proxyFlagViolations: false,
+  ...silenceDefaults,
 }

@@ -3,9 +3,12 @@ import type { AppEnv } from '../core/app-env.js'
 import { type AppOptions, createApp } from '../core/app.js'
 import { createRuleValidator, type FaultRuleInput } from '../core/faults.js'
 import { createLogger, type LogSink } from '../core/log.js'
+import { createProxy } from '../core/proxy/create-proxy.js'
 import type { Pet } from '../core/pet.js'
 import { formatRate } from '../core/rate-limit.js'
 import { fakePets, SeedError } from '../core/seed.js'
+import { formatSilence, silenceDefaults, type SpecSilences } from '../core/silences.js'
+import { silenceSwitches } from './silence-switches.js'
 import { createSnapshotValidator, type Snapshot } from '../core/snapshot.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
@@ -29,10 +32,20 @@ const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; sour
       pets: await fakePets(config.count, config.seed),
       source: `faker (count ${config.count}, seed ${config.seed})`,
     }
+  if (config.fixtures === undefined && config.proxy !== undefined) {
+    return { pets: [], source: 'none at start-up: --proxy records the pets the deployment answers' }
+  }
   if (config.fixtures === undefined) return { pets: [...fixturePets], source: 'fixtures/pets.yaml (bundled)' }
   const { readFixtures } = await files()
   return { pets: readFixtures(config.fixtures, spec.componentValidator('Pet')), source: config.fixtures }
 }
+
+const silencesOf = (config: Config): SpecSilences => ({
+  limitRange: config.limitRange,
+  defaultStatus: config.defaultStatus,
+  categories: config.categories,
+  unknownFields: config.unknownFields,
+})
 
 // process.stdout is built on first use: a silent start never builds it.
 const stdoutSink: LogSink = { write: (text) => process.stdout.write(text) }
@@ -56,8 +69,24 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[], faults?: FaultRuleI
   ...adminAccess(config),
   ...(config.clock !== undefined && { clock: config.clock }),
   sunset: config.sunset,
+  silences: silencesOf(config),
+  ...(config.proxy !== undefined && {
+    proxy: createProxy({
+      url: config.proxy,
+      timeoutMs: config.proxyTimeout,
+      flagViolations: config.proxyFlagViolations,
+    }),
+  }),
   ...(config.rateLimit !== undefined && { rateLimit: config.rateLimit }),
 })
+
+// Only the switches set away from their defaults: a default start prints nothing more.
+const silencesBanner = (config: Config): string[] => {
+  const set = silenceSwitches
+    .filter((s) => formatSilence(s.key, config[s.key]) !== formatSilence(s.key, silenceDefaults[s.key]))
+    .map((s) => `--${s.flag} ${formatSilence(s.key, config[s.key])}`)
+  return set.length === 0 ? [] : [`  spec silences: ${set.join(' ')}`]
+}
 
 const timeBanner = (config: Config): string[] => [
   ...(config.clock ? [`  clock: ${config.clock.toISOString()} at start-up, advancing in real time`] : []),
@@ -78,6 +107,10 @@ const banner = (url: string, config: Config, source: string, count: number): str
     `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
     ...adminAccessBanner(config),
     ...timeBanner(config),
+    ...silencesBanner(config),
+    ...(config.proxy !== undefined
+      ? [`  proxy: ${url}/v1 forwards to ${config.proxy} (violations in the journal and ${url}/__admin/health)`]
+      : []),
     `  panel: ${url}/__admin/ (the QA panel, in a browser)`,
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',
@@ -87,6 +120,9 @@ const banner = (url: string, config: Config, source: string, count: number): str
 // A snapshot is a whole world: the options that would set part of it conflict with it.
 const startSnapshot = async (config: Config, spec: Spec): Promise<Snapshot | undefined> => {
   if (config.snapshot === undefined) return undefined
+  if (config.proxy !== undefined) {
+    throw new UsageError('--proxy records a deployment and --snapshot replays a recording: choose one')
+  }
   const parts = [
     config.fixtures,
     config.faker || undefined,
@@ -161,6 +197,7 @@ const stopOnSignals = (running: RunningServer): void => {
 
 /** The command: exit code 0 when served and stopped, 1 on bad seed data, 2 on a bad command line. */
 export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number | undefined> => {
+  if (argv[0] === 'verify') return (await import('../verify/command.js')).verifyCommand(argv.slice(1), env)
   try {
     const command = parseCommandLine(argv, env)
     if (command.run === 'help') return (void process.stdout.write(usage()), 0)

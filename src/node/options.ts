@@ -1,3 +1,6 @@
+import { formatSilence, silenceDefaults } from '../core/silences.js'
+import { silenceSwitches } from './silence-switches.js'
+
 /** How an option's text becomes a value. */
 export type OptionKind =
   | 'string'
@@ -12,6 +15,8 @@ export type OptionKind =
   | 'instant'
   | 'sunset'
   | 'rate'
+  | 'silence'
+  | 'url'
 
 /** One option: a CLI flag and an environment variable with the same meaning. */
 export interface OptionSpec {
@@ -26,6 +31,15 @@ export interface OptionSpec {
   min?: number
   max?: number
 }
+
+/** The switches of the spec's silences (silences.ts), as options. */
+const silenceOptions: OptionSpec[] = silenceSwitches.map((s) => ({
+  flag: s.flag,
+  env: s.env,
+  kind: 'silence',
+  default: formatSilence(s.key, silenceDefaults[s.key]),
+  help: `${s.help} (${s.values})`,
+}))
 
 /** Every option of the server. Flags win over environment variables. */
 export const optionSpecs: readonly OptionSpec[] = [
@@ -220,4 +234,28 @@ export const optionSpecs: readonly OptionSpec[] = [
     default: '(none)',
     help: 'Requests per API key and window on /v1, e.g. 100/m or 10/30s (window s, m or h); 429 beyond',
   },
+  {
+    flag: 'proxy',
+    env: 'PROXY',
+    kind: 'url',
+    default: '(none)',
+    help: 'Stand in front of this deployment (its base URL): /v1 requests forwarded, answers returned unchanged, both validated against the contract; the control plane keeps working, pets answered are recorded',
+  },
+  {
+    flag: 'proxy-timeout',
+    env: 'PROXY_TIMEOUT',
+    kind: 'integer',
+    default: '10000',
+    min: 1,
+    max: 600_000,
+    help: 'Milliseconds the deployment has to answer a proxied request (504 beyond; 502 when unreachable)',
+  },
+  {
+    flag: 'proxy-flag-violations',
+    env: 'PROXY_FLAG_VIOLATIONS',
+    kind: 'boolean',
+    default: 'false',
+    help: 'Add X-Contract-Violations: n to every proxied answer',
+  },
+  ...silenceOptions,
 ]

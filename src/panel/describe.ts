@@ -79,3 +79,9 @@ export const remainingText = (rule: FaultRule): string =>
 /** A body for display: JSON pretty-printed, text as it is. */
 export const bodyText = (body: unknown): string =>
   typeof body === 'string' ? body : (JSON.stringify(body, null, 2) ?? String(body))
+
+/** With --proxy, how many contract violations an exchange had: `2 contract violations`; empty when none. */
+export const violationsText = (violations: readonly string[] | undefined): string =>
+  violations === undefined || violations.length === 0
+    ? ''
+    : `${violations.length} contract violation${violations.length === 1 ? '' : 's'}`

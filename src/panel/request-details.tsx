@@ -1,4 +1,4 @@
-import { bodyText, pathWithQuery, shapedByText, statusText } from './describe.js'
+import { bodyText, pathWithQuery, shapedByText, statusText, violationsText } from './describe.js'
 import { detailsId } from './requests-table.js'
 import type { JournalEntry } from './types.js'
 
@@ -57,6 +57,16 @@ export function RequestDetails({ entry }: { entry: JournalEntry | undefined }) {
             <span class="muted"> · request {entry.id}</span>
           </h3>
           {entry.shapedBy && <p class="shaping">Shaped by {shapedByText(entry.shapedBy)}</p>}
+          {entry.violations && (
+            <div class="violations" role="note">
+              <h4>{violationsText(entry.violations)} (--proxy)</h4>
+              <ul>
+                {entry.violations.map((violation) => (
+                  <li>{violation}</li>
+                ))}
+              </ul>
+            </div>
+          )}
           <div class="details-grid">
             <div>
               <h4>Request</h4>

@@ -1,4 +1,4 @@
-import { clockTime, duration, pathWithQuery, shapedByText, statusKind, statusText } from './describe.js'
+import { clockTime, duration, pathWithQuery, shapedByText, statusKind, statusText, violationsText } from './describe.js'
 import { entryKey } from './rows.js'
 import type { JournalEntry } from './types.js'
 
@@ -89,7 +89,9 @@ export function RequestsTable(props: {
                   <span class={`status status-${statusKind(entry.status)}`}>{statusText(entry.status)}</span>
                 </td>
                 <td class="num">{duration(entry.durationMs)}</td>
-                <td class="shaped">{shapedByText(entry.shapedBy)}</td>
+                <td class="shaped">
+                  {[shapedByText(entry.shapedBy), violationsText(entry.violations)].filter(Boolean).join('; ')}
+                </td>
               </tr>
             )
           })}

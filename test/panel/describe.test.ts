@@ -8,6 +8,7 @@ import {
   remainingText,
   ruleText,
   shapedByText,
+  violationsText,
   statusKind,
   statusText,
 } from '../../src/panel/describe.js'
@@ -98,5 +99,16 @@ describe('what the panel writes', () => {
     expect(fileContentType('pets.YAML')).toBe('application/yaml')
     expect(fileContentType('pets.yml')).toBe('application/yaml')
     expect(fileContentType('pets.json')).toBe('application/json')
+  })
+})
+
+describe('violationsText', () => {
+  it.each<[string[] | undefined, string]>([
+    [undefined, ''],
+    [[], ''],
+    [['listPets: item 0 lacks required categoryId'], '1 contract violation'],
+    [['a', 'b'], '2 contract violations'],
+  ])('%j → %j', (violations, text) => {
+    expect(violationsText(violations)).toBe(text)
   })
 })

@@ -1,3 +1,4 @@
+import type { ProxyReport } from '../proxy/proxy-stats.js'
 import type { DeprecationReport } from '../deprecation-log.js'
 import type { FaultRule } from '../faults.js'
 import type { JournalEntry } from '../journal-entry.js'
@@ -12,6 +13,8 @@ export interface Health {
   /** Pets of the default session. */
   pets: number
   sessions: number
+  /** With --proxy: the deployment and the violations counted since start-up. */
+  proxy?: ProxyReport
 }
 
 /** The body of POST /__admin/seed; `seed` defaults to the session's (the server's --seed, or a restored snapshot's). */

@@ -6,6 +6,7 @@ import { toEntry } from '../journal-entry.js'
 import { dataBody } from '../middleware/data-body.js'
 import { jsonBody } from '../middleware/json-body.js'
 import type { Pet } from '../pet.js'
+import type { ProxyStats } from '../proxy/proxy-stats.js'
 import { fakePets, SeedError } from '../seed.js'
 import type { SessionRegistry } from '../sessions.js'
 import type { Snapshot } from '../snapshot.js'
@@ -40,6 +41,8 @@ export interface AdminDeps {
   session: MiddlewareHandler<AppEnv>
   /** Guards every route but health; none when no admin token is set. */
   guard?: MiddlewareHandler
+  /** With --proxy: its counts, shown by health. */
+  proxy?: ProxyStats
 }
 
 const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
@@ -74,6 +77,7 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       pets: deps.sessions.default.store.size,
       sessions: deps.sessions.list().length,
+      ...(deps.proxy && { proxy: deps.proxy.report() }),
     } satisfies Health),
   )
   admin.route('/', adminPanelRoutes(deps))

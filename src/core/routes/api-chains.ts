@@ -33,6 +33,14 @@ export interface ApiChainsOptions {
   methodsFor: (path: string) => string[]
   /** Whether operations answer 410 from their `x-sunset` on. */
   enforceSunset: boolean
+  /** `--limit-range`: a bounded integer query parameter beyond a bound is refused, or clamped. */
+  limitRange?: 'reject' | 'clamp'
+  /**
+   * With --proxy: what ends each chain instead of the mock's own authentication,
+   * body, validation and handler (an operation's, or undefined for any other
+   * path under the base path): the deployment answers.
+   */
+  forward?: (operation: SpecOperation | undefined) => Next
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
@@ -51,7 +59,8 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const selectSession = session(sessions)
   const limit = rateLimit()
 
-  const operation = (op: SpecOperation, handler: Next): Next =>
+  const { forward } = options
+  const proxied = (op: SpecOperation): Next =>
     chain(
       [
         journal(op, transport, onError),
@@ -59,14 +68,30 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
         selectSession,
         op.deprecated ? deprecation(op, logger) : undefined,
         mockControl(op, { allow: () => methodsFor(op.routePath).join(', '), transport, onError }),
-        authenticate,
         limit,
         op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,
-        op.requestBody ? body : undefined,
-        validateRequest(op),
       ],
-      handler,
+      forward!(op),
     )
+
+  const operation = (op: SpecOperation, handler: Next): Next =>
+    forward
+      ? proxied(op)
+      : chain(
+          [
+            journal(op, transport, onError),
+            cors,
+            selectSession,
+            op.deprecated ? deprecation(op, logger) : undefined,
+            mockControl(op, { allow: () => methodsFor(op.routePath).join(', '), transport, onError }),
+            authenticate,
+            limit,
+            op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,
+            op.requestBody ? body : undefined,
+            validateRequest(op, options.limitRange),
+          ],
+          handler,
+        )
 
   const notFound: Next = (c) => {
     const methods = methodsFor(c.req.path)
@@ -82,7 +107,10 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       }),
     )
   }
-  const api = chain([journal(undefined, transport, onError), cors, selectSession], notFound)
+  const api = chain(
+    [journal(undefined, transport, onError), cors, selectSession],
+    forward ? forward(undefined) : notFound,
+  )
   const other = chain([cors], notFound)
   const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`)
   // The control plane has its own CORS policy (admin-guard.ts).

@@ -1,20 +1,32 @@
 import { ApiError } from '../errors.js'
 import type { NewPet, PetStatus } from '../pet.js'
 import { jsonAnswer } from '../respond.js'
+import { readNewPet, silenceDefaults, type SpecSilences } from '../silences.js'
 import type { Next } from '../stages/stage.js'
 
 /** Handlers keyed by operationId; each reads validated input and the session's store. */
 export type OperationHandlers = Record<string, Next>
 
+/** What createPet reads beyond its input: the switches of the spec's silences and the fields of a new pet. */
+export interface CreateRules {
+  silences: SpecSilences
+  /** The properties of the contract's createPet body. */
+  knownFields: readonly string[]
+}
+
 /** The three operations of the contract, given validated input. */
-export const petHandlers = (basePath: string): OperationHandlers => ({
+export const petHandlers = (
+  basePath: string,
+  rules: CreateRules = { silences: silenceDefaults, knownFields: ['name', 'categoryId', 'status'] },
+): OperationHandlers => ({
   listPets(c) {
     const { limit, status } = c.get('input').params as { limit: number; status?: PetStatus }
     return jsonAnswer(c, c.get('session').store.list(limit, status))
   },
 
   createPet(c) {
-    const result = c.get('session').store.create(c.get('input').body as NewPet)
+    const input = readNewPet(c.get('input').body as NewPet, rules.silences, rules.knownFields)
+    const result = c.get('session').store.create(input)
     if (result === 'full') {
       throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
     }

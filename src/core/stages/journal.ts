@@ -86,6 +86,8 @@ const record = (
   const bodyText = c.get('bodyText')
   if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
+  const violations = c.get('violations')
+  if (violations !== undefined) entry.violations = violations
   if (reset) return void session.journal.record(entry)
   const response = responseOf(c, res)
   if (!(response instanceof Promise)) {

@@ -5,9 +5,11 @@ import { queryParams } from '../request-query.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { describeSchemaError } from '../spec/messages.js'
 import { parseParameter } from '../spec/parameters.js'
+import { clampedRaws } from '../silences.js'
 import type { Stage } from './stage.js'
 
-const rawValues = (c: Context<AppEnv>, where: string, name: string): string[] => {
+/** The raw values of a parameter as the request gives them: each occurrence in the query, the path segment or the header. */
+export const rawValues = (c: Context<AppEnv>, where: string, name: string): string[] => {
   if (where === 'query') return queryParams(c)[name] ?? []
   if (where === 'path') {
     const value = c.req.param(name)
@@ -20,14 +22,20 @@ const rawValues = (c: Context<AppEnv>, where: string, name: string): string[] =>
 /**
  * Validates the request against the operation's parameters and JSON body
  * schema, all compiled from the document; the first problem is a 400 naming
- * the parameter or field. The typed values go to `c.var.input`.
+ * the parameter or field. The typed values go to `c.var.input`. With
+ * `clamp` (`--limit-range clamp`), a bounded integer query parameter beyond
+ * a bound takes that bound instead.
  */
 export const validateRequest =
-  (operation: SpecOperation): Stage =>
+  (operation: SpecOperation, limitRange: 'reject' | 'clamp' = 'reject'): Stage =>
   (c, next) => {
     const params: Record<string, unknown> = {}
     for (const param of operation.parameters) {
-      const parsed = parseParameter(param, rawValues(c, param.in, param.name))
+      const raws = rawValues(c, param.in, param.name)
+      const parsed = parseParameter(
+        param,
+        limitRange === 'clamp' && param.in === 'query' ? clampedRaws(param.schema, raws) : raws,
+      )
       if (!parsed.ok) throw badRequest(`${parsed.message}.`)
       params[param.name] = parsed.value
     }

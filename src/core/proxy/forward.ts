@@ -1,0 +1,163 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { ApiError } from '../errors.js'
+import { isJsonType, parseJsonExact } from '../json.js'
+import type { ObservedAnswer } from '../spec/answer-drifts.js'
+import type { Spec, SpecOperation } from '../spec/spec.js'
+import type { Next } from '../stages/stage.js'
+import type { Transport } from '../transport.js'
+import { answerViolations, requestViolations } from './exchange-violations.js'
+import type { ProxyStats } from './proxy-stats.js'
+import { recordPets } from './record-pets.js'
+
+/** What {@link forwardTo} needs. */
+export interface ForwardOptions {
+  spec: Spec
+  /** The deployment's base URL, base path included (`https://staging.example.com/v1`). */
+  upstream: string
+  transport: Transport
+  bodyLimit: number
+  /** How long the deployment has to answer, body included. */
+  timeoutMs: number
+  /** Add `X-Contract-Violations: n` to each answer (opt-in: answers are otherwise unchanged). */
+  flagViolations: boolean
+  stats: ProxyStats
+}
+
+// Hop-by-hop (RFC 9110 §7.6.1) and what fetch sets itself; X-Mock-Session and the mock's controls are the mock's own.
+const NOT_FORWARDED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'accept-encoding',
+  'x-mock-session',
+])
+const NOT_RETURNED = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'trailer',
+  'upgrade',
+  'content-length',
+  'content-encoding',
+])
+
+const CONTROL_QUERY = /^__(code|delay)$/
+
+const targetOf = (c: Context<AppEnv>, upstream: string, basePath: string): string => {
+  const url = new URL(c.req.url)
+  for (const name of [...url.searchParams.keys()]) if (CONTROL_QUERY.test(name)) url.searchParams.delete(name)
+  return upstream + url.pathname.slice(basePath.length) + url.search
+}
+
+const requestHeaders = (headers: Headers): Headers => {
+  const forwarded = new Headers()
+  headers.forEach((value, name) => {
+    if (!NOT_FORWARDED.has(name)) forwarded.append(name, value)
+  })
+  // The answer's bytes pass through unchanged only if fetch has nothing to decode.
+  forwarded.set('accept-encoding', 'identity')
+  return forwarded
+}
+
+const answerHeaders = (headers: Headers): Headers => {
+  const returned = new Headers()
+  headers.forEach((value, name) => {
+    if (!NOT_RETURNED.has(name)) returned.append(name, value)
+  })
+  return returned
+}
+
+const utf8 = new TextDecoder()
+
+const observed = (res: Response, bytes: Uint8Array): ObservedAnswer => {
+  const text = utf8.decode(bytes)
+  const answer: ObservedAnswer = { status: res.status, headers: res.headers, text }
+  if (isJsonType(res.headers.get('content-type'))) {
+    const parsed = parseJsonExact(text)
+    if (parsed.ok) answer.json = parsed.value
+    else answer.jsonError = parsed.message
+  }
+  return answer
+}
+
+const readRequest = async (
+  c: Context<AppEnv>,
+  options: ForwardOptions,
+): Promise<{ bytes: Uint8Array; text: string } | undefined> => {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return undefined
+  const bytes = await options.transport.readBody(c, options.bodyLimit)
+  if (bytes === 'too_large') {
+    throw new ApiError(413, `The request body exceeds ${options.bodyLimit} bytes; it was not forwarded.`)
+  }
+  if (bytes === null) return undefined
+  const text = utf8.decode(bytes)
+  c.set('bodyText', text)
+  return { bytes, text }
+}
+
+const failure = (error: unknown, upstream: string, timeoutMs: number): ApiError => {
+  const origin = new URL(upstream).origin
+  if ((error as Error).name === 'TimeoutError') {
+    return new ApiError(504, `The deployment at ${origin} did not answer within ${timeoutMs} ms.`)
+  }
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  return new ApiError(
+    502,
+    `The deployment at ${origin} could not be reached (${cause?.code ?? cause?.message ?? (error as Error).message}).`,
+  )
+}
+
+/**
+ * The end of a proxied chain: forwards the request (method, path below the
+ * base path, query without the mock's `__code`/`__delay`, headers with
+ * Authorization, body) to the deployment and returns its answer unchanged,
+ * body byte for byte; validates both against the contract, noting the
+ * violations for the journal; keeps the pets answered in the session. No
+ * answer in `timeoutMs`: 504; unreachable: 502 (both `Error` bodies).
+ */
+export const forwardTo =
+  (options: ForwardOptions) =>
+  (operation: SpecOperation | undefined): Next =>
+  async (c) => {
+    const body = await readRequest(c, options)
+    const parsed = body && body.text !== '' ? parseJsonExact(body.text) : undefined
+    if (parsed?.ok) c.set('body', parsed.value)
+    const violations = requestViolations(c, operation, body && parsed && { text: body.text, parsed })
+    let res: Response
+    let bytes: Uint8Array
+    try {
+      res = await fetch(targetOf(c, options.upstream, options.spec.basePath), {
+        method: c.req.method,
+        headers: requestHeaders(c.req.raw.headers),
+        ...(body && { body: body.bytes }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(options.timeoutMs),
+      })
+      bytes = new Uint8Array(await res.arrayBuffer())
+    } catch (error) {
+      options.stats.count(operation?.id, violations.length)
+      if (violations.length > 0) c.set('violations', violations)
+      throw failure(error, options.upstream, options.timeoutMs)
+    }
+    const answer = observed(res, bytes)
+    const inAnswer = c.req.method === 'HEAD' ? [] : answerViolations(options.spec, operation, answer)
+    violations.push(...inAnswer)
+    options.stats.count(operation?.id, violations.length)
+    if (violations.length > 0) c.set('violations', violations)
+    if (inAnswer.length === 0 && res.status < 300 && answer.json !== undefined) {
+      recordPets(c.get('session'), answer.json, options.spec.componentValidator('Pet'))
+    }
+    const headers = answerHeaders(res.headers)
+    if (options.flagViolations) headers.set('x-contract-violations', String(violations.length))
+    const empty = bytes.byteLength === 0 || c.req.method === 'HEAD' || [204, 304].includes(res.status)
+    return new Response(empty ? null : bytes, { status: res.status, statusText: res.statusText, headers })
+  }

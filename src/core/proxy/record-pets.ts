@@ -1,0 +1,23 @@
+import type { ValidateFunction } from 'ajv'
+import { type Pet, toPet } from '../pet.js'
+import type { Session } from '../sessions.js'
+
+/**
+ * Keeps the pets a deployment answered (a list, or one pet) in the session's
+ * store, by id, so that the session's snapshot replays them offline. Only
+ * pets the contract's `Pet` accepts; nothing when the store would overflow.
+ */
+export const recordPets = (session: Session, body: unknown, validatePet: ValidateFunction): void => {
+  const seen = (Array.isArray(body) ? body : [body]).filter((pet): pet is Pet => validatePet(pet))
+  if (seen.length === 0) return
+  const byId = new Map(session.store.all().map((pet) => [pet.id, pet]))
+  let changed = false
+  for (const pet of seen) {
+    const kept = toPet(pet.id, pet)
+    if (JSON.stringify(byId.get(pet.id)) === JSON.stringify(kept)) continue
+    byId.set(pet.id, kept)
+    changed = true
+  }
+  if (!changed || byId.size > session.maxPets) return
+  session.replacePets([...byId.values()].sort((a, b) => a.id - b.id))
+}
