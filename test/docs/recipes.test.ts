@@ -114,3 +114,79 @@ describe('docs/recipes/library.md', () => {
     }
   })
 })
+
+// Storybook's own runner needs a browser; here each story's set-up runs as Storybook runs it (the
+// preview's beforeEach, with the addon's worker as `msw`, then the story's), with msw's setupServer in
+// the worker's place, and the mock must then answer as the story says.
+const storySetUp = `import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import preview, { petstore } from '../.storybook/preview'
+import * as stories from '../src/PetList.stories'
+
+const server = setupServer()
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
+afterAll(() => server.close())
+
+const origin = 'http://localhost:6006'
+const headers = { Authorization: 'Bearer storybook', 'Content-Type': 'application/json' }
+type BeforeEach = ((context: never) => unknown) | undefined
+const setUp = async (story: { input: { beforeEach?: unknown } }) => {
+  server.resetHandlers()
+  const context = { msw: server } as never
+  await (preview.input.beforeEach as unknown as BeforeEach)?.(context)
+  await (story.input.beforeEach as BeforeEach)?.(context)
+}
+const list = async () => (await (await fetch(origin + '/v1/pets', { headers })).json()) as { name: string }[]
+const create = () => fetch(origin + '/v1/pets', { method: 'POST', headers, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) })
+
+it('Default: the bundled pets, and a create works', async () => {
+  await setUp(stories.Default)
+  expect((await list()).length).toBe(12)
+  expect((await create()).status).toBe(201)
+})
+
+it('Empty: no pets', async () => {
+  await setUp(stories.Empty)
+  expect(await list()).toEqual([])
+})
+
+it('CreateFails: every create answers 503; the preview reset what Empty did', async () => {
+  await setUp(stories.CreateFails)
+  expect((await list()).length).toBe(12)
+  expect((await create()).status).toBe(503)
+  expect((await create()).status).toBe(503)
+})
+
+it('Default again: the preview reset the rule', async () => {
+  await setUp(stories.Default)
+  expect((await create()).status).toBe(201)
+})
+`
+
+describe('docs/recipes/storybook.md', () => {
+  const page = 'docs/recipes/storybook.md'
+
+  it('shows complete files: the configuration, a component and its stories', () => {
+    expect(recipeFiles(page).map((file) => file.path)).toEqual([
+      '.storybook/main.ts',
+      '.storybook/preview.ts',
+      'src/PetList.tsx',
+      'src/PetList.stories.tsx',
+    ])
+    expect(recipeCommands(page)).toEqual([
+      'npm install --save-dev storybook @storybook/react-vite msw-storybook-addon msw',
+      'npx msw init public/ --save',
+    ])
+  })
+
+  it('type-checks (strict, JSX), and each story sets the mock up as it says', async () => {
+    const recipe = project(page, {
+      'tsconfig.json': tsconfig({ jsx: 'react-jsx' }),
+      'test/stories.test.ts': storySetUp,
+    })
+    expect(await typeCheck(recipe.dir)).toBe('')
+    const run = await runNode(recipe.dir, [tool.vitest, 'run'])
+    expect(run.output).toMatch(/Tests\s+4 passed \(4\)/)
+    expect(run.code).toBe(0)
+  })
+})
