@@ -116,6 +116,18 @@ export const recipeProject = (page: string, extra: Record<string, string> = {}):
   }
 }
 
+/**
+ * The environment of a command a user types: this one, less what the test runner sets (vitest sets
+ * NODE_ENV=test, which would make `vite build` a development build).
+ */
+export const userEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { NO_COLOR: '1' }
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name !== 'NODE_ENV' && name !== 'TEST' && !name.startsWith('VITEST')) env[name] = value
+  }
+  return { ...env, ...extra }
+}
+
 /** What a command printed, and how it exited. */
 export interface Ran {
   code: number | null
@@ -127,7 +139,7 @@ export const runNode = (cwd: string, args: string[], timeoutMs = 120_000, env: N
   new Promise((resolve) => {
     const child = spawn(process.execPath, args, {
       cwd,
-      env: { ...process.env, NO_COLOR: '1', CI: 'true', ...env },
+      env: userEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -171,7 +183,7 @@ export const startProcess = (
   new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd,
-      env: { ...process.env, NO_COLOR: '1', ...env },
+      env: userEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
