@@ -50,17 +50,16 @@ export const recipeCommands = (page: string): string[] => {
   )
 }
 
-let packed: string | undefined
+let packed: { dir: string; path: string } | undefined
 
 /**
- * The package as `npm pack` makes it, unpacked once per test file into a temporary directory (removed
- * at exit): what `npm install ./petstore-mock-<version>.tgz` puts in node_modules. Packs the dist/
- * the suite's global setup built (--ignore-scripts: no second build).
+ * The package as `npm pack` makes it, unpacked once per test file into a temporary directory (remove
+ * it with {@link removePackedPackage}): what `npm install ./petstore-mock-<version>.tgz` puts in
+ * node_modules. Packs the dist/ the suite's global setup built (--ignore-scripts: no second build).
  */
 export const packedPackage = (): string => {
-  if (packed) return packed
+  if (packed) return packed.path
   const dir = mkdtempSync(join(tmpdir(), 'petstore-mock-pack-'))
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
   const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
     cwd: repoRoot,
     encoding: 'utf8',
@@ -68,8 +67,14 @@ export const packedPackage = (): string => {
   })
   const [{ filename }] = JSON.parse(out) as [{ filename: string }]
   execFileSync('tar', ['-xzf', join(dir, filename), '-C', dir])
-  packed = join(dir, 'package')
-  return packed
+  packed = { dir, path: join(dir, 'package') }
+  return packed.path
+}
+
+/** Removes what {@link packedPackage} made (call it in afterAll). */
+export const removePackedPackage = (): void => {
+  if (packed) rmSync(packed.dir, { recursive: true, force: true })
+  packed = undefined
 }
 
 /** A temporary project: the page's files, and node_modules as an install of the tarball would make it. */

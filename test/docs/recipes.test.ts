@@ -4,6 +4,7 @@ import {
   recipeCommands,
   recipeFiles,
   recipeProject,
+  removePackedPackage,
   runNode,
   startProcess,
   tool,
@@ -32,7 +33,10 @@ const tsconfig = (options: Record<string, unknown> = {}) =>
   })
 
 const projects: RecipeProject[] = []
-afterAll(() => projects.forEach((project) => project.remove()))
+afterAll(() => {
+  projects.forEach((project) => project.remove())
+  removePackedPackage()
+})
 const project = (page: string, extra: Record<string, string> = {}) => {
   const made = recipeProject(page, extra)
   projects.push(made)
