@@ -43,6 +43,9 @@ const project = (page: string, extra: Record<string, string> = {}) => {
   return made
 }
 
+// Each of these runs tsc and a child vitest or node: seconds each, more on a loaded machine.
+const slow = 120_000
+
 /** Type-checks a project with the repository's TypeScript: resolves with tsc's output, '' when clean. */
 const typeCheck = async (dir: string): Promise<string> => {
   const { code, output } = await runNode(dir, [tool.tsc, '-p', 'tsconfig.json'])
@@ -78,7 +81,7 @@ describe('docs/recipes/vitest-msw.md', () => {
     expect(blocked.code).toBe(1)
     expect(blocked.output).toContain('NetworkError: Cross-Origin Request Blocked')
     expect(blocked.output).toMatch(/Tests\s+4 failed \(4\)/)
-  })
+  }, slow)
 })
 
 describe('docs/recipes/library.md', () => {
@@ -116,7 +119,7 @@ describe('docs/recipes/library.md', () => {
     } finally {
       expect(await served.stop()).toBe(0)
     }
-  })
+  }, slow)
 })
 
 // Storybook's own runner needs a browser; here each story's set-up runs as Storybook runs it (the
@@ -192,5 +195,5 @@ describe('docs/recipes/storybook.md', () => {
     const run = await runNode(recipe.dir, [tool.vitest, 'run'])
     expect(run.output).toMatch(/Tests\s+4 passed \(4\)/)
     expect(run.code).toBe(0)
-  })
+  }, slow)
 })
