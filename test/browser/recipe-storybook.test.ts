@@ -54,7 +54,7 @@ const story = async <T>(id: string, use: (tab: Page) => Promise<T>): Promise<T> 
     try {
       return await use(tab)
     } catch (error) {
-      const text = await tab.evaluate(() => document.body.innerText).catch(() => '')
+      const text = await tab.innerText('body').catch(() => '')
       throw new Error(`${id}: ${(error as Error).message}\npage: ${text}\nconsole:\n${log.join('\n')}`)
     }
   } finally {
@@ -64,6 +64,9 @@ const story = async <T>(id: string, use: (tab: Page) => Promise<T>): Promise<T> 
 const wait = { timeout: 20_000 }
 // Where Storybook renders the story (its iframe has lists of its own, hidden).
 const root = '#storybook-root'
+/** A page expression (the tests' own tsconfig has no DOM types): the story's status line says `text`. */
+const statusIs = (text: string) =>
+  `document.querySelector('${root} [role=status]')?.textContent === ${JSON.stringify(text)}`
 
 describe('docs/recipes/storybook.md in Storybook', () => {
   it('Default: the bundled pets; adding Rex works', async () => {
@@ -73,7 +76,7 @@ describe('docs/recipes/storybook.md in Storybook', () => {
         fixturePets.map((pet) => pet.name),
       )
       await tab.click(`${root} button`)
-      await tab.waitForFunction(() => document.querySelector('[role=status]')?.textContent === 'Added Rex', null, wait)
+      await tab.waitForFunction(statusIs('Added Rex'), null, wait)
       expect(await tab.$$eval(`${root} li`, (items) => items.length)).toBe(fixturePets.length + 1)
     })
   })
@@ -89,11 +92,7 @@ describe('docs/recipes/storybook.md in Storybook', () => {
     await story('petlist--create-fails', async (tab) => {
       await tab.waitForSelector(`${root} li`, wait)
       await tab.click(`${root} button`)
-      await tab.waitForFunction(
-        () => document.querySelector('[role=status]')?.textContent === 'Could not add Rex (503)',
-        null,
-        wait,
-      )
+      await tab.waitForFunction(statusIs('Could not add Rex (503)'), null, wait)
     })
   })
 })

@@ -9,6 +9,7 @@ import {
   recipeCommands,
   recipeFiles,
   recipeProject,
+  removePackedPackage,
   runNode,
   startProcess,
   tool,
@@ -58,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   recipe?.remove()
+  removePackedPackage()
 })
 
 /** Serves the app with `vite …args` (killed afterwards) and opens it in a fresh Chromium context. */
@@ -94,7 +96,8 @@ const petsShown = (args: string[]) =>
   withApp(args, async (tab, opened) => {
     const answer = firstPetsAnswer(tab)
     await opened
-    await tab.waitForFunction(() => document.querySelector('#status')?.textContent !== '', undefined, {
+    // A page expression: the tests' own tsconfig has no DOM types.
+    await tab.waitForFunction("document.querySelector('#status')?.textContent !== ''", undefined, {
       timeout: 30_000,
     })
     const names = await tab.$$eval('#pets li', (items) => items.map((item) => item.textContent ?? ''))

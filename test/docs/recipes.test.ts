@@ -65,23 +65,27 @@ describe('docs/recipes/vitest-msw.md', () => {
     expect(recipeCommands(page)).toEqual(['npm install --save-dev msw vitest happy-dom'])
   })
 
-  it('type-checks and its tests pass in happy-dom; without the url option happy-dom blocks the calls', async () => {
-    const recipe = project(page, { 'tsconfig.json': tsconfig() })
-    expect(await typeCheck(recipe.dir)).toBe('')
-    const run = await runNode(recipe.dir, [tool.vitest, 'run'])
-    expect(run.output).toMatch(/Tests\s+4 passed \(4\)/)
-    expect(run.code).toBe(0)
+  it(
+    'type-checks and its tests pass in happy-dom; without the url option happy-dom blocks the calls',
+    async () => {
+      const recipe = project(page, { 'tsconfig.json': tsconfig() })
+      expect(await typeCheck(recipe.dir)).toBe('')
+      const run = await runNode(recipe.dir, [tool.vitest, 'run'])
+      expect(run.output).toMatch(/Tests\s+4 passed \(4\)/)
+      expect(run.code).toBe(0)
 
-    // The caveat the page states: cross-origin from happy-dom's default page, its preflight has no Origin.
-    const config = recipe.read('vitest.config.ts')
-    const withoutUrl = config.replace(/^.*environmentOptions.*\n/m, '')
-    expect(withoutUrl).not.toBe(config)
-    recipe.write('vitest.config.ts', withoutUrl)
-    const blocked = await runNode(recipe.dir, [tool.vitest, 'run'])
-    expect(blocked.code).toBe(1)
-    expect(blocked.output).toContain('NetworkError: Cross-Origin Request Blocked')
-    expect(blocked.output).toMatch(/Tests\s+4 failed \(4\)/)
-  }, slow)
+      // The caveat the page states: cross-origin from happy-dom's default page, its preflight has no Origin.
+      const config = recipe.read('vitest.config.ts')
+      const withoutUrl = config.replace(/^.*environmentOptions.*\n/m, '')
+      expect(withoutUrl).not.toBe(config)
+      recipe.write('vitest.config.ts', withoutUrl)
+      const blocked = await runNode(recipe.dir, [tool.vitest, 'run'])
+      expect(blocked.code).toBe(1)
+      expect(blocked.output).toContain('NetworkError: Cross-Origin Request Blocked')
+      expect(blocked.output).toMatch(/Tests\s+4 failed \(4\)/)
+    },
+    slow,
+  )
 })
 
 describe('docs/recipes/library.md', () => {
@@ -96,30 +100,34 @@ describe('docs/recipes/library.md', () => {
     ])
   })
 
-  it('type-checks; node --test passes; node serve.ts serves the mock and stops on SIGTERM', async () => {
-    const recipe = project(page, { 'tsconfig.json': tsconfig({ lib: ['ES2023'], types: ['node'] }) })
-    expect(await typeCheck(recipe.dir)).toBe('')
-    const run = await runNode(recipe.dir, ['--test', 'test/petstore.test.ts'])
-    expect(run.output).toMatch(/^ℹ pass 4$/m)
-    expect(run.code).toBe(0)
+  it(
+    'type-checks; node --test passes; node serve.ts serves the mock and stops on SIGTERM',
+    async () => {
+      const recipe = project(page, { 'tsconfig.json': tsconfig({ lib: ['ES2023'], types: ['node'] }) })
+      expect(await typeCheck(recipe.dir)).toBe('')
+      const run = await runNode(recipe.dir, ['--test', 'test/petstore.test.ts'])
+      expect(run.output).toMatch(/^ℹ pass 4$/m)
+      expect(run.code).toBe(0)
 
-    const served = await startProcess(
-      recipe.dir,
-      process.execPath,
-      ['serve.ts'],
-      /on (http:\/\/127\.0\.0\.1:\d+)\/v1/,
-      {
-        env: { PORT: '0' },
-      },
-    )
-    try {
-      const res = await fetch(`${served.match[1]}/v1/pets?limit=1`, { headers: { Authorization: 'Bearer dev-key' } })
-      expect(res.status).toBe(200)
-      expect(await res.json()).toEqual([{ id: 1, name: 'Biscuit', categoryId: 1, status: 'available' }])
-    } finally {
-      expect(await served.stop()).toBe(0)
-    }
-  }, slow)
+      const served = await startProcess(
+        recipe.dir,
+        process.execPath,
+        ['serve.ts'],
+        /on (http:\/\/127\.0\.0\.1:\d+)\/v1/,
+        {
+          env: { PORT: '0' },
+        },
+      )
+      try {
+        const res = await fetch(`${served.match[1]}/v1/pets?limit=1`, { headers: { Authorization: 'Bearer dev-key' } })
+        expect(res.status).toBe(200)
+        expect(await res.json()).toEqual([{ id: 1, name: 'Biscuit', categoryId: 1, status: 'available' }])
+      } finally {
+        expect(await served.stop()).toBe(0)
+      }
+    },
+    slow,
+  )
 })
 
 // Storybook's own runner needs a browser; here each story's set-up runs as Storybook runs it (the
@@ -186,14 +194,18 @@ describe('docs/recipes/storybook.md', () => {
     ])
   })
 
-  it('type-checks (strict, JSX), and each story sets the mock up as it says', async () => {
-    const recipe = project(page, {
-      'tsconfig.json': tsconfig({ jsx: 'react-jsx' }),
-      'test/stories.test.ts': storySetUp,
-    })
-    expect(await typeCheck(recipe.dir)).toBe('')
-    const run = await runNode(recipe.dir, [tool.vitest, 'run'])
-    expect(run.output).toMatch(/Tests\s+4 passed \(4\)/)
-    expect(run.code).toBe(0)
-  }, slow)
+  it(
+    'type-checks (strict, JSX), and each story sets the mock up as it says',
+    async () => {
+      const recipe = project(page, {
+        'tsconfig.json': tsconfig({ jsx: 'react-jsx' }),
+        'test/stories.test.ts': storySetUp,
+      })
+      expect(await typeCheck(recipe.dir)).toBe('')
+      const run = await runNode(recipe.dir, [tool.vitest, 'run'])
+      expect(run.output).toMatch(/Tests\s+4 passed \(4\)/)
+      expect(run.code).toBe(0)
+    },
+    slow,
+  )
 })
