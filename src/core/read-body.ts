@@ -56,3 +56,17 @@ export const readBodyText = async (
     return 'not_utf8'
   }
 }
+
+/**
+ * Whether a request carries no body (none, or zero bytes), asked before its
+ * media type: a missing body is a 400 whatever the Content-Type says. Reads
+ * at most one chunk: any byte answers no.
+ */
+export const bodyIsAbsent = async (
+  read: (maxBytes: number) => Promise<BodyBytes | null>,
+  declaredLength: string | undefined,
+): Promise<boolean> => {
+  if (declaredLength !== undefined && Number(declaredLength) > 0) return false
+  const bytes = await read(0)
+  return bytes === null || (bytes !== 'too_large' && bytes.byteLength === 0)
+}

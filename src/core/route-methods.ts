@@ -22,3 +22,9 @@ export const routeMethods = (app: Hono<any>): ((path: string) => string[]) => {
     return [...methods]
   }
 }
+
+/**
+ * The Allow header of a path whose routes answer `methods`: those, and
+ * OPTIONS, which every routed path answers (RFC 9110 §9.3.7, §10.2.1).
+ */
+export const allowHeader = (methods: readonly string[]): string => [...methods, 'OPTIONS'].join(', ')

@@ -72,10 +72,12 @@ describe('CORS', () => {
     expect(cors(await request('/openapi.json', { headers: { Origin: 'http://evil.test' } })).origin).toBeNull()
   })
 
-  it('--cors off sends no CORS headers and leaves OPTIONS to routing (405)', async () => {
+  it('--cors off sends no CORS headers and leaves OPTIONS to routing (204 with Allow, no CORS)', async () => {
     const { request } = contractApp({ cors: false })
     const res = await request('/openapi.json', { headers: { Origin: origin } })
     expect(cors(res)).toEqual({ origin: null, expose: null })
-    expect((await request('/v1/pets', { method: 'OPTIONS', headers: { Origin: origin } })).status).toBe(405)
+    const options = await request('/v1/pets', { method: 'OPTIONS', headers: { Origin: origin } })
+    expect(options.status).toBe(204)
+    expect([...options.headers]).toEqual([['allow', 'GET, HEAD, POST, OPTIONS']])
   })
 })

@@ -70,7 +70,7 @@ describe('petstore-mock/msw in setupServer', () => {
     expect((await request('/v1/owners', { headers: auth() })).status).toBe(404)
     const wrongMethod = await request('/v1/pets/1', { method: 'DELETE', headers: auth() })
     expect(wrongMethod.status).toBe(405)
-    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD')
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
   })
 
   it('forces a 503 with Prefer (Retry-After), and a forced create creates nothing', async () => {

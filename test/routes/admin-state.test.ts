@@ -204,6 +204,6 @@ describe('health and admin protection', () => {
     expect((await request('/__admin/nope')).status).toBe(404)
     const res = await request('/__admin/reset')
     expect(res.status).toBe(405)
-    expect(res.headers.get('allow')).toBe('POST')
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS')
   })
 })

@@ -142,9 +142,9 @@ describe('getPet (deprecated)', () => {
 
 describe('routing', () => {
   it.each([
-    ['PUT', '/v1/pets', 'GET, HEAD, POST'],
-    ['DELETE', '/v1/pets/1', 'GET, HEAD'],
-    ['PATCH', '/v1/pets/1', 'GET, HEAD'],
+    ['PUT', '/v1/pets', 'GET, HEAD, POST, OPTIONS'],
+    ['DELETE', '/v1/pets/1', 'GET, HEAD, OPTIONS'],
+    ['PATCH', '/v1/pets/1', 'GET, HEAD, OPTIONS'],
   ])('%s %s → 405 with Allow', async (method, url, allow) => {
     const { request } = contractApp()
     const res = await request(url, { method, headers: auth() })

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../errors.js'
 import { parseJsonExact } from '../json.js'
-import { readBodyText } from '../read-body.js'
+import { bodyIsAbsent, readBodyText } from '../read-body.js'
 import type { Transport } from '../transport.js'
 import type { YamlCodec } from '../yaml-data.js'
 
@@ -20,26 +20,30 @@ export interface DataBodyDeps {
 
 /**
  * Reads a data body, YAML or JSON by its Content-Type (numbers exact either
- * way); 415, 413 or 400 when it cannot be read. `noun` names it in messages
- * ("A snapshot").
+ * way); 400 when there is none (whatever the content type), else 415, 413 or
+ * 400 when it cannot be read. `noun` names it in messages ("A snapshot").
  */
 export const readDataBody = async (c: Context, deps: DataBodyDeps, noun: string): Promise<unknown> => {
   const { bodyLimit: maxBytes, transport } = deps
+  const read = (max: number) => transport.readBody(c, max)
+  const declaredLength = c.req.header('Content-Length')
+  const missing = () => badRequest(`Request body is required: ${noun.replace(/^\w/, (l) => l.toLowerCase())}.`)
   const type = mediaType(c.req.header('Content-Type'))
   const yaml = yamlTypes.includes(type)
-  if (yaml && !deps.yaml) {
+  if (type !== 'application/json' && !(yaml && deps.yaml)) {
+    // No body is a missing body, not one of the wrong type.
+    if (await bodyIsAbsent(read, declaredLength)) throw missing()
     throw new ApiError(
       415,
-      'This mock reads JSON only (no YAML parser in this build); send Content-Type: application/json.',
+      yaml
+        ? 'This mock reads JSON only (no YAML parser in this build); send Content-Type: application/json.'
+        : `${noun} is YAML or JSON; send Content-Type: application/yaml or application/json.`,
     )
   }
-  if (!yaml && type !== 'application/json') {
-    throw new ApiError(415, `${noun} is YAML or JSON; send Content-Type: application/yaml or application/json.`)
-  }
-  const text = await readBodyText((max) => transport.readBody(c, max), c.req.header('Content-Length'), maxBytes)
+  const text = await readBodyText(read, declaredLength, maxBytes)
   if (text === 'too_large') throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes.`)
   if (text === 'not_utf8') throw badRequest('Request body is not valid UTF-8.')
-  if (text.trim() === '') throw badRequest(`Request body is required: ${noun.replace(/^\w/, (l) => l.toLowerCase())}.`)
+  if (text.trim() === '') throw missing()
   if (!yaml) {
     const parsed = parseJsonExact(text)
     if (!parsed.ok) throw badRequest(parsed.message)

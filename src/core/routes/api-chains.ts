@@ -3,7 +3,8 @@ import { ApiError } from '../errors.js'
 import type { Logger } from '../log.js'
 import { isAdminPath } from '../middleware/admin-guard.js'
 import { readJsonBody } from '../middleware/json-body.js'
-import { errorResponse } from '../respond.js'
+import { answer, errorResponse } from '../respond.js'
+import { allowHeader } from '../route-methods.js'
 import type { SessionRegistry } from '../sessions.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { auth } from '../stages/auth.js'
@@ -47,7 +48,10 @@ export interface ApiChainsOptions {
 export interface ApiChains {
   /** journal → CORS → session → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
   operation(operation: SpecOperation, handler: Next): Next
-  /** 405 with Allow when the path answers other methods, else 404; under the base path journaled like operations. */
+  /**
+   * For a path with routes: OPTIONS (not a CORS preflight) 204 with Allow, another method 405 with
+   * Allow; else 404. Under the base path journaled like operations.
+   */
   unmatched: Next
 }
 
@@ -67,7 +71,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
         cors,
         selectSession,
         op.deprecated ? deprecation(op, logger) : undefined,
-        mockControl(op, { allow: () => methodsFor(op.routePath).join(', '), transport, onError }),
+        mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),
         limit,
         op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,
       ],
@@ -83,7 +87,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
             cors,
             selectSession,
             op.deprecated ? deprecation(op, logger) : undefined,
-            mockControl(op, { allow: () => methodsFor(op.routePath).join(', '), transport, onError }),
+            mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),
             authenticate,
             limit,
             op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,
@@ -98,11 +102,13 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
     if (methods.length === 0 || methods.includes(c.req.method)) {
       return errorResponse(c, new ApiError(404, `No route for ${c.req.method} ${c.req.path}.`))
     }
+    const allow = allowHeader(methods)
+    // RFC 9110 §9.3.7: OPTIONS without a preflight's Origin asks what the path supports.
+    if (c.req.method === 'OPTIONS') return answer(c, null, 204, { allow })
     // RFC 9110 §15.5.6: a 405 must carry Allow.
-    const allow = methods.join(', ')
     return errorResponse(
       c,
-      new ApiError(405, `${c.req.method} is not allowed on ${c.req.path}; use ${allow}.`, {
+      new ApiError(405, `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}.`, {
         headers: { Allow: allow },
       }),
     )

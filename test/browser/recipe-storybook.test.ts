@@ -1,0 +1,98 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fixturePets } from '../../src/generated/contract.js'
+import {
+  type RecipeProject,
+  recipeProject,
+  removePackedPackage,
+  repoRoot,
+  runNode,
+  tool,
+} from '../docs/recipe-files.js'
+import { launchChromium } from '../helpers/chromium.js'
+import { serveDirectory } from '../helpers/msw-page.js'
+
+// docs/recipes/storybook.md in a real Storybook: extracted into a temporary project with the packed
+// petstore-mock, `msw init public/ --save` and `storybook build` as the page says, the static
+// Storybook served on loopback and each story opened in Chromium (test/docs/recipes.test.ts
+// type-checks the same files).
+const page = 'docs/recipes/storybook.md'
+
+let browser: Browser
+let recipe: RecipeProject
+let site: Awaited<ReturnType<typeof serveDirectory>>
+
+beforeAll(async () => {
+  recipe = recipeProject(page, { 'package.json': JSON.stringify({ name: 'pets-ui', private: true, type: 'module' }) })
+  const init = await runNode(recipe.dir, [tool.msw, 'init', 'public/', '--save'])
+  expect(init.code, init.output).toBe(0)
+  const build = await runNode(
+    recipe.dir,
+    [`${repoRoot}/node_modules/storybook/dist/bin/dispatcher.js`, 'build', '--quiet', '--disable-telemetry'],
+    240_000,
+    { STORYBOOK_DISABLE_TELEMETRY: '1' },
+  )
+  expect(build.code, build.output).toBe(0)
+  ;[browser, site] = await Promise.all([launchChromium(), serveDirectory(`${recipe.dir}/storybook-static`)])
+}, 300_000)
+afterAll(async () => {
+  await browser?.close()
+  await site?.close()
+  recipe?.remove()
+  removePackedPackage()
+})
+
+/** Opens one story alone (Storybook's iframe) in a fresh context: no Service Worker yet. */
+const story = async <T>(id: string, use: (tab: Page) => Promise<T>): Promise<T> => {
+  const context = await browser.newContext()
+  try {
+    const tab = await context.newPage()
+    const log: string[] = []
+    tab.on('console', (message) => log.push(`${message.type()}: ${message.text()}`))
+    tab.on('pageerror', (error) => log.push(`pageerror: ${error.message}`))
+    await tab.goto(`${site.url}/iframe.html?id=${id}&viewMode=story`)
+    try {
+      return await use(tab)
+    } catch (error) {
+      const text = await tab.innerText('body').catch(() => '')
+      throw new Error(`${id}: ${(error as Error).message}\npage: ${text}\nconsole:\n${log.join('\n')}`)
+    }
+  } finally {
+    await context.close()
+  }
+}
+const wait = { timeout: 20_000 }
+// Where Storybook renders the story (its iframe has lists of its own, hidden).
+const root = '#storybook-root'
+/** A page expression (the tests' own tsconfig has no DOM types): the story's status line says `text`. */
+const statusIs = (text: string) =>
+  `document.querySelector('${root} [role=status]')?.textContent === ${JSON.stringify(text)}`
+
+describe('docs/recipes/storybook.md in Storybook', () => {
+  it('Default: the bundled pets; adding Rex works', async () => {
+    await story('petlist--default', async (tab) => {
+      await tab.waitForSelector(`${root} li`, wait)
+      expect(await tab.$$eval(`${root} li`, (items) => items.map((item) => item.textContent))).toEqual(
+        fixturePets.map((pet) => pet.name),
+      )
+      await tab.click(`${root} button`)
+      await tab.waitForFunction(statusIs('Added Rex'), null, wait)
+      expect(await tab.$$eval(`${root} li`, (items) => items.length)).toBe(fixturePets.length + 1)
+    })
+  })
+
+  it('Empty: no pets', async () => {
+    await story('petlist--empty', async (tab) => {
+      await tab.waitForSelector(`${root} >> text=No pets yet`, wait)
+      expect(await tab.$$eval(`${root} li`, (items) => items.length)).toBe(0)
+    })
+  })
+
+  it('CreateFails: the list loads, adding Rex fails with 503', async () => {
+    await story('petlist--create-fails', async (tab) => {
+      await tab.waitForSelector(`${root} li`, wait)
+      await tab.click(`${root} button`)
+      await tab.waitForFunction(statusIs('Could not add Rex (503)'), null, wait)
+    })
+  })
+})
