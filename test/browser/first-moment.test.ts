@@ -2,20 +2,29 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fixturePets } from '../../src/generated/contract.js'
 import { launchChromium } from '../helpers/chromium.js'
-import { buildConsumerSite, type ConsumerSite, measureFirstMoment, median } from '../helpers/consumer-page.js'
+import {
+  buildConsumerSite,
+  type ConsumerSite,
+  loadConsumerPage,
+  measurePageStarts,
+  median,
+} from '../helpers/consumer-page.js'
 import { serveDirectory } from '../helpers/msw-page.js'
 
 /**
- * The first createHandlers() call at page start, in a consumer app bundled from the packed package,
- * against msw's own first answer (a one-line handler) in the same kind of page, median of `runs`
- * loads of each, taken in turn. A ratio, not milliseconds: on this shared 2-core machine a single
- * page's figures range over 5× with the other work, and both the call and msw's first answer are
- * first runs of cold code on the page's main thread, which that work slows alike. The bound: msw's
- * first answer takes about 20 ms on a quiet machine, so 0.25 is about 5 ms, a sixth of the issue's
- * 30 ms budget; making the mock in the call (before it waited for its first use) measured 0.4 to
- * 0.7 here, and the call now about 0.1 (HANDOFF.md, figures).
+ * createHandlers()'s first call at page start, in a consumer app bundled from the packed package,
+ * against the evaluation of the modules that page imports (msw's and petstore-mock's) just before
+ * it, in the same page: the median over `runs` page starts, each in a Chromium of its own with no
+ * DevTools protocol attached (see loadPageStart), of the call's time over the import's.
+ *
+ * A ratio, not milliseconds: on this shared 2-core machine a page's figures range over 5× and more
+ * with the other work, and both sides are first runs of cold code on the page's main thread, one
+ * right after the other, which that work slows alike. The bound: the import takes about 10 ms on a
+ * quiet machine, so 0.5 is about 5 ms, a sixth of the issue's 30 ms budget. Making the mock in the
+ * call, as before, and msw formatting a stack there measured 1.4 to 2 here, a ratio of 0.2 now
+ * (HANDOFF.md: figures).
  */
-const maxRatio = 0.25
+const maxRatio = 0.5
 const runs = 7
 
 let browser: Browser
@@ -33,20 +42,27 @@ afterAll(async () => {
 })
 
 describe('the first moment of a consumer app (bundled from the packed package, headless Chromium)', () => {
-  it(`creates the handlers at module evaluation within ${maxRatio}× msw's own first answer, and answers`, async () => {
-    const { app, baseline } = await measureFirstMoment(browser, server.url, runs)
-    for (const page of app) {
-      expect(page.status).toBe(200)
-      expect(JSON.parse(page.body)).toEqual([fixturePets[0]])
-    }
-    const figure = (values: number[]) => `${median(values).toFixed(1)} ms`
-    const call = median(app.map((p) => p.createMs))
-    const msw = median(baseline.map((p) => p.firstRequestMs))
+  it('answers its first request through the Service Worker, as msw alone does in the same page', async () => {
+    const app = await loadConsumerPage(browser, server.url, 'app')
+    expect(app.status).toBe(200)
+    expect(JSON.parse(app.body)).toEqual([fixturePets[0]])
+    const baseline = await loadConsumerPage(browser, server.url, 'baseline')
+    expect([baseline.status, baseline.body]).toEqual([200, '[]'])
     console.log(
-      `first moment, median of ${runs}: createHandlers() ${call.toFixed(1)} ms, msw's first answer ${msw.toFixed(1)} ms ` +
-        `(ratio ${(call / msw).toFixed(2)}, at most ${maxRatio}); to the first answer ${figure(app.map((p) => p.toFirstAnswerMs))}, ` +
-        `msw alone ${figure(baseline.map((p) => p.toFirstAnswerMs))}`,
+      `to the first answer (DevTools protocol attached): createHandlers() ${app.toFirstAnswerMs.toFixed(1)} ms, ` +
+        `msw alone ${baseline.toFirstAnswerMs.toFixed(1)} ms`,
     )
-    expect(call / msw).toBeLessThanOrEqual(maxRatio)
   })
+
+  it(`creates the handlers at module evaluation within ${maxRatio}× the page's module evaluation`, async () => {
+    const { app, baseline } = await measurePageStarts(server.url, runs)
+    const ms = (values: number[]) => `${median(values).toFixed(1)} ms`
+    const ratio = median(app.map((p) => p.createMs / p.importMs))
+    console.log(
+      `page start, median of ${runs}: createHandlers() ${ms(app.map((p) => p.createMs))}, ` +
+        `its page's modules ${ms(app.map((p) => p.importMs))} (ratio ${ratio.toFixed(2)}, at most ${maxRatio}); ` +
+        `msw alone: its modules ${ms(baseline.map((p) => p.importMs))}, one handler ${ms(baseline.map((p) => p.createMs))}`,
+    )
+    expect(ratio).toBeLessThanOrEqual(maxRatio)
+  }, 180_000)
 })

@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import type { Browser } from 'playwright-core'
+import { chromiumArgs, chromiumPath } from './chromium.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const fixtures = join(root, 'test/browser/fixtures/consumer')
@@ -12,12 +13,18 @@ const fixtures = join(root, 'test/browser/fixtures/consumer')
 /** The two pages of the consumer site: the app (petstore-mock/msw) and the baseline (msw alone, one handler). */
 export type ConsumerEntry = 'app' | 'baseline'
 
-/** What the entry module measured while it was evaluated (test/browser/fixtures/consumer/*.js). */
-export interface FirstMoment {
+/** What the entry module measured while it was evaluated, before it awaits anything. */
+export interface PageStart {
   /** Evaluating the modules it imports (msw, and petstore-mock in the app). */
   importMs: number
   /** The first createHandlers() call (the baseline: making its one handler). */
   createMs: number
+  /** msw's setupWorker(...handlers), the next call. */
+  setupWorkerMs: number
+}
+
+/** A page's start, then its way to the first answer through the Service Worker (test/browser/fixtures/consumer/*.js). */
+export interface FirstMoment extends PageStart {
   workerStartMs: number
   firstRequestMs: number
   /** From the call to the first answer's body, worker.start included. */
@@ -39,15 +46,15 @@ export interface ConsumerSite {
  * size), installs the tarball as an app would (its dependencies come from the repository's
  * node_modules, which an install would fetch), and bundles the consumer's entry modules with esbuild
  * as an app's bundler would: ES modules, code splitting, minified (not when profiling), msw's worker
- * script beside them.
+ * script beside them. `packageDir`: another checkout (built), to compare two versions in one run.
  */
-export const buildConsumerSite = async ({ minify = true } = {}): Promise<ConsumerSite> => {
+export const buildConsumerSite = async ({ minify = true, packageDir = root } = {}): Promise<ConsumerSite> => {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-consumer-'))
   const remove = () => rmSync(dir, { recursive: true, force: true })
   try {
     // --ignore-scripts: the build has just run; a prepack build would run it a second time.
     const packed = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
-      cwd: root,
+      cwd: packageDir,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     })
@@ -85,7 +92,7 @@ export const buildConsumerSite = async ({ minify = true } = {}): Promise<Consume
   }
 }
 
-/** Loads one entry's page in a fresh context (no Service Worker yet) and resolves with its measures. */
+/** Loads one entry's page in a fresh context of `browser` (no Service Worker yet) and resolves with all its measures. */
 export const loadConsumerPage = async (
   browser: Browser,
   siteUrl: string,
@@ -105,16 +112,38 @@ export const loadConsumerPage = async (
   }
 }
 
-/** The measures of `runs` loads of each page, taken in turn (app, baseline, app, …) so that both meet the same load. */
-export const measureFirstMoment = async (
-  browser: Browser,
-  siteUrl: string,
-  runs: number,
-): Promise<Record<ConsumerEntry, FirstMoment[]>> => {
-  const samples: Record<ConsumerEntry, FirstMoment[]> = { app: [], baseline: [] }
+/**
+ * Loads one entry's page in a Chromium of its own, new profile included, with no DevTools protocol
+ * attached (--dump-dom), and resolves with what its entry module measured before awaiting anything.
+ * Without playwright on purpose: a page the DevTools protocol watches (Runtime enabled) records a
+ * detailed stack trace at every `new Error()`, which makes V8 parse the calling module again for its
+ * source positions (V8.CollectSourcePositions in a trace), a cost apps do not pay in their users'
+ * browsers and the very one the first call must avoid (src/msw/without-stack.ts).
+ */
+export const loadPageStart = async (siteUrl: string, entry: ConsumerEntry): Promise<PageStart> => {
+  const profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'))
+  try {
+    const dom = await new Promise<string>((resolve, reject) =>
+      execFile(
+        chromiumPath,
+        [...chromiumArgs, '--headless', `--user-data-dir=${profile}`, '--dump-dom', `${siteUrl}/${entry}.html`],
+        { timeout: 30_000, maxBuffer: 1024 * 1024 },
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      ),
+    )
+    const measured = /data-first-moment="([^"]*)"/.exec(dom)?.[1]
+    if (measured === undefined) throw new Error(`${entry} page: no measure in its DOM: ${dom.slice(0, 300)}`)
+    return JSON.parse(measured.replaceAll('&quot;', '"')) as PageStart
+  } finally {
+    rmSync(profile, { recursive: true, force: true })
+  }
+}
+
+/** `runs` page starts of each entry, taken in turn (app, baseline, app, …) so that both meet the same load. */
+export const measurePageStarts = async (siteUrl: string, runs: number): Promise<Record<ConsumerEntry, PageStart[]>> => {
+  const samples: Record<ConsumerEntry, PageStart[]> = { app: [], baseline: [] }
   for (let i = 0; i < runs; i++) {
-    for (const entry of ['app', 'baseline'] as const)
-      samples[entry].push(await loadConsumerPage(browser, siteUrl, entry))
+    for (const entry of ['app', 'baseline'] as const) samples[entry].push(await loadPageStart(siteUrl, entry))
   }
   return samples
 }
