@@ -6,8 +6,9 @@ import {
   buildConsumerSite,
   type ConsumerSite,
   loadConsumerPage,
-  measurePageStarts,
+  loadPageStart,
   median,
+  type PageStart,
 } from '../helpers/consumer-page.js'
 import { serveDirectory } from '../helpers/msw-page.js'
 
@@ -20,12 +21,12 @@ import { serveDirectory } from '../helpers/msw-page.js'
  * A ratio, not milliseconds: on this shared 2-core machine a page's figures range over 5× and more
  * with the other work, and both sides are first runs of cold code on the page's main thread, one
  * right after the other, which that work slows alike. The bound: the import takes about 10 ms on a
- * quiet machine, so 0.5 is about 5 ms, a sixth of the issue's 30 ms budget. Making the mock in the
- * call, as before, and msw formatting a stack there measured 1.4 to 2 here, a ratio of 0.2 now
- * (HANDOFF.md: figures).
+ * quiet machine, so 0.8 is about 8 ms, a quarter of the issue's 30 ms budget. Before (the mock made
+ * in the call, and a stack formatted there by msw) the median ratio measured 1.26 to 2.1 here; now
+ * 0.18 to 0.49 (HANDOFF.md: figures): the bound sits between the two, 1.6× from either.
  */
-const maxRatio = 0.5
-const runs = 7
+const maxRatio = 0.8
+const runs = 11
 
 let browser: Browser
 let site: ConsumerSite
@@ -55,13 +56,13 @@ describe('the first moment of a consumer app (bundled from the packed package, h
   })
 
   it(`creates the handlers at module evaluation within ${maxRatio}× the page's module evaluation`, async () => {
-    const { app, baseline } = await measurePageStarts(server.url, runs)
+    const app: PageStart[] = []
+    for (let i = 0; i < runs; i++) app.push(await loadPageStart(server.url, 'app'))
     const ms = (values: number[]) => `${median(values).toFixed(1)} ms`
     const ratio = median(app.map((p) => p.createMs / p.importMs))
     console.log(
       `page start, median of ${runs}: createHandlers() ${ms(app.map((p) => p.createMs))}, ` +
-        `its page's modules ${ms(app.map((p) => p.importMs))} (ratio ${ratio.toFixed(2)}, at most ${maxRatio}); ` +
-        `msw alone: its modules ${ms(baseline.map((p) => p.importMs))}, one handler ${ms(baseline.map((p) => p.createMs))}`,
+        `its page's modules ${ms(app.map((p) => p.importMs))} (ratio ${ratio.toFixed(2)}, at most ${maxRatio})`,
     )
     expect(ratio).toBeLessThanOrEqual(maxRatio)
   }, 180_000)
