@@ -18,7 +18,10 @@ export interface SessionOption {
  * as calls. Each resolves once the start-up pets are ready (faker).
  */
 export interface PetstoreControls {
-  /** Resolves once the start-up pets exist (at once without faker). */
+  /**
+   * Resolves once the mock exists with its start-up pets: when the page is first idle or the mock
+   * first used (a request, a control), and with faker once its pets are made.
+   */
   readonly ready: Promise<void>
   /**
    * Back to the start-up state: pets, fault rules, empty journal, ids. With
@@ -50,24 +53,28 @@ const sessionOf = (mock: MockState, options: SessionOption = {}): Session => {
   return mock.sessions.get(name)
 }
 
-/** Controls over the mock `ready` resolves with. */
-export const createControls = (ready: Promise<MockState>): PetstoreControls => {
+/**
+ * Controls over the mock `start` makes (or made: it makes it once) and `made` resolves with once it
+ * exists, whoever started it.
+ */
+export const createControls = (start: () => Promise<MockState>, made: Promise<MockState>): PetstoreControls => {
   // Checked as the admin API checks, against the operations of the contract in use.
-  const validateRule = ready.then((mock) => createRuleValidator(mock.spec.operations.map((op) => op.id)))
-  validateRule.catch(() => {})
+  let validateRule: Promise<ReturnType<typeof createRuleValidator>> | undefined
+  const ruleValidator = () =>
+    (validateRule ??= start().then((mock) => createRuleValidator(mock.spec.operations.map((op) => op.id))))
   const on = async <T>(
     options: SessionOption | undefined,
     use: (session: Session, mock: MockState) => T,
   ): Promise<T> => {
-    const mock = await ready
+    const mock = await start()
     return use(sessionOf(mock, options), mock)
   }
-  const pending = ready.then(() => undefined)
+  const pending = made.then(() => undefined)
   pending.catch(() => {})
   return {
     ready: pending,
     reset: async (options) => {
-      const mock = await ready
+      const mock = await start()
       if (options?.session !== undefined) return sessionOf(mock, options).reset()
       for (const session of mock.sessions.list()) {
         if (!mock.sessions.delete(session.name)) session.reset()
@@ -84,7 +91,7 @@ export const createControls = (ready: Promise<MockState>): PetstoreControls => {
     clearJournal: (options) => on(options, (s) => s.journal.clear()),
     faults: (options) => on(options, (s) => s.faults.list()),
     addFault: async (input, options) => {
-      const rule = (await validateRule)(input)
+      const rule = (await ruleValidator())(input)
       if (typeof rule === 'string') throw new PetstoreMockError(`addFault: ${rule}`)
       return on(options, (s) => s.faults.add(rule))
     },

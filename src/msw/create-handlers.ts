@@ -7,8 +7,10 @@ import type { Pet } from '../core/pet.js'
 import { fakePets } from '../core/seed.js'
 import { createControls, type PetstoreControls } from './controls.js'
 import { PetstoreMockError } from './errors.js'
-import { checkOptions, type HandlersOptions } from './options.js'
+import { checkedInFull, checkOptions, type HandlersOptions } from './options.js'
 import { requestPattern } from './request-pattern.js'
+import { whenIdle } from './when-idle.js'
+import { withoutStack } from './without-stack.js'
 
 /** msw request handlers (spread them into setupWorker or setupServer) that also carry the mock's controls. */
 export type PetstoreHandlers = HttpHandler[] & PetstoreControls
@@ -20,15 +22,14 @@ export type PetstoreHandlers = HttpHandler[] & PetstoreControls
  * else is left to msw's onUnhandledFrame/onUnhandledRequest. A
  * connection_reset fault becomes a network error (fetch rejects with a
  * TypeError). Options are checked at once: a bad one throws a
- * PetstoreMockError naming it. The app's routes are registered just after,
- * while msw starts its worker (or by the first request, if it comes first).
+ * PetstoreMockError naming it. The app's routes are registered and routed
+ * later, when the page is idle (while msw starts its worker), or by the
+ * first request if it comes first.
  */
 export const createHandlers = (options: HandlersOptions = {}): PetstoreHandlers => {
   const checked = checkOptions(options)
   const pattern = requestPattern(checked.spec.basePath, checked.baseUrl)
   const { faker } = checked
-  // The app checks the options it owns (clock, rateLimit, …): prepare it now, so that a bad one throws
-  // here even when faker's pets come later (then this first one, without pets, only checks).
   const prepare = (pets?: Pet[]): PreparedMock => {
     try {
       return prepareMock(pets ? { ...checked.app, pets } : checked.app)
@@ -36,41 +37,57 @@ export const createHandlers = (options: HandlersOptions = {}): PetstoreHandlers 
       throw error instanceof TypeError ? new PetstoreMockError(error.message) : error
     }
   }
-  const checkedMock = prepare(faker ? [] : undefined)
-  const mock: Promise<PreparedMock> = faker
-    ? fakePets(faker.count, faker.seed).then((pets) => prepare(pets))
-    : Promise.resolve(checkedMock)
+  // The app checks the options it owns (clock, rateLimit, …): given one, prepare the mock now, so that
+  // a bad one throws here even when faker's pets come later (then this first one, without pets, only
+  // checks). Given none, nothing is left to check, and making the mock waits for its first use.
+  const checkedMock = checkedInFull(options) ? undefined : prepare(faker ? [] : undefined)
+  let started: Promise<PreparedMock> | undefined
+  let settle: (mock: Promise<PreparedMock>) => void = () => {}
+  const made = new Promise<PreparedMock>((resolve) => (settle = resolve))
   // Whoever uses the mock sees a failure; an unused one must not be an unhandled rejection.
-  mock.catch(() => {})
-  let app: Hono<AppEnv> | undefined
-  const appOf = (prepared: PreparedMock): Hono<AppEnv> => {
-    if (app) return app
-    app = prepared.build()
-    // hono compiles its router on the first match (any path): done here, not by the first request.
-    app.router.match('GET', '/')
-    return app
+  made.catch(() => {})
+  const start = (): Promise<PreparedMock> => {
+    if (started) return started
+    started = faker
+      ? fakePets(faker.count, faker.seed).then((pets) => prepare(pets))
+      : new Promise((resolve) => resolve(checkedMock ?? prepare()))
+    settle(started)
+    return started
   }
-  // Registering the routes and compiling the router check nothing, and msw's worker.start() mostly
-  // waits on the browser: done in a task of their own, which runs during it (README: the start budget).
-  mock.then(
-    (prepared) =>
-      setTimeout(() => {
-        try {
-          appOf(prepared)
-        } catch {
-          // Cannot fail (prepareMock); were it to, the first request would meet the error.
-        }
-      }),
-    () => {},
-  )
-  const handler = http.all(pattern, async ({ request }) => {
-    const prepared = await mock
+  if (faker || checkedMock) start()
+  let app: Hono<AppEnv> | undefined
+  const appOf = (prepared: PreparedMock): Hono<AppEnv> => (app ??= prepared.build())
+  // Making the mock, registering its routes and compiling hono's router (which it does on its first
+  // match, any path) check nothing, and nothing waits for them before the first request: each is done
+  // when the page is idle, a few ms at a time, which falls in worker.start()'s wait for the browser
+  // instead of delaying the app's next task (its first render). A request or a control coming first
+  // does what is left. None can fail (see checkedInFull); were one to, the first request would meet
+  // the error.
+  const ahead = (step: () => unknown) => {
     try {
-      return await appOf(prepared).fetch(request)
-    } catch (error) {
-      if (error instanceof ConnectionResetError) return Response.error()
-      throw error
-    }
-  })
-  return Object.assign([handler], createControls(mock))
+      step()
+    } catch {}
+  }
+  whenIdle(() =>
+    start().then(
+      (prepared) =>
+        whenIdle(() => {
+          ahead(() => appOf(prepared))
+          whenIdle(() => ahead(() => appOf(prepared).router.match('GET', '/')))
+        }),
+      () => {},
+    ),
+  )
+  const handler = withoutStack(() =>
+    http.all(pattern, async ({ request }) => {
+      const prepared = await start()
+      try {
+        return await appOf(prepared).fetch(request)
+      } catch (error) {
+        if (error instanceof ConnectionResetError) return Response.error()
+        throw error
+      }
+    }),
+  )
+  return Object.assign([handler], createControls(start, made))
 }

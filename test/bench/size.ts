@@ -2,9 +2,15 @@
 // left to the app) against 60 KB gzip, and in headless Chromium the time from createHandlers() to the
 // first answer through the Service Worker against 30 ms (median of fresh pages), beside what msw alone
 // takes for a one-line handler's first answer, and what the page waits in all (worker.start included:
-// createHandlers leaves the routes to a task that runs during it). Reports; never fails.
+// createHandlers leaves the routes to a task that runs during it). Then the first moment of a consumer
+// app: the package built and packed (npm pack), installed in a page esbuild bundles, createHandlers()
+// called while its entry module is evaluated, against the issue's 30 ms: in a Chromium of its own per
+// page start, no DevTools protocol attached (test/helpers/consumer-page.ts), and to the first answer.
+// Reports; never fails.
 import { cpus } from 'node:os'
+import build from '../helpers/build.js'
 import { launchChromium } from '../helpers/chromium.js'
+import { buildConsumerSite, loadConsumerPage, measurePageStarts } from '../helpers/consumer-page.js'
 import { buildMswPage, callPage, openMswPage, serveDirectory } from '../helpers/msw-page.js'
 import { bundleBudgetBytes, bundleMsw } from './msw-bundle.js'
 
@@ -61,4 +67,43 @@ try {
   await browser.close()
   await site.close()
   page.remove()
+}
+
+build()
+const consumer = await buildConsumerSite()
+const consumerSite = await serveDirectory(consumer.dir)
+try {
+  const { app, baseline } = await measurePageStarts(consumerSite.url, runs)
+  const creates = app.map((p) => p.createMs)
+  const create = median(creates)
+  const range = (values: number[]) => `range ${Math.min(...values).toFixed(1)} to ${Math.max(...values).toFixed(1)}`
+  const ms = (values: number[]) => `${median(values).toFixed(1)} ms`
+  console.log(
+    `  consumer app (${consumer.tarball.slice(consumer.tarball.lastIndexOf('/') + 1)} bundled by esbuild), median of ${runs} ` +
+      `page starts, each in a Chromium of its own: createHandlers() at module evaluation ${create.toFixed(1)} ms ` +
+      `(${range(creates)}; budget ${startBudgetMs} ms: ${verdict(create <= startBudgetMs)}), ` +
+      `${median(app.map((p) => p.createMs / p.importMs)).toFixed(2)}× its page's module evaluation (${ms(app.map((p) => p.importMs))})`,
+  )
+  console.log(
+    `  of which msw itself: evaluating its modules ${ms(baseline.map((p) => p.importMs))}, ` +
+      `making a one-line handler ${ms(baseline.map((p) => p.createMs))}, setupWorker ${ms(app.map((p) => p.setupWorkerMs))}`,
+  )
+  const answers = { app: [] as number[], baseline: [] as number[] }
+  const browser = await launchChromium()
+  try {
+    for (let i = 0; i < runs; i++) {
+      for (const entry of ['app', 'baseline'] as const) {
+        answers[entry].push((await loadConsumerPage(browser, consumerSite.url, entry)).toFirstAnswerMs)
+      }
+    }
+  } finally {
+    await browser.close()
+  }
+  console.log(
+    `  from that call to the first answer, worker.start included (DevTools protocol attached): ${ms(answers.app)} ` +
+      `(${range(answers.app)}); msw alone ${ms(answers.baseline)}`,
+  )
+} finally {
+  await consumerSite.close()
+  consumer.remove()
 }
