@@ -61,7 +61,7 @@ describe('journalEventStream over a socket', () => {
         { 'Content-Type': 'text/event-stream' },
       ),
     )
-    server = await listen(app, { host: '127.0.0.1', port: 0, headersTimeout: 5000, requestTimeout: 5000 })
+    server = await listen(app, { host: '127.0.0.1', port: 0, headersTimeout: 5000, requestTimeout: 5000, sendTimeout: 5000 })
   })
   afterAll(() => server.close(1000))
 

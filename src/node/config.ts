@@ -29,6 +29,7 @@ export interface Config {
   log: LogFormat
   headersTimeout: number
   requestTimeout: number
+  sendTimeout: number
   /** The mock clock's start-up instant; none: real time. */
   clock?: Date
   sunset: 'enforce' | 'ignore'
@@ -53,5 +54,6 @@ export const configDefaults: Omit<Config, 'log'> = {
   allowedHosts: [],
   headersTimeout: 10_000,
   requestTimeout: 30_000,
+  sendTimeout: 30_000,
   sunset: 'enforce',
 }
