@@ -1,5 +1,6 @@
-import { ApiError } from '../errors.js'
+import { ApiError, badRequest } from '../errors.js'
 import type { NewPet, PetStatus } from '../pet.js'
+import { petLimitProblem } from '../pet-limits.js'
 import { jsonAnswer } from '../respond.js'
 import type { Next } from '../stages/stage.js'
 
@@ -14,7 +15,10 @@ export const petHandlers = (basePath: string): OperationHandlers => ({
   },
 
   createPet(c) {
-    const result = c.get('session').store.create(c.get('input').body as NewPet)
+    const input = c.get('input').body as NewPet
+    const tooLarge = petLimitProblem(input)
+    if (tooLarge) throw badRequest(`${tooLarge}.`)
+    const result = c.get('session').store.create(input)
     if (result === 'full') {
       throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
     }
