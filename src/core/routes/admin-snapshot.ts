@@ -22,7 +22,8 @@ export const snapshotRoutes = (
         supports: ['application/yaml', 'application/json'],
         default: 'application/yaml',
       })
-      const json = type === 'application/json' || !deps.yaml
+      const yaml = type === 'application/json' ? undefined : deps.yaml
+      const json = yaml === undefined
       const headers = {
         'Content-Type': json ? 'application/json' : 'application/yaml; charset=utf-8',
         'Content-Disposition': attachment(c.var.session.name, json ? '.snapshot.json' : '.snapshot.yaml'),
@@ -30,8 +31,8 @@ export const snapshotRoutes = (
       // A HEAD (hono runs this handler for it, then drops the body) is not worth a snapshot.
       if (c.req.method === 'HEAD') return c.body(null, 200, headers)
       const snapshot = snapshotOf(c.var.session, deps.version)
-      if (json) return c.json(snapshot, 200, headers)
-      return c.body(await deps.yaml!.stringify(snapshot), 200, headers)
+      if (!yaml) return c.json(snapshot, 200, headers)
+      return c.body(await yaml.stringify(snapshot), 200, headers)
     })
     .put('/snapshot', deps.session, async (c) => {
       const snapshot = deps.validateSnapshot(await readDataBody(c, deps, 'A snapshot'))
