@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { maxNameChars } from '../src/core/pet-limits.js'
 import { auth, contractApp, postJson } from './helpers/contract.js'
 
 const SAFE = '9007199254740991'
@@ -171,10 +172,47 @@ describe('bad input', () => {
 
     it('the default limit is 1 MiB', async () => {
       const { request } = contractApp()
-      const atLimit = JSON.stringify({ name: 'x'.repeat(1024 * 1024 - 40), categoryId: 1 })
+      // An ignored field fills the body: names have their own limit (1,000 characters).
+      const atLimit = JSON.stringify({ name: 'x', categoryId: 1, pad: 'x'.repeat(1024 * 1024 - 50) })
       expect((await request('/v1/pets', postJson(atLimit))).status).toBe(201)
       const over = JSON.stringify({ name: 'x'.repeat(1024 * 1024), categoryId: 1 })
       expect((await request('/v1/pets', postJson(over))).status).toBe(413)
+    })
+  })
+
+  describe("name length (the mock's own limit: the spec sets none)", () => {
+    it.each([
+      ['1,000 characters', 'x'.repeat(maxNameChars), 201],
+      ['1,000 astral characters (2,000 UTF-16 units)', '🐕'.repeat(maxNameChars), 201],
+      ['1,001 characters', 'x'.repeat(maxNameChars + 1), 400],
+      ['a 1 MB name', 'x'.repeat(1_000_000), 400],
+    ])('%s → %i', async (_, name, status) => {
+      const { request } = contractApp()
+      const res = await request('/v1/pets', postJson({ name, categoryId: 1 }))
+      expect(res.status).toBe(status)
+      if (status === 400) {
+        expect(await res.json()).toEqual({
+          code: 'bad_request',
+          message: `name must be at most 1000 characters (got ${[...name].length}).`,
+          status: 400,
+        })
+      }
+    })
+
+    it('PUT /__admin/state refuses a name beyond the limit, naming the entry, and replaces nothing', async () => {
+      const { request } = contractApp()
+      const res = await request('/__admin/state', {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          pets: [
+            { id: 1, name: 'ok', categoryId: 1 },
+            { id: 2, name: 'x'.repeat(1001), categoryId: 1 },
+          ],
+        }),
+      })
+      expect(res.status).toBe(400)
+      expect((await res.json()).message).toBe('state: entry 1: name must be at most 1000 characters (got 1001).')
     })
   })
 

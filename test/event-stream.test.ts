@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventStreamLimits, journalEventStream } from '../src/core/event-stream.js'
 import { Journal } from '../src/core/journal.js'
+import { JournalFeed } from '../src/core/journal-feed.js'
 import { listen, type RunningServer } from '../src/node/server.js'
 import { type SpawnedServer, spawnServer } from './helpers/spawn-server.js'
 
@@ -55,13 +56,17 @@ describe('journalEventStream over a socket', () => {
   let server: RunningServer
   beforeAll(async () => {
     const app = new Hono().get('/stream', (c) =>
-      c.body(
-        journalEventStream(journal, (r) => JSON.stringify(r)),
-        200,
-        { 'Content-Type': 'text/event-stream' },
-      ),
+      c.body(journalEventStream(new JournalFeed(journal, (r) => JSON.stringify(r))), 200, {
+        'Content-Type': 'text/event-stream',
+      }),
     )
-    server = await listen(app, { host: '127.0.0.1', port: 0, headersTimeout: 5000, requestTimeout: 5000 })
+    server = await listen(app, {
+      host: '127.0.0.1',
+      port: 0,
+      headersTimeout: 5000,
+      requestTimeout: 5000,
+      sendTimeout: 5000,
+    })
   })
   afterAll(() => server.close(1000))
 

@@ -7,7 +7,13 @@ let server: RunningServer
 let port: number
 
 beforeAll(async () => {
-  server = await listen(createApp(), { host: '127.0.0.1', port: 0, headersTimeout: 1000, requestTimeout: 5000 })
+  server = await listen(createApp(), {
+    host: '127.0.0.1',
+    port: 0,
+    headersTimeout: 1000,
+    requestTimeout: 5000,
+    sendTimeout: 5000,
+  })
   port = Number(new URL(server.url).port)
 })
 afterAll(() => server.close(500))
@@ -39,6 +45,62 @@ const parse = (response: string) => {
   const [head = '', body = ''] = response.split('\r\n\r\n')
   return { statusLine: head.split('\r\n')[0], head, body: body ? JSON.parse(body) : undefined }
 }
+
+describe('requests the adapter or Node refuse: every status with its Error body', () => {
+  const error = (status: number, code: string, message: string) => ({ status, code, message })
+  const badUrl =
+    'The Host header and the request target do not make a valid URL: the target must be a path starting with / and the Host a host name with an optional numeric port.'
+  it.each([
+    [
+      'Host with a port that is not a number',
+      'GET /v1/pets HTTP/1.1\r\nHost: localhost:abc',
+      error(400, 'bad_request', badUrl),
+    ],
+    [
+      'Host an IPv4-mapped IPv6 address',
+      'GET /v1/pets HTTP/1.1\r\nHost: [::ffff:127.0.0.1]',
+      error(400, 'bad_request', 'The Host header is not a valid host name with an optional port.'),
+    ],
+    [
+      'a backslash in the path',
+      'GET /v1/pets\\x HTTP/1.1\r\nHost: localhost',
+      error(400, 'bad_request', 'The request path contains a backslash.'),
+    ],
+    ['OPTIONS *', 'OPTIONS * HTTP/1.1\r\nHost: localhost', error(400, 'bad_request', badUrl)],
+    [
+      'an absolute target of another scheme',
+      'GET ftp://x/ HTTP/1.1\r\nHost: localhost',
+      error(400, 'bad_request', badUrl),
+    ],
+    ['no Host (HTTP/1.1)', 'GET /v1/pets HTTP/1.1', error(400, 'bad_request', 'The Host header is missing.')],
+    ['no Host (HTTP/1.0)', 'GET /v1/pets HTTP/1.0', error(400, 'bad_request', 'The Host header is missing.')],
+    [
+      'Expect other than 100-continue',
+      'GET /v1/pets HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok',
+      error(417, 'expectation_failed', 'Expect: 200-ok is not supported; only 100-continue is.'),
+    ],
+    [
+      'CONNECT',
+      'CONNECT localhost:80 HTTP/1.1\r\nHost: localhost:80',
+      error(405, 'method_not_allowed', 'CONNECT is not supported: this server is not a proxy.'),
+    ],
+  ])('%s → its status, application/json and the exact Error body', async (_, head, expected) => {
+    const response = await raw([`${head}\r\nConnection: close\r\n\r\n`])
+    const { statusLine, head: headers, body } = parse(response)
+    expect(statusLine).toMatch(new RegExp(`^HTTP/1.1 ${expected.status} `))
+    expect(headers.toLowerCase()).toContain('content-type: application/json')
+    expect(body).toEqual(expected)
+    const length = /content-length: (\d+)/i.exec(headers)?.[1]
+    expect(Number(length)).toBe(Buffer.byteLength(response.split('\r\n\r\n')[1]!))
+  })
+
+  it('HEAD of a bad target: the same status and headers, no body', async () => {
+    const response = await raw(['HEAD /v1/pets\\x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'])
+    expect(response).toMatch(/^HTTP\/1.1 400 Bad Request\r\n/)
+    expect(response.toLowerCase()).toContain('content-type: application/json')
+    expect(response.endsWith('\r\n\r\n')).toBe(true)
+  })
+})
 
 describe('requests Node refuses before the app', () => {
   it.each([

@@ -1,3 +1,4 @@
+import { keptPrefix } from './own-copy.js'
 import type { SpecOperation } from './spec/spec.js'
 
 /** What identifies a caller in the report: the redacted Authorization and the User-Agent. */
@@ -31,7 +32,7 @@ export type FirstCall = 'client' | 'overflow' | undefined
 
 /** Distinct clients kept per operation; the rest are counted together as `other`. */
 export const maxClientsPerOperation = 1000
-/** Longest User-Agent kept, so a client entry stays small. */
+/** Longest User-Agent kept, so a client entry stays small (a copy: see own-copy.ts). */
 export const maxUserAgentChars = 256
 
 interface Counter {
@@ -81,7 +82,7 @@ export class DeprecationLog {
     if (last && last.client.authorization === client.authorization && last.client.userAgent === client.userAgent) {
       return void count(last.counter, now)
     }
-    const userAgent = client.userAgent?.slice(0, maxUserAgentChars) ?? null
+    const userAgent = client.userAgent === null ? null : keptPrefix(client.userAgent, maxUserAgentChars)
     const key = JSON.stringify([client.authorization, userAgent])
     const known = usage.clients.get(key)
     if (known) {

@@ -1,10 +1,10 @@
-import type { Journal, JournalRecord } from './journal.js'
+import type { JournalFeed } from './journal-feed.js'
 
 /** How far a reader may fall behind before it is dropped, and how often an idle stream says it is alive. */
 export interface EventStreamLimits {
   /** Most chunks (events, comments) queued for a reader. */
   maxQueued: number
-  /** Most bytes queued for a reader. */
+  /** Most bytes queued for a reader (the events' bytes are shared by every reader of a session). */
   maxBytes: number
   keepAliveMs: number
 }
@@ -13,37 +13,40 @@ export interface EventStreamLimits {
 export const eventStreamLimits: EventStreamLimits = { maxQueued: 256, maxBytes: 1024 * 1024, keepAliveMs: 15_000 }
 
 const encoder = new TextEncoder()
+const retry = encoder.encode('retry: 1000\n\n')
+const keepAliveComment = encoder.encode(': keep-alive\n\n')
 
 /**
  * A server-sent event stream of a journal's new records (`retry`, then one
- * `request` event per record, a keep-alive comment when idle). A web
- * ReadableStream pulled by the host as the socket drains: what the reader has
- * not taken waits in a queue, and a reader that lets it grow beyond the
- * limits is dropped (the stream ends) rather than buffered without bound.
- * Cancelling the stream (the client went away) unsubscribes.
+ * `request` event per record, a keep-alive comment when idle), read from the
+ * journal's {@link JournalFeed}. A web ReadableStream pulled by the host as the
+ * socket drains: what the reader has not taken waits in a queue, and a reader
+ * that lets it grow beyond the limits is dropped (the stream ends, the queue
+ * is let go) rather than buffered without bound. Cancelling the stream (the
+ * client went away) leaves the feed; `onEnd` is called once, however it ends.
  */
 export const journalEventStream = (
-  journal: Journal,
-  toData: (record: JournalRecord) => string,
+  feed: JournalFeed,
   limits: EventStreamLimits = eventStreamLimits,
+  onEnd: () => void = () => {},
 ): ReadableStream<Uint8Array> => {
   const queue: Uint8Array[] = []
   let queuedBytes = 0
   let ended = false
   let wake: (() => void) | undefined
-  let unsubscribe = (): void => {}
+  let leave = (): void => {}
   let keepAlive: ReturnType<typeof setInterval> | undefined
 
   const end = (): void => {
     if (ended) return
     ended = true
-    unsubscribe()
+    leave()
     clearInterval(keepAlive)
+    onEnd()
     wake?.()
   }
-  const push = (text: string): void => {
+  const push = (chunk: Uint8Array): void => {
     if (ended) return
-    const chunk = encoder.encode(text)
     if (queue.length >= limits.maxQueued || queuedBytes + chunk.byteLength > limits.maxBytes) {
       // Too slow: drop the reader, and with it what it has not taken.
       queue.length = 0
@@ -58,12 +61,9 @@ export const journalEventStream = (
   return new ReadableStream<Uint8Array>(
     {
       start() {
-        push('retry: 1000\n\n')
-        unsubscribe = journal.subscribe({
-          record: (record) => push(`id: ${record.id}\nevent: request\ndata: ${toData(record)}\n\n`),
-          end,
-        })
-        keepAlive = setInterval(() => push(': keep-alive\n\n'), limits.keepAliveMs)
+        push(retry)
+        leave = feed.join({ chunk: push, end })
+        keepAlive = setInterval(() => push(keepAliveComment), limits.keepAliveMs)
         // Where timers can be unref'd (Node), a forgotten stream does not keep the process alive.
         ;(keepAlive as { unref?: () => void }).unref?.()
       },

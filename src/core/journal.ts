@@ -1,3 +1,5 @@
+import { keptPrefix, ownCopy } from './own-copy.js'
+
 export type { JournalEntry } from './journal-entry.js'
 
 /** How an answer was shaped by the mock's controls, when it was. */
@@ -98,12 +100,17 @@ export interface JournalListener {
   end(): void
 }
 
+/** Longest scheme a redacted Authorization keeps (a header of one long word is all scheme). */
+export const maxSchemeChars = 32
+
 /** Redacts an Authorization header to its scheme and a hint of the token. */
 export const redactAuthorization = (header: string): string => {
   // A client sends the same header on every request: the last answer is kept.
   if (last?.header === header) return last.redacted
-  const [scheme = '', token = ''] = header.trim().split(/\s+/, 2)
-  last = { header, redacted: token.length >= 8 ? `${scheme} ${token.slice(0, 2)}…` : `${scheme} …` }
+  const [whole = '', token = ''] = header.trim().split(/\s+/, 2)
+  // Kept in the journal and the deprecation report: a copy, never a view on the header.
+  const scheme = keptPrefix(whole, maxSchemeChars)
+  last = { header, redacted: ownCopy(token.length >= 8 ? `${scheme} ${token.slice(0, 2)}…` : `${scheme} …`) }
   return last.redacted
 }
 
@@ -128,14 +135,13 @@ export const utf8Length = (text: string): number => {
 }
 
 /**
- * A body's text as kept: cut at {@link maxBodyChars}. The cut is copied:
- * V8 keeps a slice of a long string as a view on the whole of it, which would
- * hold every long body (up to the body limit) alive for as long as its entry.
+ * A body's text as kept: cut at {@link maxBodyChars}, the cut copied (see
+ * own-copy.ts): a view on a long body would hold it all (up to the body
+ * limit) alive for as long as its entry.
  */
 export const keepBody = (text: string, json: boolean): KeptBody => {
   if (text.length <= maxBodyChars) return { text, json }
-  const cut = JSON.parse(JSON.stringify(text.slice(0, maxBodyChars))) as string
-  return { text: cut, json: false, truncatedFrom: utf8Length(text) }
+  return { text: keptPrefix(text, maxBodyChars), json: false, truncatedFrom: utf8Length(text) }
 }
 
 /**

@@ -1,3 +1,5 @@
+import { ownCopy } from './own-copy.js'
+
 /** At most `limit` requests per `windowSeconds` for each API key. */
 export interface RateLimitPolicy {
   limit: number
@@ -72,9 +74,12 @@ const hash53 = (text: string): number => {
 
 const longToken = 64
 
-/** The partition a token's requests count against: the token itself, or for long ones a prefix and a hash. */
+/**
+ * The partition a token's requests count against: the token itself, or for
+ * long ones a prefix and a hash, copied (a view on the token would keep it whole).
+ */
 export const partitionKey = (token: string): string =>
-  token.length <= longToken ? token : `${token.slice(0, 16)}…${hash53(token).toString(36)}:${token.length}`
+  token.length <= longToken ? token : ownCopy(`${token.slice(0, 16)}…${hash53(token).toString(36)}:${token.length}`)
 
 interface Window {
   start: number

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv'
 import { type Pet, petStatuses, toPet } from './pet.js'
+import { petLimitProblem } from './pet-limits.js'
 import { describeSchemaError } from './spec/messages.js'
 
 /** The faker seed used when none is given, so that `--faker` alone is reproducible. */
@@ -21,7 +22,7 @@ const entriesOf = (data: unknown, source: string, allowBareArray: boolean): unkn
 
 /**
  * Checks seed entries against the contract's `Pet` schema, plus what the
- * store needs: positive ids, each used once. Returns the pets, fields copied.
+ * store needs: positive ids, each used once, names within the mock's limit. Returns the pets, fields copied.
  */
 export const validatePets = (
   data: unknown,
@@ -38,6 +39,8 @@ export const validatePets = (
       throw new SeedError(`${where}: ${error ? describeSchemaError(error, 'entry') : 'is not a valid Pet'}`)
     }
     const pet = entry as Pet
+    const tooLarge = petLimitProblem(pet)
+    if (tooLarge) throw new SeedError(`${where}: ${tooLarge}`)
     if (pet.id < 1) throw new SeedError(`${where}: id must be a positive integer (got ${pet.id})`)
     const first = firstEntryOf.get(pet.id)
     if (first !== undefined) throw new SeedError(`${where}: id ${pet.id} is already used by entry ${first}`)

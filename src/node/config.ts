@@ -30,6 +30,7 @@ export interface Config extends SpecSilences {
   log: LogFormat
   headersTimeout: number
   requestTimeout: number
+  sendTimeout: number
   /** The mock clock's start-up instant; none: real time. */
   clock?: Date
   sunset: 'enforce' | 'ignore'
@@ -58,6 +59,7 @@ export const configDefaults: Omit<Config, 'log'> = {
   allowedHosts: [],
   headersTimeout: 10_000,
   requestTimeout: 30_000,
+  sendTimeout: 30_000,
   sunset: 'enforce',
   proxyTimeout: 10_000,
   proxyFlagViolations: false,

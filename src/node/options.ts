@@ -214,6 +214,15 @@ export const optionSpecs: readonly OptionSpec[] = [
     help: 'Milliseconds a client has to send the whole request',
   },
   {
+    flag: 'send-timeout',
+    env: 'SEND_TIMEOUT',
+    kind: 'integer',
+    default: '30000',
+    min: 1,
+    max: 3_600_000,
+    help: 'Milliseconds an answer may wait for the client to read any of it before the connection is closed',
+  },
+  {
     flag: 'clock',
     env: 'CLOCK',
     kind: 'instant',

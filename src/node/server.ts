@@ -1,8 +1,9 @@
-import type { Server } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
-import { serve } from '@hono/node-server'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
-import { ApiError } from '../core/errors.js'
+import { answerClientError, answerConnect, answerExpectation, requestErrorResponse } from './protocol-errors.js'
+import { watchSendTimeout } from './send-timeout.js'
 
 /** How the HTTP server listens and shuts down. */
 export interface ListenOptions {
@@ -10,6 +11,8 @@ export interface ListenOptions {
   port: number
   headersTimeout: number
   requestTimeout: number
+  /** Milliseconds an answer may wait for the client to read any of it before the connection is closed. */
+  sendTimeout: number
 }
 
 /** A listening server. */
@@ -23,20 +26,26 @@ export interface RunningServer {
 /** Serves the app over HTTP/1.1 with deliberate timeouts. */
 export const listen = (app: Hono<any>, options: ListenOptions): Promise<RunningServer> =>
   new Promise((resolve, reject) => {
-    const server = serve({
-      fetch: app.fetch,
-      hostname: options.host,
-      port: options.port,
-      // Slow clients must not hold sockets forever: headers and whole request are timed. Node
-      // enforces both only when it sweeps connections (every 30 s by default): sweep often enough.
-      serverOptions: {
+    // Slow clients must not hold sockets forever: headers and whole request are timed. Node
+    // enforces both only when it sweeps connections (every 30 s by default): sweep often enough.
+    // No Host is no default host: a request without one gets its 400 from the error handler.
+    const server = createServer(
+      {
         headersTimeout: options.headersTimeout,
         requestTimeout: options.requestTimeout,
         connectionsCheckingInterval: Math.max(50, Math.min(1000, options.headersTimeout / 2)),
+        // Node's own 400 for a missing Host has no body: the adapter's (see protocol-errors.ts) has.
+        requireHostHeader: false,
       },
-    }) as Server
+      getRequestListener(app.fetch, { errorHandler: requestErrorResponse }),
+    )
     server.on('clientError', answerClientError)
+    server.on('checkExpectation', answerExpectation)
+    server.on('connect', answerConnect)
+    const stopWatching = watchSendTimeout(server, options.sendTimeout)
+    server.once('close', stopWatching)
     server.once('error', reject)
+    server.listen(options.port, options.host)
     server.once('listening', () => {
       // hono builds its router when it routes the first request (about 2 ms for this app's routes;
       // none when prepared, see prepared-router.ts): built now, while no request waits yet, a request
@@ -60,27 +69,3 @@ const closeGracefully = (server: Server, graceMs: number): Promise<void> =>
     })
     server.closeIdleConnections()
   })
-
-const statusForClientError = (code: string | undefined): number =>
-  code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
-
-/**
- * Requests Node's parser refuses (NUL or other bad characters, oversized
- * headers) or that time out never reach the app: answer them too with the
- * JSON `Error` body, then close.
- */
-const answerClientError = (error: Error & { code?: string }, socket: Socket): void => {
-  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy()
-  const status = statusForClientError(error.code)
-  const message =
-    status === 408
-      ? 'The request was not received in time; the connection is closed.'
-      : status === 431
-        ? 'The request headers are too large.'
-        : 'The request is not valid HTTP (bad characters in the request line or headers).'
-  const body = JSON.stringify(new ApiError(status, message).body)
-  socket.end(
-    `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  )
-}

@@ -1,14 +1,18 @@
 // npm run soak: a bounded mixed load over a real socket (SOAK_SECONDS, default 60), then checks.
 // Exits non-zero on any violation: an unexpected status, a created pet not readable as created,
-// a journal beyond its bound, RSS beyond its limit, no health, or a slow client not cut off.
+// a journal beyond its bound, RSS beyond its limit, no health, a slow client not cut off, or a
+// hostile client (hostile.ts: HEAD floods, streams beyond the caps, names beyond the limit, stalled readers)
+// not answered as documented.
 import { connect } from 'node:net'
 import { createRandom } from '../../src/core/random.js'
 import { startServer } from '../bench/server-process.js'
+import { runHostileClients } from './hostile.js'
 
 const seconds = Number(process.env['SOAK_SECONDS'] ?? 60)
 const workers = 16
 const journalSize = 500
 const headersTimeoutMs = 2000
+const sendTimeoutMs = 3000
 const rssLimitMiB = 250
 const random = createRandom(Number(process.env['SOAK_SEED'] ?? 7))
 const sessions = ['default', 's-latency', 's-flaky-list', 's-flaky-get', 's-plain'] as const
@@ -29,6 +33,8 @@ const server = await startServer([
   String(journalSize),
   '--headers-timeout',
   String(headersTimeoutMs),
+  '--send-timeout',
+  String(sendTimeoutMs),
 ])
 const url = server.url
 const headersFor = (session: string, extra: Record<string, string> = {}) => ({
@@ -156,11 +162,13 @@ const until = Date.now() + seconds * 1000
 const rssSampler = setInterval(() => (maxRss = Math.max(maxRss, server.rssMiB())), 500)
 const slow = slowClient()
 try {
+  const hostile = await runHostileClients(url, until, violations)
   await Promise.all(
     Array.from({ length: workers }, async () => {
       while (Date.now() < until) await pick()(sessions[random.int(0, sessions.length - 1)]!)
     }),
   )
+  await hostile.check()
   const cutOff = await slow
   if (!cutOff.answer.startsWith('HTTP/1.1 408') || cutOff.ms > headersTimeoutMs + 3000) {
     violations.push(
@@ -203,6 +211,10 @@ try {
   )
   console.log(
     `  created and verified readable: ${created.length}; max RSS ${maxRss.toFixed(1)} MiB (limit ${rssLimitMiB}); journals ≤ ${journalSize}`,
+  )
+  const { counts } = hostile
+  console.log(
+    `  hostile: ${counts.heads} HEADs, ${counts.bigNames} 100 KB names, ${counts.stalledLists} stalled lists, ${counts.stalledStates} stalled 6 MB states, ${counts.streamEvents} events read by a stream beside 12 that never read`,
   )
   console.log(
     `  slow client cut off after ${(slowResult.ms / 1000).toFixed(1)} s with ${slowResult.answer.split('\r\n')[0]} (headers timeout ${headersTimeoutMs / 1000} s)`,

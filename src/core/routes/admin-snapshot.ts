@@ -17,21 +17,22 @@ export const snapshotRoutes = (
 ): Hono<AppEnv> =>
   new Hono<AppEnv>()
     .get('/snapshot', deps.session, async (c) => {
-      const snapshot = snapshotOf(c.var.session, deps.version)
       const type = accepts(c, {
         header: 'Accept',
         supports: ['application/yaml', 'application/json'],
         default: 'application/yaml',
       })
-      if (type === 'application/json' || !deps.yaml) {
-        return c.json(snapshot, 200, {
-          'Content-Disposition': attachment(c.var.session.name, '.snapshot.json'),
-        })
+      const yaml = type === 'application/json' ? undefined : deps.yaml
+      const json = yaml === undefined
+      const headers = {
+        'Content-Type': json ? 'application/json' : 'application/yaml; charset=utf-8',
+        'Content-Disposition': attachment(c.var.session.name, json ? '.snapshot.json' : '.snapshot.yaml'),
       }
-      return c.body(await deps.yaml.stringify(snapshot), 200, {
-        'Content-Type': 'application/yaml; charset=utf-8',
-        'Content-Disposition': attachment(c.var.session.name, '.snapshot.yaml'),
-      })
+      // A HEAD (hono runs this handler for it, then drops the body) is not worth a snapshot.
+      if (c.req.method === 'HEAD') return c.body(null, 200, headers)
+      const snapshot = snapshotOf(c.var.session, deps.version)
+      if (!yaml) return c.json(snapshot, 200, headers)
+      return c.body(await yaml.stringify(snapshot), 200, headers)
     })
     .put('/snapshot', deps.session, async (c) => {
       const snapshot = deps.validateSnapshot(await readDataBody(c, deps, 'A snapshot'))

@@ -1,5 +1,6 @@
-import { ApiError } from '../errors.js'
+import { ApiError, badRequest } from '../errors.js'
 import type { NewPet, PetStatus } from '../pet.js'
+import { petLimitProblem } from '../pet-limits.js'
 import { jsonAnswer } from '../respond.js'
 import { readNewPet, silenceDefaults, type SpecSilences } from '../silences.js'
 import type { Next } from '../stages/stage.js'
@@ -25,7 +26,10 @@ export const petHandlers = (
   },
 
   createPet(c) {
-    const input = readNewPet(c.get('input').body as NewPet, rules.silences, rules.knownFields)
+    const body = c.get('input').body as NewPet
+    const tooLarge = petLimitProblem(body)
+    if (tooLarge) throw badRequest(`${tooLarge}.`)
+    const input = readNewPet(body, rules.silences, rules.knownFields)
     const result = c.get('session').store.create(input)
     if (result === 'full') {
       throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
