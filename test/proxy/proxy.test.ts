@@ -25,6 +25,7 @@ const startProxy = async (proxy: ProxyOptions, options: AppOptions = {}): Promis
     port: 0,
     headersTimeout: 5000,
     requestTimeout: 10_000,
+    sendTimeout: 10_000,
   })
   closers.push(() => running.close(500))
   return running
