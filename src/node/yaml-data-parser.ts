@@ -60,8 +60,7 @@ export const parseYamlData = (text: string): unknown => {
   documents.push(...composer.end(true, text.length))
   const [document, second] = documents as [Document.Parsed, Document.Parsed?]
   if (second) throw new YamlDataError(`it holds more than one document: the second starts ${at(second.range[0])}`)
-  const problem =
-    document.errors[0] ?? document.warnings.find((warning) => warning.code === 'TAG_RESOLVE_FAILED')
+  const problem = document.errors[0] ?? document.warnings.find((warning) => warning.code === 'TAG_RESOLVE_FAILED')
   if (problem) throw new YamlDataError(`${problem.message} ${at(problem.pos[0])}`)
   const repeated = duplicateKey(document)
   if (repeated) throw new YamlDataError(`Map keys must be unique: ${repeated.key} is repeated ${at(repeated.offset)}`)
@@ -75,7 +74,9 @@ export const parseYamlData = (text: string): unknown => {
   }
   const limit = maxYamlValuesPerChar * text.length + 1
   if (exceedsValues(value, limit)) {
-    throw new YamlDataError(`its aliases expand it to more than ${limit} values (${maxYamlValuesPerChar} per character)`)
+    throw new YamlDataError(
+      `its aliases expand it to more than ${limit} values (${maxYamlValuesPerChar} per character)`,
+    )
   }
   return safeIntegers(value)
 }
