@@ -5,6 +5,6 @@ const yaml = () => import('./yaml-text.js')
 
 /** Snapshots as YAML on Node (the `yaml` package, loaded when first needed), parsed within limits and written a slice at a time. */
 export const yamlCodec: YamlCodec = {
-  parse: async (text) => (await yaml()).parseYamlData(text),
+  parse: async (text) => (await yaml()).parseYamlDataInTurns(text),
   stringify: async (data) => (await yaml()).stringifyInSlices(data),
 }

@@ -24,6 +24,9 @@ export class YamlDataError extends Error {}
 // duplicateKey does the same check with a Set. logLevel 'error': warnings never reach stderr.
 const composerOptions = { ...yamlParseOptions, uniqueKeys: false, logLevel: 'error' } as const
 
+/** How many tokens are read between two pauses of {@link yamlDataSteps}. */
+export const yamlTokensPerStep = 4096
+
 /**
  * Parses one YAML document of data (a snapshot, a state, fixtures, rules),
  * integers exact as in {@link safeIntegers}, in time linear in its length:
@@ -31,9 +34,11 @@ const composerOptions = { ...yamlParseOptions, uniqueKeys: false, logLevel: 'err
  * {@link maxYamlDepth}), duplicate keys found with a Set, unknown tags
  * refused as soon as one is read, aliases bounded by {@link maxYamlAliasCount} and
  * {@link maxYamlValuesPerChar}.
- * Throws a {@link YamlDataError} naming the problem and its line.
+ * Throws a {@link YamlDataError} naming the problem and its line. A
+ * generator: it pauses every {@link yamlTokensPerStep} tokens while reading
+ * the text, for a caller to let others run; it returns the value.
  */
-export const parseYamlData = (text: string): unknown => {
+export function* yamlDataSteps(text: string): Generator<void, unknown> {
   const lines = new LineCounter()
   const at = (offset: number): string => {
     const { line, col } = lines.linePos(offset)
@@ -43,7 +48,9 @@ export const parseYamlData = (text: string): unknown => {
   const parser = new Parser(lines.addNewLine)
   const composer = new Composer<any, true>(composerOptions)
   const documents: Document.Parsed[] = []
+  let tokens = 0
   for (const lexeme of new Lexer().lex(text)) {
+    if (++tokens % yamlTokensPerStep === 0) yield
     const offset = parser.offset
     // Refused at the first one: the composer would resolve (and warn about) every one of them.
     if (lexeme.startsWith('!') && !isCoreTag(lexeme)) {
@@ -79,4 +86,13 @@ export const parseYamlData = (text: string): unknown => {
     )
   }
   return safeIntegers(value)
+}
+
+/** {@link yamlDataSteps} at once: the value, or a {@link YamlDataError}. */
+export const parseYamlData = (text: string): unknown => {
+  const steps = yamlDataSteps(text)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
 }
