@@ -84,6 +84,10 @@ describe('parseCommandLine', () => {
   it.each([
     [['--clock', '2030-13-01T00:00:00Z'], '--clock must be an ISO 8601 instant with a time zone'],
     [['--clock', '2030-12-05'], '--clock must be an ISO 8601 instant'],
+    [
+      ['--clock', '9999-12-31T23:59:59.999-23:59'],
+      '--clock must be between 0000-01-01T00:00:00.000Z and 8999-12-31T23:59:59.999Z (got "9999-12-31T23:59:59.999-23:59")',
+    ],
     [['--clock', 'yesterday'], '--clock must be an ISO 8601 instant'],
     [['--clock', '1924387200000'], '--clock must be an ISO 8601 instant'],
     [['--sunset', 'off'], '--sunset must be enforce or ignore (got "off")'],

@@ -1,3 +1,4 @@
+import { clampToClockRange, clockSettingExpectation, isClockSetting } from './clock-range.js'
 import { instantExpectation, parseInstant } from './instant.js'
 
 /** Where a session's time comes from. Plain data: sessions share the start-up one. */
@@ -31,10 +32,12 @@ const instantOf = (value: Date | string): number => {
   if (ms === undefined || Number.isNaN(ms)) {
     throw new TypeError(`clock must be ${instantExpectation} (got ${JSON.stringify(value)})`)
   }
+  if (!isClockSetting(ms))
+    throw new TypeError(`clock must be ${clockSettingExpectation} (got ${JSON.stringify(value)})`)
   return ms
 }
 
-/** The start-up setting for a createApp `clock` option; throws TypeError on an invalid instant. */
+/** The start-up setting for a createApp `clock` option; throws TypeError on an invalid instant or one out of range. */
 export const startClock = (option: ClockOption | undefined, realNow = Date.now()): ClockSetting => {
   if (option === undefined) return realClock
   if (typeof option === 'string' || option instanceof Date) return clockAt(instantOf(option), false, realNow)
@@ -53,11 +56,11 @@ export class MockClock {
     this.#setting = setting
   }
 
-  /** The mock time, epoch ms. */
+  /** The mock time, epoch ms, within the clock's range (see clock-range.ts). */
   now(): number {
     const setting = this.#setting
     if (setting.mode === 'frozen') return setting.at
-    return setting.mode === 'offset' ? Date.now() + setting.offsetMs : Date.now()
+    return clampToClockRange(setting.mode === 'offset' ? Date.now() + setting.offsetMs : Date.now())
   }
 
   get frozen(): boolean {

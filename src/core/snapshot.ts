@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv'
 import { snapshot as validateSnapshotSchema } from '../generated/validators.js'
 import { clockAt, type ClockSetting, type MockClock, realClock } from './clock.js'
+import { clockRangeExpectation, inClockRange } from './clock-range.js'
 import { type FaultRule, type FaultRuleInput, maxDelayMs } from './faults.js'
 import { instantExpectation, parseInstant } from './instant.js'
 import type { Pet } from './pet.js'
@@ -144,6 +145,8 @@ const checkClock = (input: SnapshotInput, checks: SnapshotChecks): Snapshot['clo
   if (input.clock === null) return null
   const at = parseInstant(input.clock.now)
   if (at === undefined) throw new SnapshotProblem(`clock.now must be ${instantExpectation}`)
+  // Any instant the clock can show, not only those it can be set to: a snapshot restores what it wrote.
+  if (!inClockRange(at)) throw new SnapshotProblem(`clock.now must be ${clockRangeExpectation}`)
   return { now: new Date(at).toISOString(), frozen: input.clock.frozen ?? false }
 }
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { maxDelayMs } from '../core/faults.js'
+import { clockSettingExpectation, isClockSetting } from '../core/clock-range.js'
 import { instantExpectation, parseInstant } from '../core/instant.js'
 import type { LogFormat } from '../core/log.js'
 import { asHostName, asOrigin } from './admin-access.js'
@@ -72,8 +73,12 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
     case 'cors':
       if (text !== 'on' && text !== 'off') throw new UsageError(`${source} must be on or off (got "${text}")`)
       return text === 'on'
-    case 'instant':
-      return new Date(parseInstant(text) ?? orUsage(`${source} must be ${instantExpectation} (got "${text}")`))
+    case 'instant': {
+      // The one instant option is --clock: within what the clock can be set to.
+      const ms = parseInstant(text) ?? orUsage(`${source} must be ${instantExpectation} (got "${text}")`)
+      if (!isClockSetting(ms)) throw new UsageError(`${source} must be ${clockSettingExpectation} (got "${text}")`)
+      return new Date(ms)
+    }
     case 'sunset':
       if (text !== 'enforce' && text !== 'ignore') {
         throw new UsageError(`${source} must be enforce or ignore (got "${text}")`)

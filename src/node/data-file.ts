@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
-import { parse as parseYaml } from 'yaml'
 import { parseJsonExact } from '../core/json.js'
-import { safeIntegers, yamlParseOptions } from '../core/yaml-data.js'
 
 import { DataFileError } from './data-file-error.js'
+import { parseYamlData } from './yaml-data-parser.js'
 
 export { DataFileError }
 
-/** Reads a `.json` file exactly (no rounded numbers) or any other as YAML. */
+/** Reads a `.json` file exactly (no rounded numbers) or any other as YAML, within the limits of parseYamlData. */
 export const readDataFile = (path: string): unknown => {
   let text: string
   try {
@@ -22,7 +21,7 @@ export const readDataFile = (path: string): unknown => {
     return parsed.value
   }
   try {
-    return safeIntegers(parseYaml(text, yamlParseOptions))
+    return parseYamlData(text)
   } catch (error) {
     throw new DataFileError(`${path}: not valid YAML: ${(error as Error).message}`)
   }

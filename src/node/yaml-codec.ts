@@ -1,10 +1,10 @@
-import { safeIntegers, type YamlCodec, yamlParseOptions } from '../core/yaml-data.js'
+import type { YamlCodec } from '../core/yaml-data.js'
 
 // yaml is a large module that a default start never needs: it is loaded on first use.
 const yaml = () => import('./yaml-text.js')
 
-/** Snapshots as YAML on Node (the `yaml` package, loaded when first needed). */
+/** Snapshots as YAML on Node (the `yaml` package, loaded when first needed), parsed within limits and written a slice at a time. */
 export const yamlCodec: YamlCodec = {
-  parse: async (text) => safeIntegers((await yaml()).parse(text, yamlParseOptions)),
-  stringify: async (data) => (await yaml()).stringify(data),
+  parse: async (text) => (await yaml()).parseYamlDataInTurns(text),
+  stringify: async (data) => (await yaml()).stringifyInSlices(data),
 }

@@ -1,4 +1,5 @@
-// The `yaml` package's text functions, in a module of their own for yaml-codec.ts to load on first
-// use. Re-exported statically: the image's self-contained bundle turns a dynamic import() of the
-// CommonJS `yaml` itself into a namespace with only `default` (parse and stringify undefined).
-export { parse, stringify } from 'yaml'
+// What yaml-codec.ts loads on first use: the `yaml` package's functions as the codec uses them.
+// Imported statically: the image's self-contained bundle turns a dynamic import() of the CommonJS
+// `yaml` itself into a namespace with only `default` (parse and stringify undefined).
+export { parseYamlDataInTurns } from './yaml-data-in-turns.js'
+export { stringifyInSlices } from './yaml-stringify-slices.js'

@@ -71,6 +71,23 @@ describe('GET, PUT and DELETE /__admin/clock', () => {
       'now must be an ISO 8601 instant with a time zone, e.g. 2030-12-05T00:00:00Z (got 1924387200000).',
     ],
     [{ now: null }, 'now must be an ISO 8601 instant with a time zone, e.g. 2030-12-05T00:00:00Z (got null).'],
+    // The case: accepted before, it read back as +010000-… and broke snapshots.
+    [
+      { now: '9999-12-31T23:59:59.999-23:59', frozen: true },
+      'now must be between 0000-01-01T00:00:00.000Z and 8999-12-31T23:59:59.999Z (got "9999-12-31T23:59:59.999-23:59").',
+    ],
+    [
+      { now: '9000-01-01T00:00:00Z' },
+      'now must be between 0000-01-01T00:00:00.000Z and 8999-12-31T23:59:59.999Z (got "9000-01-01T00:00:00Z").',
+    ],
+    [
+      { now: '8999-12-31T23:59:59.999-00:01' },
+      'now must be between 0000-01-01T00:00:00.000Z and 8999-12-31T23:59:59.999Z (got "8999-12-31T23:59:59.999-00:01").',
+    ],
+    [
+      { now: '0000-01-01T00:00:00+00:01' },
+      'now must be between 0000-01-01T00:00:00.000Z and 8999-12-31T23:59:59.999Z (got "0000-01-01T00:00:00+00:01").',
+    ],
     [{ now: '2030-12-05T00:00:00Z', frozen: 'yes' }, 'frozen must be true or false (got "yes").'],
     [{ frozen: 1 }, 'frozen must be true or false (got 1).'],
     [{}, 'now or frozen is required: { "now"?: "<instant>", "frozen"?: boolean }.'],
@@ -93,6 +110,46 @@ describe('GET, PUT and DELETE /__admin/clock', () => {
     const { request } = contractApp()
     const res = await request('/__admin/clock', { method: 'PUT', body: '{"now":"2030-12-05T00:00:00Z"}' })
     expect(res.status).toBe(415)
+  })
+})
+
+describe('the clock’s range', () => {
+  it.each([
+    ['0000-01-01T00:00:00Z', '0000-01-01T00:00:00.000Z'],
+    ['0000-01-01T00:00:00-00:01', '0000-01-01T00:01:00.000Z'],
+    ['8999-12-31T23:59:59.999Z', '8999-12-31T23:59:59.999Z'],
+    ['8999-12-31T23:59:59.999+23:59', '8999-12-31T00:00:59.999Z'],
+  ])('PUT now %s at an end of the range is accepted and reads back as %s', async (now, shown) => {
+    const { request } = contractApp()
+    const res = await request('/__admin/clock', adminJson({ now, frozen: true }))
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ now: shown, frozen: true, real: false })
+  })
+
+  it('an advancing clock stops at 9999-12-31T23:59:59.999Z instead of leaving the range (the host clock jumped)', async () => {
+    const { request } = contractApp()
+    await request('/__admin/clock', adminJson({ now: '8999-12-31T23:59:59.999Z' }))
+    vi.setSystemTime(real + 2000 * 365.25 * 86_400_000)
+    expect(await clockOf(request)).toEqual({ now: '9999-12-31T23:59:59.999Z', frozen: false, real: false })
+    const snapshot = await (await request('/__admin/snapshot', { headers: { Accept: 'application/json' } })).json()
+    expect(snapshot.clock).toEqual({ now: '9999-12-31T23:59:59.999Z', frozen: false })
+    const put = await request('/__admin/snapshot', adminJson(snapshot))
+    expect(put.status).toBe(204)
+    vi.setSystemTime(real - 20_000 * 365.25 * 86_400_000)
+    expect(await clockOf(request)).toEqual({ now: '0000-01-01T00:00:00.000Z', frozen: false, real: false })
+  })
+
+  it.each([
+    [
+      '9000-01-01T00:00:00Z',
+      'clock must be between 0000-01-01T00:00:00.000Z and 8999-12-31T23:59:59.999Z (got "9000-01-01T00:00:00Z")',
+    ],
+    [
+      new Date(Date.parse('0000-01-01T00:00:00Z') - 1),
+      'clock must be between 0000-01-01T00:00:00.000Z and 8999-12-31T23:59:59.999Z (got "-000001-12-31T23:59:59.999Z")',
+    ],
+  ])('createApp({ clock: %j }) throws a TypeError naming the range', (clock, message) => {
+    expect(() => contractApp({ clock })).toThrow(new TypeError(message))
   })
 })
 

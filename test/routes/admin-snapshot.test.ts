@@ -149,6 +149,14 @@ describe('PUT /__admin/snapshot', () => {
       'clock.now must be an ISO 8601 instant with a time zone, e.g. 2030-12-05T00:00:00Z.',
     ],
     [{ ...base, clock: { frozen: true } }, 'clock.now is required.'],
+    [
+      { ...base, clock: { now: '9999-12-31T23:59:59.999-00:01' } },
+      'clock.now must be between 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z.',
+    ],
+    [
+      { ...base, clock: { now: '0000-01-01T00:00:00+00:01' } },
+      'clock.now must be between 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z.',
+    ],
     [{ ...base, rateLimit: '5/y' }, /^rateLimit must be <n>\/<window>/],
     ['{"format":1,"pets":[],"nextId":9007199254740993}', 'nextId must be an integer between 1 and 9007199254740991.'],
     ['format: 1\npets: [\n', /^Request body is not valid YAML: /],

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { clockAt, realClock } from '../clock.js'
+import { clockSettingExpectation, isClockSetting } from '../clock-range.js'
 import { badRequest } from '../errors.js'
 import { instantExpectation, parseInstant } from '../instant.js'
 import { jsonBody } from '../middleware/json-body.js'
@@ -16,6 +17,9 @@ const clockRequest = (body: unknown, current: { now: number; frozen: boolean }):
   const at = typeof now === 'string' ? parseInstant(now) : undefined
   if (now !== undefined && at === undefined) {
     throw badRequest(`now must be ${instantExpectation} (got ${JSON.stringify(now)}).`)
+  }
+  if (at !== undefined && !isClockSetting(at)) {
+    throw badRequest(`now must be ${clockSettingExpectation} (got ${JSON.stringify(now)}).`)
   }
   if (frozen !== undefined && typeof frozen !== 'boolean') {
     throw badRequest(`frozen must be true or false (got ${JSON.stringify(frozen)}).`)
