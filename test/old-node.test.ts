@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { pinnedNode, supportsNode } from '../scripts/node-runtime.mjs'
 import { findOldNode, withoutCompileCache } from './helpers/old-node.js'
 import { binPath, spawnServer } from './helpers/spawn-server.js'
 
@@ -51,5 +53,27 @@ describe('findOldNode', () => {
     expect(() => findOldNode({ PETSTORE_MOCK_OLD_NODE: process.execPath })).toThrow(/is not a Node < 22.12/)
     expect(() => findOldNode({ PETSTORE_MOCK_OLD_NODE: '/nonexistent/node' })).toThrow(/is not a Node < 22.12/)
     if (oldNode.real) expect(findOldNode({ PETSTORE_MOCK_OLD_NODE: oldNode.argv[0] })).toEqual(oldNode)
+  })
+})
+
+describe('scripts/node-runtime.mjs', () => {
+  it.each([
+    ['v20.20.2', false],
+    ['20.16.0', false],
+    ['v22.11.0', false],
+    ['v22.12.0', true],
+    ['22.23.3', true],
+    ['v23.0.0', true],
+    ['v24.21.0', true],
+    ['v26.10.0', true],
+    ['v18.20.4', false],
+  ])('supportsNode(%s) is %s (engines: >=22.12)', (version, supported) => {
+    expect(supportsNode(version)).toBe(supported)
+  })
+
+  it('fetches for an old machine the Node line the image runs, one engines accepts', () => {
+    const line = /^FROM node:(\d+)-/m.exec(readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8'))?.[1]
+    expect(pinnedNode.split('.')[0]).toBe(line)
+    expect(supportsNode(pinnedNode)).toBe(true)
   })
 })
