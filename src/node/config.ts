@@ -1,6 +1,6 @@
-import type { LogFormat } from '../core/log.js'
-import type { RateLimitPolicy } from '../core/rate-limit.js'
-import { silenceDefaults, type SpecSilences } from '../core/silences.js'
+import type { LogFormat } from '../core/http/log.js'
+import type { RateLimitPolicy } from '../core/controls/rate-limit.js'
+import { silenceDefaults, type SpecSilences } from '../core/spec/silences.js'
 
 /** Everything the command line and environment decide (the spec's silences included, one key each). */
 export interface Config extends SpecSilences {

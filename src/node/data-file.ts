@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
-import { parseJsonExact } from '../core/json.js'
+import { parseJsonExact } from '../core/http/json.js'
 
 import { DataFileError } from './data-file-error.js'
 import { parseYamlData } from './yaml-data-parser.js'

@@ -1,4 +1,4 @@
-import { formatSilence, silenceDefaults } from '../core/silences.js'
+import { formatSilence, silenceDefaults } from '../core/spec/silences.js'
 import { silenceSwitches } from './silence-switches.js'
 
 /** How an option's text becomes a value. */

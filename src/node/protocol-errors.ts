@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { RequestError } from '@hono/node-server'
-import { ApiError } from '../core/errors.js'
-import { reasonPhrases } from '../core/http-status.js'
+import { ApiError } from '../core/http/errors.js'
+import { reasonPhrases } from '../core/http/http-status.js'
 
 const errorJson = (status: number, message: string): string => JSON.stringify(new ApiError(status, message).body)
 

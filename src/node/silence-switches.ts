@@ -1,5 +1,5 @@
-import { petStatuses } from '../core/pet.js'
-import type { SpecSilences } from '../core/silences.js'
+import { petStatuses } from '../core/state/pet.js'
+import type { SpecSilences } from '../core/spec/silences.js'
 
 /** One switch: its option key, flag, variable, the values it takes and what it decides. */
 export interface SilenceSwitch {

@@ -1,5 +1,5 @@
 import { Composer, type Document, Lexer, LineCounter, Parser } from 'yaml'
-import { safeIntegers, yamlParseOptions } from '../core/yaml-data.js'
+import { safeIntegers, yamlParseOptions } from '../core/http/yaml-data.js'
 import { duplicateKey } from './yaml-duplicate-key.js'
 import { isCoreTag } from './yaml-core-tags.js'
 import { exceedsValues } from './yaml-value-count.js'

@@ -1,4 +1,4 @@
-import { isJsonType } from '../core/json.js'
+import { isJsonType } from '../core/http/json.js'
 
 /** A deployment's answer to one request, read whole. */
 export interface Answer {

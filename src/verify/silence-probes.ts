@@ -1,5 +1,5 @@
-import { errorCodeFor } from '../core/errors.js'
-import { formatSilence, type SpecSilences } from '../core/silences.js'
+import { errorCodeFor } from '../core/http/errors.js'
+import { formatSilence, type SpecSilences } from '../core/spec/silences.js'
 import { silenceSwitches } from '../node/silence-switches.js'
 import type { Answer } from './answer.js'
 import { validBody } from './bad-bodies.js'

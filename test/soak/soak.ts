@@ -4,7 +4,7 @@
 // hostile client (hostile.ts: HEAD floods, streams beyond the caps, names beyond the limit, stalled readers)
 // not answered as documented.
 import { connect } from 'node:net'
-import { createRandom } from '../../src/core/random.js'
+import { createRandom } from '../../src/core/controls/random.js'
 import { startServer } from '../bench/server-process.js'
 import { runHostileClients } from './hostile.js'
 

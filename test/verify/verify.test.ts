@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { SpecSilences } from '../../src/core/silences.js'
+import type { SpecSilences } from '../../src/core/spec/silences.js'
 import { bundledSpec } from '../../src/core/spec/bundled-spec.js'
 import { parseCommandLine } from '../../src/node/cli.js'
 import { NoAnswer } from '../../src/verify/answer.js'

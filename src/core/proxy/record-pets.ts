@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv'
-import { type Pet, toPet } from '../pet.js'
-import type { Session } from '../sessions.js'
+import { type Pet, toPet } from '../state/pet.js'
+import type { Session } from '../state/sessions.js'
 
 /**
  * Keeps the pets a deployment answered (a list, or one pet) in the session's

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { EventStreams } from '../event-streams.js'
-import { toEntry } from '../journal-entry.js'
+import { EventStreams } from '../journal/event-streams.js'
+import { toEntry } from '../journal/journal-entry.js'
 import type { AdminDeps } from './admin.js'
 
 const headers = {

@@ -1,8 +1,8 @@
-import { ApiError, badRequest } from '../errors.js'
-import type { NewPet, PetStatus } from '../pet.js'
-import { petLimitProblem } from '../pet-limits.js'
-import { jsonAnswer } from '../respond.js'
-import { readNewPet, silenceDefaults, type SpecSilences } from '../silences.js'
+import { ApiError, badRequest } from '../http/errors.js'
+import type { NewPet, PetStatus } from '../state/pet.js'
+import { petLimitProblem } from '../state/pet-limits.js'
+import { jsonAnswer } from '../http/respond.js'
+import { readNewPet, silenceDefaults, type SpecSilences } from '../spec/silences.js'
 import type { Next } from '../stages/stage.js'
 
 /** Handlers keyed by operationId; each reads validated input and the session's store. */

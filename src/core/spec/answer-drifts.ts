@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv'
-import { isJsonType } from '../json.js'
+import { isJsonType } from '../http/json.js'
 import { expectation } from './messages.js'
 import { resolveSchema, type SchemaObject } from './schema.js'
 import type { Spec, SpecOperation } from './spec.js'

@@ -1,11 +1,11 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { badRequest } from '../errors.js'
-import { queryParams } from '../request-query.js'
+import { badRequest } from '../http/errors.js'
+import { queryParams } from '../http/request-query.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { describeSchemaError } from '../spec/messages.js'
 import { parseParameter } from '../spec/parameters.js'
-import { clampedRaws } from '../silences.js'
+import { clampedRaws } from '../spec/silences.js'
 import type { Stage } from './stage.js'
 
 /** The raw values of a parameter as the request gives them: each occurrence in the query, the path segment or the header. */

@@ -1,0 +1,214 @@
+import { keptPrefix, ownCopy } from '../http/own-copy.js'
+
+export type { JournalEntry } from './journal-entry.js'
+
+/** How an answer was shaped by the mock's controls, when it was. */
+export type Shaping =
+  | { by: 'override'; status?: number; delayMs?: number }
+  | { by: 'fault'; ruleId: number; status?: number; delayMs?: number; fault?: string }
+  | { by: 'latency'; delayMs: number }
+
+/** Longest body text (request and response each) kept per entry, so memory stays bounded whatever is sent. */
+export const maxBodyChars = 4096
+
+/** A body as the journal keeps it: its text, cut at {@link maxBodyChars}. */
+export interface KeptBody {
+  text: string
+  /** Whether the text is JSON that parsed, so that it can be shown parsed. */
+  json: boolean
+  /** Set when the text was cut: the size of the whole body in UTF-8 bytes. */
+  truncatedFrom?: number
+}
+
+/**
+ * Headers as a flat list, `[name, value, name, value, …]`, names as sent: one
+ * array per entry, not an object per header set (what a journal of small
+ * entries costs is mostly the garbage collector's work on what it keeps).
+ */
+export type HeaderList = readonly string[]
+
+/**
+ * An answer's headers as kept: a flat list, or the plain object (lower-case
+ * names) the answer was built from, kept as it is and listed when read.
+ */
+export type KeptHeaders = HeaderList | Readonly<Record<string, string>>
+
+/** Kept headers as a flat list; an object's names in the order a web `Headers` lists them (sorted). */
+export const headerList = (headers: KeptHeaders): HeaderList => {
+  if (Array.isArray(headers)) return headers as HeaderList
+  const record = headers as Readonly<Record<string, string>>
+  return Object.keys(record)
+    .sort()
+    .flatMap((name) => [name, record[name]!])
+}
+
+/** A header list as a record: lower-case names, repeated names joined by `, `. */
+export const headerRecord = (headers: KeptHeaders): Record<string, string> => {
+  const list = headerList(headers)
+  // No prototype: a header named like an Object.prototype member is just a header.
+  const record: Record<string, string> = Object.create(null)
+  for (let i = 0; i + 1 < list.length; i += 2) {
+    const name = list[i]!.toLowerCase()
+    record[name] = record[name] === undefined ? list[i + 1]! : `${record[name]}, ${list[i + 1]}`
+  }
+  return record
+}
+
+/** The answer as recorded: absent when none was sent (connection_reset). */
+export interface RecordedResponse {
+  status: number
+  headers: KeptHeaders
+  body?: KeptBody
+}
+
+/**
+ * One request as the journal keeps it: texts, not parsed values, so that its
+ * size is bounded by characters and a HAR gets the exact bytes. The view
+ * clients see is {@link JournalEntry} (see journal-entry.ts).
+ */
+export interface JournalRecord {
+  id: number
+  /** When the answer was complete (real time, epoch ms; shown as ISO). */
+  time: number
+  method: string
+  /** The full request URL, as received (the query is read from it when shown). */
+  url: string
+  path: string
+  operation: string | null
+  /** 0 when no answer was sent (connection_reset). */
+  status: number
+  durationMs: number
+  /** Request headers, Authorization redacted. */
+  headers: HeaderList
+  body?: KeptBody
+  response?: RecordedResponse
+  shapedBy?: Shaping[]
+  /** With --proxy: how the request and the deployment's answer depart from the contract. */
+  violations?: string[]
+}
+
+/** Filters of {@link Journal.list}. */
+export interface JournalQuery {
+  operation?: string
+  status?: number
+  limit?: number
+}
+
+/** Who is told of each new record; `end` when the journal stops telling (its session is gone). */
+export interface JournalListener {
+  record(record: JournalRecord): void
+  end(): void
+}
+
+/** Longest scheme a redacted Authorization keeps (a header of one long word is all scheme). */
+export const maxSchemeChars = 32
+
+/** Redacts an Authorization header to its scheme and a hint of the token. */
+export const redactAuthorization = (header: string): string => {
+  // A client sends the same header on every request: the last answer is kept.
+  if (last?.header === header) return last.redacted
+  const [whole = '', token = ''] = header.trim().split(/\s+/, 2)
+  // Kept in the journal and the deprecation report: a copy, never a view on the header.
+  const scheme = keptPrefix(whole, maxSchemeChars)
+  last = { header, redacted: ownCopy(token.length >= 8 ? `${scheme} ${token.slice(0, 2)}…` : `${scheme} …`) }
+  return last.redacted
+}
+
+let last: { header: string; redacted: string } | undefined
+
+/** Size of a text in UTF-8 bytes, without encoding it. */
+export const utf8Length = (text: string): number => {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) continue
+    if (code < 0x800) {
+      bytes += 1
+      continue
+    }
+    // 3 bytes for one unit; a surrogate pair is 4 bytes for two units, a lone surrogate U+FFFD (3 bytes).
+    bytes += 2
+    const next = text.charCodeAt(i + 1)
+    if (code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++
+  }
+  return bytes
+}
+
+/**
+ * A body's text as kept: cut at {@link maxBodyChars}, the cut copied (see
+ * own-copy.ts): a view on a long body would hold it all (up to the body
+ * limit) alive for as long as its entry.
+ */
+export const keepBody = (text: string, json: boolean): KeptBody => {
+  if (text.length <= maxBodyChars) return { text, json }
+  return { text: keptPrefix(text, maxBodyChars), json: false, truncatedFrom: utf8Length(text) }
+}
+
+/**
+ * A bounded ring of the latest requests: once full, each new record replaces
+ * the oldest, so memory stays flat under any load. Listeners hear of every
+ * record as it is made. Knows nothing of HTTP.
+ */
+export class Journal {
+  readonly #entries: JournalRecord[] = []
+  readonly #capacity: number
+  readonly #listeners = new Set<JournalListener>()
+  #next = 0
+  #nextId = 1
+
+  constructor(capacity: number) {
+    this.#capacity = capacity
+  }
+
+  get size(): number {
+    return this.#entries.length
+  }
+
+  /** Stores the record (it is the journal's from now on) under the next id, and tells the listeners. */
+  record(entry: Omit<JournalRecord, 'id'>): JournalRecord {
+    const stored = entry as JournalRecord
+    stored.id = this.#nextId++
+    if (this.#capacity > 0) {
+      this.#entries[this.#next] = stored
+      this.#next = (this.#next + 1) % this.#capacity
+    }
+    for (const listener of this.#listeners) listener.record(stored)
+    return stored
+  }
+
+  /** Newest first, filtered. */
+  list(query: JournalQuery = {}): JournalRecord[] {
+    const result: JournalRecord[] = []
+    const limit = query.limit ?? this.#capacity
+    for (let i = 1; i <= this.#entries.length && result.length < limit; i++) {
+      const entry = this.#entries[(this.#next - i + this.#entries.length) % this.#entries.length]!
+      if (query.operation !== undefined && entry.operation !== query.operation) continue
+      if (query.status !== undefined && entry.status !== query.status) continue
+      result.push(entry)
+    }
+    return result
+  }
+
+  /** Empties the ring; ids keep counting, so a reader that saw id n never sees it again. */
+  clear(): void {
+    this.#entries.length = 0
+    this.#next = 0
+  }
+
+  /** Tells `listener` of every new record until the returned function is called. */
+  subscribe(listener: JournalListener): () => void {
+    this.#listeners.add(listener)
+    return () => void this.#listeners.delete(listener)
+  }
+
+  get listeners(): number {
+    return this.#listeners.size
+  }
+
+  /** Ends every subscription (the session is dropped, or the server stops). */
+  endSubscriptions(): void {
+    const listeners = [...this.#listeners]
+    this.#listeners.clear()
+    for (const listener of listeners) listener.end()
+  }
+}
