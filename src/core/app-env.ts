@@ -1,7 +1,7 @@
-import type { Shaping } from './journal.js'
-import type { BuiltAnswer } from './respond.js'
-import type { RateDecision } from './rate-limit.js'
-import type { Session } from './sessions.js'
+import type { Shaping } from './journal/journal.js'
+import type { BuiltAnswer } from './http/respond.js'
+import type { RateDecision } from './controls/rate-limit.js'
+import type { Session } from './state/sessions.js'
 import type { SpecOperation } from './spec/spec.js'
 
 /** A request's parameters and body after validation against the contract. */

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net'
 import type { AppOptions } from '../core/app.js'
-import { loopbackHostNames } from '../core/middleware/admin-guard.js'
+import { loopbackHostNames } from '../core/stages/admin-guard.js'
 import type { Config } from './config.js'
 
 const loopbackAddresses = new BlockList()

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util'
-import { maxDelayMs } from '../core/faults.js'
-import { instantExpectation, parseInstant } from '../core/instant.js'
-import type { LogFormat } from '../core/log.js'
+import { maxDelayMs } from '../core/controls/faults.js'
+import { instantExpectation, parseInstant } from '../core/time/instant.js'
+import type { LogFormat } from '../core/http/log.js'
 import { asHostName, asOrigin } from './admin-access.js'
-import { parseRate, rateExpectation } from '../core/rate-limit.js'
+import { parseRate, rateExpectation } from '../core/controls/rate-limit.js'
 import { configDefaults, type Config } from './config.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 

@@ -1,5 +1,5 @@
-import type { LogFormat } from '../core/log.js'
-import type { RateLimitPolicy } from '../core/rate-limit.js'
+import type { LogFormat } from '../core/http/log.js'
+import type { RateLimitPolicy } from '../core/controls/rate-limit.js'
 
 /** Everything the command line and environment decide. */
 export interface Config {

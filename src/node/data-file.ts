@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { parse as parseYaml } from 'yaml'
-import { parseJsonExact } from '../core/json.js'
-import { safeIntegers, yamlParseOptions } from '../core/yaml-data.js'
+import { parseJsonExact } from '../core/http/json.js'
+import { safeIntegers, yamlParseOptions } from '../core/http/yaml-data.js'
 
 import { DataFileError } from './data-file-error.js'
 

@@ -2,7 +2,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { Hono } from 'hono'
-import { ApiError } from '../core/errors.js'
+import { ApiError } from '../core/http/errors.js'
 
 /** How the HTTP server listens and shuts down. */
 export interface ListenOptions {

@@ -1,4 +1,4 @@
-import { safeIntegers, type YamlCodec, yamlParseOptions } from '../core/yaml-data.js'
+import { safeIntegers, type YamlCodec, yamlParseOptions } from '../core/http/yaml-data.js'
 
 // yaml is a large module that a default start never needs: it is loaded on first use.
 const yaml = () => import('./yaml-text.js')

@@ -4,17 +4,17 @@
  * `operations` are generated from openapi.yaml by openapi-typescript, for openapi-fetch and the like.
  * Type-only: this entry point has no runtime code.
  */
-export type { NewPet, Pet, PetStatus } from '../core/pet.js'
-export type { ErrorBody } from '../core/errors.js'
-export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults.js'
-export type { JournalQuery, Shaping } from '../core/journal.js'
-export type { JournalEntry } from '../core/journal-entry.js'
-export type { Har, HarEntry, HarPair } from '../core/har.js'
-export type { Snapshot } from '../core/snapshot.js'
-export type { LatencyRange } from '../core/world.js'
-export type { SessionSummary } from '../core/sessions.js'
-export type { ClockView } from '../core/clock.js'
-export type { ClientUsage, DeprecationReport } from '../core/deprecation-log.js'
+export type { NewPet, Pet, PetStatus } from '../core/state/pet.js'
+export type { ErrorBody } from '../core/http/errors.js'
+export type { FaultKind, FaultRule, FaultRuleInput } from '../core/controls/faults.js'
+export type { JournalQuery, Shaping } from '../core/journal/journal.js'
+export type { JournalEntry } from '../core/journal/journal-entry.js'
+export type { Har, HarEntry, HarPair } from '../core/journal/har.js'
+export type { Snapshot } from '../core/state/snapshot.js'
+export type { LatencyRange } from '../core/state/world.js'
+export type { SessionSummary } from '../core/state/sessions.js'
+export type { ClockView } from '../core/time/clock.js'
+export type { ClientUsage, DeprecationReport } from '../core/controls/deprecation-log.js'
 export type {
   ClockRequest,
   DeprecationList,

@@ -2,7 +2,7 @@
 // session (default 100 sessions × 1,000 entries), each entry at the body limit the journal keeps.
 // Prints the figures; writes test/bench/journal-memory.json.
 import { writeFileSync } from 'node:fs'
-import { maxBodyChars } from '../../src/core/journal.js'
+import { maxBodyChars } from '../../src/core/journal/journal.js'
 import { startServer } from './server-process.js'
 
 const sessions = Number(process.env['JOURNAL_SESSIONS'] ?? 100)

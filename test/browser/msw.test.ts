@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fakePets } from '../../src/core/seed.js'
+import { fakePets } from '../../src/core/state/seed.js'
 import { fixturePets } from '../../src/generated/contract.js'
 import type { PageAnswer } from './fixtures/msw-page.js'
 import { launchChromium } from '../helpers/chromium.js'

@@ -2,7 +2,7 @@
 // Exits non-zero on any violation: an unexpected status, a created pet not readable as created,
 // a journal beyond its bound, RSS beyond its limit, no health, or a slow client not cut off.
 import { connect } from 'node:net'
-import { createRandom } from '../../src/core/random.js'
+import { createRandom } from '../../src/core/controls/random.js'
 import { startServer } from '../bench/server-process.js'
 
 const seconds = Number(process.env['SOAK_SECONDS'] ?? 60)

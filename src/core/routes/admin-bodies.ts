@@ -1,8 +1,8 @@
-import type { DeprecationReport } from '../deprecation-log.js'
-import type { FaultRule } from '../faults.js'
-import type { JournalEntry } from '../journal-entry.js'
-import type { Pet } from '../pet.js'
-import type { SessionSummary } from '../sessions.js'
+import type { DeprecationReport } from '../controls/deprecation-log.js'
+import type { FaultRule } from '../controls/faults.js'
+import type { JournalEntry } from '../journal/journal-entry.js'
+import type { Pet } from '../state/pet.js'
+import type { SessionSummary } from '../state/sessions.js'
 
 /** GET /__admin/health. */
 export interface Health {

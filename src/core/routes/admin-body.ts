@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.js'
+import { badRequest } from '../http/errors.js'
 
 /**
  * The fields of a JSON object body, refusing anything else: 400 with `shape`

@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { clockAt, realClock } from '../clock.js'
-import { badRequest } from '../errors.js'
-import { instantExpectation, parseInstant } from '../instant.js'
-import { jsonBody } from '../middleware/json-body.js'
+import { clockAt, realClock } from '../time/clock.js'
+import { badRequest } from '../http/errors.js'
+import { instantExpectation, parseInstant } from '../time/instant.js'
+import { jsonBody } from '../stages/json-body.js'
 import type { AdminDeps } from './admin.js'
 import { objectBody } from './admin-body.js'
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { toHar } from '../har.js'
+import { toHar } from '../journal/har.js'
 import type { AdminDeps } from './admin.js'
 import { attachment } from './download-name.js'
 import { journalQuery } from './journal-query.js'

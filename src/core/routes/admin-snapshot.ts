@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
 import { accepts } from 'hono/accepts'
 import type { AppEnv } from '../app-env.js'
-import { ApiError, badRequest } from '../errors.js'
-import { readDataBody } from '../middleware/data-body.js'
-import { restoreSnapshot, snapshotOf } from '../snapshot.js'
+import { ApiError, badRequest } from '../http/errors.js'
+import { readDataBody } from '../stages/data-body.js'
+import { restoreSnapshot, snapshotOf } from '../state/snapshot.js'
 import type { AdminDeps } from './admin.js'
 import { attachment } from './download-name.js'
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { journalEventStream } from '../event-stream.js'
-import { toEntry } from '../journal-entry.js'
+import { journalEventStream } from '../journal/event-stream.js'
+import { toEntry } from '../journal/journal-entry.js'
 import type { AdminDeps } from './admin.js'
 
 /** GET /requests/stream: the session's journal as server-sent events, one per new entry. */

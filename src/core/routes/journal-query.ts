@@ -1,5 +1,5 @@
-import { badRequest } from '../errors.js'
-import type { JournalQuery } from '../journal.js'
+import { badRequest } from '../http/errors.js'
+import type { JournalQuery } from '../journal/journal.js'
 
 /** A canonical decimal integer: no sign, no leading zero. */
 export const CANONICAL = /^(0|[1-9][0-9]*)$/

@@ -1,6 +1,6 @@
-import { ApiError } from '../errors.js'
-import type { NewPet, PetStatus } from '../pet.js'
-import { jsonAnswer } from '../respond.js'
+import { ApiError } from '../http/errors.js'
+import type { NewPet, PetStatus } from '../state/pet.js'
+import { jsonAnswer } from '../http/respond.js'
 import type { Next } from '../stages/stage.js'
 
 /** Handlers keyed by operationId; each reads validated input and the session's store. */

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { equalsAny } from '../constant-time.js'
-import { authorizationOf } from '../request-authorization.js'
+import { equalsAny } from '../http/constant-time.js'
+import { authorizationOf } from '../http/request-authorization.js'
 import { fromMiddleware, type OnError, type Stage } from './stage.js'
 
 /**

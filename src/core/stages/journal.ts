@@ -1,9 +1,15 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { isJsonType } from '../json.js'
-import { type JournalRecord, keepBody, type RecordedResponse, redactAuthorization, type Shaping } from '../journal.js'
+import { isJsonType } from '../http/json.js'
+import {
+  type JournalRecord,
+  keepBody,
+  type RecordedResponse,
+  redactAuthorization,
+  type Shaping,
+} from '../journal/journal.js'
 import type { SpecOperation } from '../spec/spec.js'
-import type { Transport } from '../transport.js'
+import type { Transport } from '../http/transport.js'
 import { type Answer, type OnError, type Stage, settled } from './stage.js'
 
 const isJsonText = (text: string): boolean => {

@@ -1,7 +1,7 @@
-import { ApiError } from '../errors.js'
-import { formatRate, partitionKey } from '../rate-limit.js'
-import { authorizationOf } from '../request-authorization.js'
-import { addAnswerHeaders } from '../respond.js'
+import { ApiError } from '../http/errors.js'
+import { formatRate, partitionKey } from '../controls/rate-limit.js'
+import { authorizationOf } from '../http/request-authorization.js'
+import { addAnswerHeaders } from '../http/respond.js'
 import type { Stage } from './stage.js'
 
 // The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).

@@ -1,4 +1,4 @@
-import { goneError } from '../lifecycle.js'
+import { goneError } from '../controls/lifecycle.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Stage } from './stage.js'
 

@@ -1,0 +1,161 @@
+import type { ValidateFunction } from 'ajv'
+import { faultRule } from '../../generated/validators.js'
+import type { Random } from './random.js'
+import { describeSchemaError, expectation } from '../spec/messages.js'
+
+/** The transport faults a rule can inject instead of a normal answer. */
+export const faultKinds = ['connection_reset', 'empty_response', 'malformed_body'] as const
+export type FaultKind = (typeof faultKinds)[number]
+
+/** A rule as a client writes it. */
+export interface FaultRuleInput {
+  operation?: string
+  status?: number
+  delayMs?: number
+  fault?: FaultKind
+  times?: number
+  probability?: number
+  petId?: number
+}
+
+/** A stored rule: its id and, for a rule with `times`, how many matches remain. */
+export interface FaultRule extends FaultRuleInput {
+  id: number
+  remaining?: number
+}
+
+/** What a request is matched on. */
+export interface FaultTarget {
+  operation: string
+  /** getPet's petId as sent, for rules with `petId`. */
+  petId?: string
+}
+
+/** Longest delay a rule, an override or --delay may ask for, in ms. */
+export const maxDelayMs = 60_000
+
+/** The JSON schema of a rule; `operation` is checked against the contract's operations apart. */
+export const faultRuleSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    operation: { type: 'string' },
+    status: { type: 'integer', minimum: 400, maximum: 599 },
+    delayMs: { type: 'integer', minimum: 0, maximum: maxDelayMs },
+    fault: { type: 'string', enum: faultKinds },
+    times: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    probability: { type: 'number', minimum: 0, maximum: 1 },
+    petId: { type: 'integer', format: 'int64' },
+  },
+} as const
+
+/** Checks rule inputs; the result is the rule or a sentence naming the field. */
+export const createRuleValidator = (operations: readonly string[]) => {
+  // Generated ahead of time from faultRuleSchema: no code is compiled at run time.
+  const validate = faultRule as ValidateFunction
+  return (input: unknown): FaultRuleInput | string => {
+    if (!validate(input)) return describeSchemaError(validate.errors![0]!, 'A fault rule')
+    const rule = input as FaultRuleInput
+    if (rule.operation !== undefined && !operations.includes(rule.operation)) {
+      return `operation ${expectation({ enum: [...operations] })}`
+    }
+    if (rule.status === undefined && rule.delayMs === undefined && rule.fault === undefined) {
+      return 'A fault rule needs at least one of status, delayMs, fault'
+    }
+    if (rule.status !== undefined && rule.fault !== undefined) return 'status cannot be combined with fault'
+    if (rule.petId !== undefined && rule.operation !== undefined && rule.operation !== 'getPet') {
+      return 'petId applies to getPet only'
+    }
+    return rule
+  }
+}
+
+/**
+ * Checks a list of start-up rules (`--faults`, the msw `faults` option):
+ * the rules, or a sentence naming the source, the entry and the field.
+ */
+export const checkFaultRules = (
+  data: unknown,
+  validate: (input: unknown) => FaultRuleInput | string,
+  source: string,
+): FaultRuleInput[] | string => {
+  if (!Array.isArray(data)) return `${source}: must be an array of fault rules`
+  const rules: FaultRuleInput[] = []
+  for (const [i, entry] of data.entries()) {
+    const rule = validate(entry)
+    if (typeof rule === 'string') return `${source}: entry ${i}: ${rule}`
+    rules.push(rule)
+  }
+  return rules
+}
+
+const copy = (rule: FaultRule): FaultRule => ({ ...rule })
+
+/**
+ * Fault rules of one session, evaluated in creation order: the first rule
+ * that matches a request (operation, petId, then a seeded probability draw)
+ * applies and is counted down; at zero it is gone. Knows nothing of HTTP.
+ */
+export class FaultRules {
+  #rules: FaultRule[] = []
+  #nextId = 1
+  readonly #random: Random
+
+  constructor(random: Random, initial: readonly FaultRuleInput[] = []) {
+    this.#random = random
+    for (const rule of initial) this.add(rule)
+  }
+
+  /** Rules as they stood (ids, remaining counts, order) and the next id, e.g. from a snapshot. */
+  static restore(random: Random, rules: readonly FaultRule[], nextId: number): FaultRules {
+    const restored = new FaultRules(random)
+    restored.#rules = rules.map(copy)
+    restored.#nextId = nextId
+    return restored
+  }
+
+  get size(): number {
+    return this.#rules.length
+  }
+
+  /** The id the next added rule gets. */
+  get nextId(): number {
+    return this.#nextId
+  }
+
+  add(input: FaultRuleInput): FaultRule {
+    const rule: FaultRule = { id: this.#nextId++, ...input }
+    if (input.times !== undefined) rule.remaining = input.times
+    this.#rules.push(rule)
+    return copy(rule)
+  }
+
+  list(): FaultRule[] {
+    return this.#rules.map(copy)
+  }
+
+  remove(id: number): boolean {
+    const before = this.#rules.length
+    this.#rules = this.#rules.filter((rule) => rule.id !== id)
+    return this.#rules.length < before
+  }
+
+  clear(): void {
+    this.#rules = []
+  }
+
+  /** The rule that applies to this request, counted down; undefined when none does. */
+  match(target: FaultTarget): FaultRule | undefined {
+    const rule = this.#rules.find((r) => this.#applies(r, target))
+    if (!rule) return undefined
+    if (rule.remaining !== undefined && --rule.remaining === 0) this.remove(rule.id)
+    return copy(rule)
+  }
+
+  #applies(rule: FaultRule, target: FaultTarget): boolean {
+    if (rule.operation !== undefined && rule.operation !== target.operation) return false
+    if (rule.petId !== undefined && (target.operation !== 'getPet' || target.petId !== String(rule.petId))) return false
+    // Drawn only for rules that match otherwise, so a run with the same requests replays exactly.
+    return rule.probability === undefined || rule.probability >= 1 || this.#random.next() < rule.probability
+  }
+}

@@ -1,0 +1,80 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { AppEnv } from '../app-env.js'
+import { ApiError, ConnectionResetError } from './errors.js'
+import type { Logger } from './log.js'
+
+/** An answer as built, kept for the journal: reading a sent Response's headers or body costs a copy. */
+export interface BuiltAnswer {
+  res: Response
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>
+  text: string | null
+  /** Whether the answer is JSON (its Content-Type is application/json). */
+  json: boolean
+}
+
+const jsonType = { 'content-type': 'application/json' } as const
+
+/**
+ * Builds an answer from a plain header object (lower-case names), adding the
+ * headers every answer of this request carries (`c.var.answerHeaders`:
+ * deprecation, rate limit). Not hono's `c.json`: given more than one header,
+ * it builds a web `Headers`, which `@hono/node-server` converts back to an
+ * object for every answer.
+ */
+export const answer = (
+  c: Context<AppEnv>,
+  text: string | null,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+): Response => {
+  const extra = c.get('answerHeaders')
+  const all = extra ? { ...headers, ...extra } : headers
+  const res = new Response(text, { status, headers: all })
+  c.set('answer', { res, headers: all, text, json: all['content-type'] === jsonType['content-type'] })
+  return res
+}
+
+/** A JSON answer: `value` serialised, with `headers` (lower-case names) besides the content type. */
+export const jsonAnswer = (
+  c: Context<AppEnv>,
+  value: unknown,
+  status = 200,
+  headers?: Readonly<Record<string, string>>,
+): Response => answer(c, JSON.stringify(value), status, headers ? { ...jsonType, ...headers } : jsonType)
+
+/** Adds headers that every answer to this request carries, errors included. */
+export const addAnswerHeaders = (c: Context<AppEnv>, headers: Readonly<Record<string, string>>): void => {
+  const current = c.get('answerHeaders')
+  c.set('answerHeaders', current ? { ...current, ...headers } : headers)
+}
+
+const lowerCased = (headers: Readonly<Record<string, string>>): Record<string, string> => {
+  const lower: Record<string, string> = {}
+  for (const name in headers) lower[name.toLowerCase()] = headers[name]!
+  return lower
+}
+
+/** The JSON `Error` response for an ApiError, with its extra headers. */
+export const errorResponse = (c: Context, error: ApiError): Response =>
+  jsonAnswer(c as Context<AppEnv>, error.body, error.status, lowerCased(error.headers))
+
+/**
+ * Maps anything thrown while handling a request to an `Error` response:
+ * ApiErrors as they are, hono's HTTPExceptions by status, anything else as a
+ * 500 whose details go to the log only.
+ */
+export const handleError =
+  (logger: Logger) =>
+  (error: Error, c: Context): Response => {
+    if (error instanceof ApiError) return errorResponse(c, error)
+    if (error instanceof ConnectionResetError) throw error
+    if (error instanceof HTTPException) {
+      const res = error.getResponse()
+      if (res.headers.get('content-type')?.startsWith('application/json')) return res
+      return errorResponse(c, new ApiError(error.status, error.message || res.statusText || 'Request failed.'))
+    }
+    logger.error(`${c.req.method} ${c.req.path} failed unexpectedly`, error)
+    return errorResponse(c, new ApiError(500, 'The server failed unexpectedly; the failure was logged.'))
+  }

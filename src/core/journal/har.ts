@@ -1,0 +1,148 @@
+import { reasonPhrases } from '../http/http-status.js'
+import {
+  type HeaderList,
+  headerList,
+  headerRecord,
+  type JournalRecord,
+  type KeptBody,
+  maxBodyChars,
+  type Shaping,
+  utf8Length,
+} from './journal.js'
+import { queryOf } from './journal-entry.js'
+
+/** A name and a value: HAR's headers and query string. */
+export interface HarPair {
+  name: string
+  value: string
+}
+
+/** A HAR 1.2 content or postData text, with what HAR says of its size. */
+interface HarContent {
+  size: number
+  mimeType: string
+  text?: string
+  comment?: string
+}
+
+/** One HAR 1.2 entry (the fields this mock writes). */
+export interface HarEntry {
+  startedDateTime: string
+  time: number
+  request: {
+    method: string
+    url: string
+    httpVersion: string
+    cookies: []
+    headers: HarPair[]
+    queryString: HarPair[]
+    postData?: { mimeType: string; text: string; comment?: string }
+    headersSize: -1
+    bodySize: number
+  }
+  response: {
+    status: number
+    statusText: string
+    httpVersion: string
+    cookies: []
+    headers: HarPair[]
+    content: HarContent
+    redirectURL: string
+    headersSize: -1
+    bodySize: number
+    comment?: string
+  }
+  cache: Record<string, never>
+  timings: { send: number; wait: number; receive: number }
+  /** How the mock's controls shaped the answer (override, fault rule, latency). */
+  _shapedBy?: Shaping[]
+}
+
+/** A HAR 1.2 document. */
+export interface Har {
+  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[] }
+}
+
+const pairs = (list: HeaderList): HarPair[] => {
+  const result: HarPair[] = []
+  for (let i = 0; i + 1 < list.length; i += 2) result.push({ name: list[i]!, value: list[i + 1]! })
+  return result
+}
+
+const queryPairs = (url: string): HarPair[] =>
+  Object.entries(queryOf(url)).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })),
+  )
+
+const cutNote = (body: KeptBody): { comment?: string } =>
+  body.truncatedFrom === undefined
+    ? {}
+    : { comment: `text cut to its first ${maxBodyChars} characters (${body.truncatedFrom} bytes sent)` }
+
+const sizeOf = (body: KeptBody | undefined): number =>
+  body === undefined ? 0 : (body.truncatedFrom ?? utf8Length(body.text))
+
+const REDIRECT = new Set([301, 302, 303, 307, 308])
+
+const responseOf = (record: JournalRecord): HarEntry['response'] => {
+  const response = record.response
+  if (!response) {
+    return {
+      status: 0,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+      comment: 'No answer: the connection was reset (connection_reset fault).',
+    }
+  }
+  const { body, status } = response
+  const headers = headerRecord(response.headers)
+  const mimeType = headers['content-type'] ?? 'x-unknown'
+  return {
+    status,
+    statusText: reasonPhrases[status] ?? '',
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: pairs(headerList(response.headers)),
+    content: { size: sizeOf(body), mimeType, ...(body && { text: body.text, ...cutNote(body) }) },
+    redirectURL: REDIRECT.has(status) ? (headers['location'] ?? '') : '',
+    headersSize: -1,
+    bodySize: sizeOf(body),
+  }
+}
+
+const entryOf = (record: JournalRecord): HarEntry => {
+  const { body } = record
+  return {
+    // The journal records when the answer was complete; HAR wants when the request started.
+    startedDateTime: new Date(record.time - record.durationMs).toISOString(),
+    time: record.durationMs,
+    request: {
+      method: record.method,
+      url: record.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(record.headers),
+      queryString: queryPairs(record.url),
+      ...(body && {
+        postData: { mimeType: headerRecord(record.headers)['content-type'] ?? '', text: body.text, ...cutNote(body) },
+      }),
+      headersSize: -1,
+      bodySize: sizeOf(body),
+    },
+    response: responseOf(record),
+    cache: {},
+    timings: { send: 0, wait: record.durationMs, receive: 0 },
+    ...(record.shapedBy && { _shapedBy: record.shapedBy }),
+  }
+}
+
+/** Journal records (newest first, as the journal lists them) as a HAR 1.2 document, oldest first. */
+export const toHar = (records: readonly JournalRecord[], creator: { name: string; version: string }): Har => ({
+  log: { version: '1.2', creator, entries: records.map(entryOf).reverse() },
+})

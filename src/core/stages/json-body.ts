@@ -1,0 +1,33 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { ApiError, badRequest } from '../http/errors.js'
+import { isJsonType, parseJsonExact } from '../http/json.js'
+import { readBodyText } from '../http/read-body.js'
+import type { Transport } from '../http/transport.js'
+
+/**
+ * Reads a JSON request body into `c.var.body` (its text into `c.var.bodyText`):
+ * 415 unless the content type is application/json, 413 beyond `maxBytes`
+ * (checked before parsing, with or without Content-Length), 400 when empty,
+ * not UTF-8 or not JSON.
+ */
+export const readJsonBody = async (c: Context<AppEnv>, maxBytes: number, transport: Transport): Promise<void> => {
+  if (!isJsonType(c.req.header('Content-Type'))) {
+    throw new ApiError(415, 'Request body must be JSON; send Content-Type: application/json.')
+  }
+  const text = await readBodyText((max) => transport.readBody(c, max), c.req.header('Content-Length'), maxBytes)
+  if (text === 'too_large') throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes.`)
+  if (text === 'not_utf8') throw badRequest('Request body is not valid UTF-8.')
+  c.set('bodyText', text)
+  if (text.trim() === '') throw badRequest('Request body is required: a JSON object.')
+  const parsed = parseJsonExact(text)
+  if (!parsed.ok) throw badRequest(parsed.message)
+  c.set('body', parsed.value)
+}
+
+/** {@link readJsonBody} as a hono middleware (the admin routes'). */
+export const jsonBody = (maxBytes: number, transport: Transport): MiddlewareHandler<AppEnv> =>
+  async function jsonBody(c, next) {
+    await readJsonBody(c, maxBytes, transport)
+    await next()
+  }

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest'
+import { keepBody, maxBodyChars, utf8Length } from '../../../src/core/journal/journal.js'
+import { auth, contractApp, postJson } from '../../helpers/contract.js'
+
+const pets = [
+  { id: 1, name: 'a', categoryId: 1, status: 'sold' as const },
+  { id: 2, name: 'b', categoryId: 2 },
+]
+const admin = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+})
+
+const journal = async (request: ReturnType<typeof contractApp>['request'], query = '') =>
+  (await (await request(`/__admin/requests${query}`)).json()).requests
+
+describe('the journal keeps the answer', () => {
+  it('records the request headers (Authorization redacted) and the response: status, headers, parsed JSON body', async () => {
+    const { request } = contractApp({ pets })
+    await request('/v1/pets', postJson({ name: 'c', categoryId: 3 }, { 'X-Trace': 't1' }))
+    const [created] = await journal(request)
+    expect(created.headers).toEqual({
+      authorization: 'Bearer te…',
+      'content-type': 'application/json',
+      'x-trace': 't1',
+    })
+    expect(created.authorization).toBe('Bearer te…')
+    expect(created.response).toEqual({
+      status: 201,
+      headers: { 'content-type': 'application/json', location: '/v1/pets/3' },
+      body: { id: 3, name: 'c', categoryId: 3 },
+    })
+    expect(JSON.stringify(created)).not.toContain('test-token')
+  })
+
+  it('records error answers, the deprecation headers, and the Error body', async () => {
+    const { request } = contractApp({ pets })
+    await request('/v1/pets/99', { headers: auth() })
+    const [missing] = await journal(request)
+    expect(missing.response.status).toBe(404)
+    expect(missing.response.headers).toMatchObject({ 'content-type': 'application/json', deprecation: '@0' })
+    expect(missing.response.body).toEqual({ code: 'not_found', message: 'No pet with id 99.', status: 404 })
+  })
+
+  it('cuts a long answer at 4096 characters of text and says so', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => ({
+      id: i + 1,
+      name: `pet-${'x'.repeat(60)}-${i}`,
+      categoryId: 1,
+    }))
+    const { app, request } = contractApp({ pets: many })
+    const sent = await (await app.request('/v1/pets?limit=100', { headers: auth() })).text()
+    const [listed] = await journal(request)
+    expect(sent.length).toBeGreaterThan(maxBodyChars)
+    expect(listed.response.body).toBe(sent.slice(0, maxBodyChars))
+    expect(listed.response.bodyTruncated).toBe(true)
+  })
+
+  it.each([
+    ['HEAD', { method: 'HEAD', headers: auth() }, '/v1/pets/1'],
+    ['an empty_response fault', { headers: auth() }, '/v1/pets'],
+  ])('keeps no response body for %s', async (name, init, path) => {
+    const { app, request } = contractApp({ pets })
+    if (name.includes('empty')) await request('/__admin/faults', admin({ fault: 'empty_response', times: 1 }))
+    expect((await app.request(path, init)).status).toBe(200)
+    const [entry] = await journal(request)
+    expect(entry.response.status).toBe(200)
+    expect(entry.response).not.toHaveProperty('body')
+  })
+
+  it('keeps what malformed_body really sent (text), and no response at all for connection_reset', async () => {
+    const { app, request } = contractApp({ pets })
+    await request('/__admin/faults', admin({ operation: 'getPet', fault: 'malformed_body', times: 1 }))
+    await request('/__admin/faults', admin({ operation: 'listPets', fault: 'connection_reset', times: 1 }))
+    const cut = await (await app.request('/v1/pets/1', { headers: auth() })).text()
+    await expect(app.request('/v1/pets', { headers: auth() })).rejects.toThrow('connection_reset')
+    const [reset, malformed] = await journal(request)
+    expect(malformed.response.body).toBe(cut)
+    expect(reset.status).toBe(0)
+    expect(reset).not.toHaveProperty('response')
+  })
+
+  it('shows a request body JavaScript cannot hold exactly as the text sent, never rounded', async () => {
+    const { request } = contractApp({ pets })
+    const text = '{"name":"n","categoryId":9007199254740993}'
+    await request('/v1/pets', postJson(text))
+    const [refused] = await journal(request)
+    expect(refused.status).toBe(400)
+    expect(refused.body).toBe(text)
+  })
+})
+
+describe('keepBody and utf8Length', () => {
+  it('keeps short texts as they are and cuts long ones, with the size sent in bytes', () => {
+    expect(keepBody('{"a":1}', true)).toEqual({ text: '{"a":1}', json: true })
+    const long = 'é'.repeat(maxBodyChars + 10)
+    expect(keepBody(long, true)).toEqual({
+      text: 'é'.repeat(maxBodyChars),
+      json: false,
+      truncatedFrom: long.length * 2,
+    })
+  })
+
+  it.each([
+    ['', 0],
+    ['abc', 3],
+    ['é', 2],
+    ['€', 3],
+    ['😀', 4],
+    ['\ud800', 3],
+    ['\ud800x', 4],
+    ['\udc00', 3],
+  ])('utf8Length(%j) = %d, as TextEncoder counts', (text, bytes) => {
+    expect(utf8Length(text)).toBe(bytes)
+    expect(new TextEncoder().encode(text).length).toBe(bytes)
+  })
+})
