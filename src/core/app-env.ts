@@ -1,8 +1,17 @@
 import type { Shaping } from './journal/journal.js'
-import type { BuiltAnswer } from './http/respond.js'
 import type { RateDecision } from './controls/rate-limit.js'
 import type { Session } from './state/sessions.js'
 import type { SpecOperation } from './spec/spec.js'
+
+/** An answer as built, kept for the journal: reading a sent Response's headers or body costs a copy. */
+export interface BuiltAnswer {
+  res: Response
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>
+  text: string | null
+  /** Whether the answer is JSON (its Content-Type is application/json). */
+  json: boolean
+}
 
 /** A request's parameters and body after validation against the contract. */
 export interface ValidInput {

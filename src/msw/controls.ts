@@ -1,6 +1,7 @@
 import type { Mock } from '../core/app.js'
 import { createRuleValidator, type FaultRule, type FaultRuleInput } from '../core/controls/faults.js'
-import type { JournalEntry, JournalQuery } from '../core/journal/journal.js'
+import type { JournalQuery } from '../core/journal/journal.js'
+import type { JournalEntry } from '../core/journal/journal-entry.js'
 import { toEntry } from '../core/journal/journal-entry.js'
 import { isSessionName } from '../core/stages/select-session.js'
 import type { Pet } from '../core/state/pet.js'

@@ -1,18 +1,8 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import type { AppEnv } from '../app-env.js'
+import type { AppEnv, BuiltAnswer } from '../app-env.js'
 import { ApiError, ConnectionResetError } from './errors.js'
 import type { Logger } from './log.js'
-
-/** An answer as built, kept for the journal: reading a sent Response's headers or body costs a copy. */
-export interface BuiltAnswer {
-  res: Response
-  /** Lower-case names. */
-  headers: Readonly<Record<string, string>>
-  text: string | null
-  /** Whether the answer is JSON (its Content-Type is application/json). */
-  json: boolean
-}
 
 const jsonType = { 'content-type': 'application/json' } as const
 

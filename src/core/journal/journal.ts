@@ -1,5 +1,3 @@
-export type { JournalEntry } from './journal-entry.js'
-
 /** How an answer was shaped by the mock's controls, when it was. */
 export type Shaping =
   | { by: 'override'; status?: number; delayMs?: number }

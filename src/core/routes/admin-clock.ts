@@ -1,11 +1,20 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { clockAt, realClock } from '../time/clock.js'
 import { badRequest } from '../http/errors.js'
 import { instantExpectation, parseInstant } from '../time/instant.js'
 import { jsonBody } from '../stages/json-body.js'
-import type { AdminDeps } from './admin.js'
+import type { Transport } from '../http/transport.js'
 import { objectBody } from './admin-body.js'
+
+/** What the clock routes work on. */
+export interface ClockDeps {
+  /** Selects the session a route works on (X-Mock-Session). */
+  session: MiddlewareHandler<AppEnv>
+  /** Largest body read, in bytes (413 beyond). */
+  bodyLimit: number
+  transport: Transport
+}
 
 const shape = '{ "now"?: "<instant>", "frozen"?: boolean }'
 
@@ -25,7 +34,7 @@ const clockRequest = (body: unknown, current: { now: number; frozen: boolean }):
 }
 
 /** The session's mock clock: GET it, PUT an instant (frozen or advancing), DELETE to go back to real time. */
-export const clockRoutes = (deps: Pick<AdminDeps, 'session' | 'bodyLimit' | 'transport'>): Hono<AppEnv> => {
+export const clockRoutes = (deps: ClockDeps): Hono<AppEnv> => {
   const routes = new Hono<AppEnv>()
   routes.get('/clock', deps.session, (c) => c.json(c.var.session.clock.view()))
   routes.put('/clock', deps.session, jsonBody(deps.bodyLimit, deps.transport), (c) => {

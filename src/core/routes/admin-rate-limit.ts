@@ -1,11 +1,20 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
 import { jsonBody } from '../stages/json-body.js'
 import { formatRate, parseRate, rateExpectation, type RateLimiter } from '../controls/rate-limit.js'
-import type { AdminDeps } from './admin.js'
+import type { Transport } from '../http/transport.js'
 import { objectBody } from './admin-body.js'
 import type { RateLimitView } from './admin-bodies.js'
+
+/** What the rate-limit routes work on. */
+export interface RateLimitDeps {
+  /** Selects the session a route works on (X-Mock-Session). */
+  session: MiddlewareHandler<AppEnv>
+  /** Largest body read, in bytes (413 beyond). */
+  bodyLimit: number
+  transport: Transport
+}
 
 const view = ({ policy, size }: RateLimiter): RateLimitView =>
   policy
@@ -13,7 +22,7 @@ const view = ({ policy, size }: RateLimiter): RateLimitView =>
     : { rate: null }
 
 /** The session's rate limit: GET it, PUT `{ "rate": "100/m" }` (fresh windows), DELETE to turn it off. */
-export const rateLimitRoutes = (deps: Pick<AdminDeps, 'session' | 'bodyLimit' | 'transport'>): Hono<AppEnv> => {
+export const rateLimitRoutes = (deps: RateLimitDeps): Hono<AppEnv> => {
   const routes = new Hono<AppEnv>()
   routes.get('/rate-limit', deps.session, (c) => c.json(view(c.var.session.rateLimits)))
   routes.put('/rate-limit', deps.session, jsonBody(deps.bodyLimit, deps.transport), (c) => {
