@@ -1,6 +1,6 @@
 import type { Shaping } from './journal/journal.js'
 import type { RateDecision } from './controls/rate-limit.js'
-import type { Session } from './state/sessions.js'
+import type { SessionState } from './state/port.js'
 import type { SpecOperation } from './spec/spec.js'
 
 /** An answer as built, kept for the journal: reading a sent Response's headers or body costs a copy. */
@@ -25,7 +25,7 @@ export interface ValidInput {
  */
 export type AppEnv = {
   Variables: {
-    session: Session
+    session: SessionState
     operation: SpecOperation | undefined
     input: ValidInput
     /** The JSON body of a request that has one, once parsed. */

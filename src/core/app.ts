@@ -19,7 +19,8 @@ import { docsRoutes } from './routes/docs.js'
 import { apiChains } from './routes/api-chains.js'
 import { petHandlers } from './routes/pet-handlers.js'
 import { defaultSeed, validatePets } from './state/seed.js'
-import { SessionRegistry } from './state/sessions.js'
+import type { SessionStore } from './state/port.js'
+import { SessionRegistry, type StartState } from './state/sessions.js'
 import {
   clockSettingOf,
   createSnapshotValidator,
@@ -121,8 +122,8 @@ export const createMock = (options: AppOptions = {}): Mock => {
 }
 
 /** A mock whose routes are not registered yet (see {@link prepareMock}). */
-export interface PreparedMock {
-  sessions: SessionRegistry
+export interface PreparedMock<Store extends SessionStore = SessionRegistry> {
+  sessions: Store
   spec: Spec
   /** Registers the routes, the first time: the app, the same one at every call. */
   build(): Hono<AppEnv>
@@ -135,7 +136,18 @@ export interface PreparedMock {
  * the sessions and middleware are made; `build` registers the routes, most
  * of the work, and cannot fail.
  */
-export const prepareMock = (options: AppOptions = {}): PreparedMock => {
+export const prepareMock = (options: AppOptions = {}): PreparedMock =>
+  prepareMockOn(options, (start, maxSessions) => new SessionRegistry(start, maxSessions))
+
+/**
+ * {@link prepareMock} with the sessions in `store` (made from every session's start state and the
+ * most sessions kept): any implementation of the state port (state/port.ts) goes through the same
+ * stages and routes as the in-memory one.
+ */
+export const prepareMockOn = <Store extends SessionStore>(
+  options: AppOptions,
+  store: (start: StartState, maxSessions: number) => Store,
+): PreparedMock<Store> => {
   const spec = options.spec ?? bundledSpec()
   const logger = options.logger ?? createLogger('silent')
   const transport = options.transport ?? webTransport
@@ -146,7 +158,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
-  const sessions = new SessionRegistry(
+  const sessions = store(
     {
       world: snapshot
         ? worldOf(snapshot)
@@ -215,7 +227,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
           validateRule,
           seed,
           version: packageVersion,
-          startClock: () => snapshotClock(new MockClock(clock)),
+          startClock: () => snapshotClock(new MockClock(clock).view()),
           startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
         }),
         ...(options.yaml && { yaml: options.yaml }),

@@ -23,7 +23,7 @@ const encoder = new TextEncoder()
  * Cancelling the stream (the client went away) unsubscribes.
  */
 export const journalEventStream = (
-  journal: Journal,
+  journal: Pick<Journal, 'subscribe'>,
   toData: (record: JournalRecord) => string,
   limits: EventStreamLimits = eventStreamLimits,
 ): ReadableStream<Uint8Array> => {

@@ -36,16 +36,13 @@ const clockRequest = (body: unknown, current: { now: number; frozen: boolean }):
 /** The session's mock clock: GET it, PUT an instant (frozen or advancing), DELETE to go back to real time. */
 export const clockRoutes = (deps: ClockDeps): Hono<AppEnv> => {
   const routes = new Hono<AppEnv>()
-  routes.get('/clock', deps.session, (c) => c.json(c.var.session.clock.view()))
-  routes.put('/clock', deps.session, jsonBody(deps.bodyLimit, deps.transport), (c) => {
-    const clock = c.var.session.clock
-    const { at, frozen } = clockRequest(c.get('body'), { now: clock.now(), frozen: clock.frozen })
-    clock.set(clockAt(at, frozen))
-    return c.json(clock.view())
+  routes.get('/clock', deps.session, async (c) => c.json(await c.var.session.clockView()))
+  routes.put('/clock', deps.session, jsonBody(deps.bodyLimit, deps.transport), async (c) => {
+    const session = c.var.session
+    const [now, { frozen: wasFrozen }] = await Promise.all([session.now(), session.clockView()])
+    const { at, frozen } = clockRequest(c.get('body'), { now, frozen: wasFrozen })
+    return c.json(await session.setClock(clockAt(at, frozen)))
   })
-  routes.delete('/clock', deps.session, (c) => {
-    c.var.session.clock.set(realClock)
-    return c.json(c.var.session.clock.view())
-  })
+  routes.delete('/clock', deps.session, async (c) => c.json(await c.var.session.setClock(realClock)))
   return routes
 }

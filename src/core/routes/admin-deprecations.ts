@@ -11,8 +11,8 @@ export interface DeprecationDeps {
 /** Who still calls the deprecated operations in this session, counted apart from the journal. */
 export const deprecationRoutes = (deps: DeprecationDeps): Hono<AppEnv> => {
   const routes = new Hono<AppEnv>()
-  routes.get('/deprecations', deps.session, (c) =>
-    c.json({ deprecations: c.var.session.deprecations.report() } satisfies DeprecationList),
+  routes.get('/deprecations', deps.session, async (c) =>
+    c.json({ deprecations: await c.var.session.deprecationReport() } satisfies DeprecationList),
   )
   return routes
 }

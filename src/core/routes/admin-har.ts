@@ -16,8 +16,8 @@ export interface HarDeps {
 
 /** GET /requests.har: the session's journal (same filters as GET /requests) as a HAR 1.2 download. */
 export const harRoutes = (deps: HarDeps): Hono<AppEnv> =>
-  new Hono<AppEnv>().get('/requests.har', deps.session, (c) => {
-    const records = c.var.session.journal.list(journalQuery(c.req.query(), deps.operations))
+  new Hono<AppEnv>().get('/requests.har', deps.session, async (c) => {
+    const records = await c.var.session.requests(journalQuery(c.req.query(), deps.operations))
     return c.json(toHar(records, { name: 'petstore-mock', version: deps.version }), 200, {
       'Content-Disposition': attachment(c.var.session.name, '.har'),
     })

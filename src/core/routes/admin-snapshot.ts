@@ -31,7 +31,7 @@ export interface SnapshotDeps {
 export const snapshotRoutes = (deps: SnapshotDeps): Hono<AppEnv> =>
   new Hono<AppEnv>()
     .get('/snapshot', deps.session, async (c) => {
-      const snapshot = snapshotOf(c.var.session, deps.version)
+      const snapshot = await snapshotOf(c.var.session, deps.version)
       const type = accepts(c, {
         header: 'Accept',
         supports: ['application/yaml', 'application/json'],
@@ -54,6 +54,6 @@ export const snapshotRoutes = (deps: SnapshotDeps): Hono<AppEnv> =>
       if (snapshot.pets.length > maxPets) {
         throw new ApiError(507, `${snapshot.pets.length} pets exceed the capacity of ${maxPets}; nothing was restored.`)
       }
-      restoreSnapshot(c.var.session, snapshot)
+      await restoreSnapshot(c.var.session, snapshot)
       return c.body(null, 204)
     })

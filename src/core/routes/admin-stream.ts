@@ -13,7 +13,7 @@ export interface StreamDeps {
 export const streamRoutes = (deps: StreamDeps): Hono<AppEnv> =>
   new Hono<AppEnv>().get('/requests/stream', deps.session, (c) =>
     c.body(
-      journalEventStream(c.var.session.journal, (record) => JSON.stringify(toEntry(record))),
+      journalEventStream(c.var.session, (record) => JSON.stringify(toEntry(record))),
       200,
       {
         'Content-Type': 'text/event-stream',

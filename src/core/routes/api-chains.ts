@@ -4,7 +4,7 @@ import type { Logger } from '../http/log.js'
 import { isAdminPath } from '../stages/admin-guard.js'
 import { readJsonBody } from '../stages/json-body.js'
 import { errorResponse } from '../http/respond.js'
-import type { SessionRegistry } from '../state/sessions.js'
+import type { SessionStore } from '../state/port.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { auth } from '../stages/auth.js'
 import { deprecation } from '../stages/deprecation.js'
@@ -20,7 +20,7 @@ import type { Transport } from '../http/transport.js'
 /** What the chains of the API's routes are built from. */
 export interface ApiChainsOptions {
   basePath: string
-  sessions: SessionRegistry
+  sessions: SessionStore
   logger: Logger
   transport: Transport
   onError: OnError

@@ -8,6 +8,7 @@ import {
   redactAuthorization,
   type Shaping,
 } from '../journal/journal.js'
+import type { MaybePromise } from '../state/port.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { type Answer, type OnError, type Stage, settled } from './stage.js'
@@ -92,17 +93,21 @@ const record = (
   const bodyText = c.get('bodyText')
   if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
-  if (reset) return void session.journal.record(entry)
+  if (reset) return stored(session.record(entry))
   const response = responseOf(c, res)
   if (!(response instanceof Promise)) {
     entry.response = response
-    return void session.journal.record(entry)
+    return stored(session.record(entry))
   }
   return response.then((recorded) => {
     entry.response = recorded
-    session.journal.record(entry)
+    return stored(session.record(entry))
   })
 }
+
+/** Nothing once the entry is stored: the answer goes out after its entry is in the journal. */
+const stored = (done: MaybePromise<JournalRecord>): void | Promise<void> =>
+  done instanceof Promise ? done.then(() => undefined) : undefined
 
 /** `res` once recorded. */
 const recorded = (
