@@ -3,16 +3,6 @@ import type { RateDecision } from './controls/rate-limit.js'
 import type { SessionState } from './state/port.js'
 import type { SpecOperation } from './spec/spec.js'
 
-/** An answer as built, kept for the journal: reading a sent Response's headers or body costs a copy. */
-export interface BuiltAnswer {
-  res: Response
-  /** Lower-case names. */
-  headers: Readonly<Record<string, string>>
-  text: string | null
-  /** Whether the answer is JSON (its Content-Type is application/json). */
-  json: boolean
-}
-
 /** A request's parameters and body after validation against the contract. */
 export interface ValidInput {
   params: Record<string, unknown>
@@ -42,7 +32,5 @@ export type AppEnv = {
     rateLimit: RateDecision | undefined
     /** Headers every answer to the request carries, errors included (deprecation, rate limit); lower-case names. */
     answerHeaders: Readonly<Record<string, string>> | undefined
-    /** The answer as built by `answer()` (respond.ts), for the journal. */
-    answer: BuiltAnswer | undefined
   }
 }

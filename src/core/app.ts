@@ -9,6 +9,7 @@ import { apiKeyAuth } from './stages/api-key-auth.js'
 import { type CorsOrigins, corsPolicy } from './stages/cors-policy.js'
 import { requestLog } from './stages/request-log.js'
 import { selectSession } from './stages/select-session.js'
+import { toMiddleware } from './stages/stage.js'
 import type { Pet } from './state/pet.js'
 import { checkRatePolicy, formatRate, type RateLimitPolicy } from './controls/rate-limit.js'
 import { handleError } from './http/respond.js'
@@ -174,7 +175,7 @@ export const prepareMockOn = <Store extends SessionStore>(
   const handlers = petHandlers(spec.basePath)
   const app = new Hono<AppEnv>()
   const methodsFor = routeMethods(app)
-  const session = selectSession(sessions)
+  const session = toMiddleware(selectSession(sessions))
   const onError = handleError(logger)
   const corsStage = options.cors === false ? undefined : cors(corsPolicy(options.cors ?? '*', methodsFor), onError)
   const api = apiChains({

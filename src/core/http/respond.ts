@@ -1,10 +1,26 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import type { AppEnv, BuiltAnswer } from '../app-env.js'
+import type { AppEnv } from '../app-env.js'
 import { ApiError, ConnectionResetError } from './errors.js'
 import type { Logger } from './log.js'
 
 const jsonType = { 'content-type': 'application/json' } as const
+
+/** An answer's parts as built, for the journal: reading a sent Response's headers or body costs a copy. */
+export interface BuiltAnswer {
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>
+  text: string | null
+  /** Whether the answer is JSON (its Content-Type is application/json). */
+  json: boolean
+}
+
+// Keyed by the Response each stage returns: the journal finds the parts from the answer it is
+// given, and an answer replaced on the way out (malformed_body, CORS headers merged) has none.
+const built = new WeakMap<Response, BuiltAnswer>()
+
+/** The parts `res` was built from by {@link answer}; undefined for a Response built otherwise. */
+export const builtAnswer = (res: Response): BuiltAnswer | undefined => built.get(res)
 
 /**
  * Builds an answer from a plain header object (lower-case names), adding the
@@ -22,7 +38,7 @@ export const answer = (
   const extra = c.get('answerHeaders')
   const all = extra ? { ...headers, ...extra } : headers
   const res = new Response(text, { status, headers: all })
-  c.set('answer', { res, headers: all, text, json: all['content-type'] === jsonType['content-type'] })
+  built.set(res, { headers: all, text, json: all['content-type'] === jsonType['content-type'] })
   return res
 }
 

@@ -4,6 +4,7 @@ import { clockAt, realClock } from '../time/clock.js'
 import { badRequest } from '../http/errors.js'
 import { instantExpectation, parseInstant } from '../time/instant.js'
 import { jsonBody } from '../stages/json-body.js'
+import { toMiddleware } from '../stages/stage.js'
 import type { Transport } from '../http/transport.js'
 import { objectBody } from './admin-body.js'
 
@@ -37,7 +38,7 @@ const clockRequest = (body: unknown, current: { now: number; frozen: boolean }):
 export const clockRoutes = (deps: ClockDeps): Hono<AppEnv> => {
   const routes = new Hono<AppEnv>()
   routes.get('/clock', deps.session, async (c) => c.json(await c.var.session.clockView()))
-  routes.put('/clock', deps.session, jsonBody(deps.bodyLimit, deps.transport), async (c) => {
+  routes.put('/clock', deps.session, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
     const session = c.var.session
     const [now, { frozen: wasFrozen }] = await Promise.all([session.now(), session.clockView()])
     const { at, frozen } = clockRequest(c.get('body'), { now, frozen: wasFrozen })

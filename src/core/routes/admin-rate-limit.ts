@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
 import { jsonBody } from '../stages/json-body.js'
+import { toMiddleware } from '../stages/stage.js'
 import { formatRate, parseRate, rateExpectation } from '../controls/rate-limit.js'
 import type { RateLimitState } from '../state/port.js'
 import type { Transport } from '../http/transport.js'
@@ -24,7 +25,7 @@ const view = ({ policy, keys }: RateLimitState): RateLimitView =>
 export const rateLimitRoutes = (deps: RateLimitDeps): Hono<AppEnv> => {
   const routes = new Hono<AppEnv>()
   routes.get('/rate-limit', deps.session, async (c) => c.json(view(await c.var.session.rateLimit())))
-  routes.put('/rate-limit', deps.session, jsonBody(deps.bodyLimit, deps.transport), async (c) => {
+  routes.put('/rate-limit', deps.session, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
     const { rate } = objectBody(c.get('body'), ['rate'], '{ "rate": "<n>/<window>" }')
     const policy = typeof rate === 'string' ? parseRate(rate) : undefined
     if (!policy) throw badRequest(`rate must be ${rateExpectation} (got ${JSON.stringify(rate ?? null)}).`)

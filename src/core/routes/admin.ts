@@ -5,6 +5,7 @@ import type { FaultRuleInput } from '../controls/faults.js'
 import { toEntry } from '../journal/journal-entry.js'
 import { dataBody } from '../stages/data-body.js'
 import { jsonBody } from '../stages/json-body.js'
+import { toMiddleware } from '../stages/stage.js'
 import type { Pet } from '../state/pet.js'
 import { fakePets, SeedError } from '../state/seed.js'
 import type { SessionStore } from '../state/port.js'
@@ -63,7 +64,7 @@ const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Requi
  */
 export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   const startedAt = Date.now()
-  const body = jsonBody(deps.bodyLimit, deps.transport)
+  const body = toMiddleware(jsonBody(deps.bodyLimit, deps.transport))
   const session = deps.session
   const admin = new Hono<AppEnv>()
 
@@ -103,7 +104,7 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
     return c.body(null, 204)
   })
   admin.get('/state', session, async (c) => c.json({ pets: await c.var.session.allPets() } satisfies StateBody))
-  admin.put('/state', session, dataBody(deps, 'The state'), async (c) => {
+  admin.put('/state', session, toMiddleware(dataBody(deps, 'The state')), async (c) => {
     let pets: Pet[]
     try {
       pets = deps.validateState(c.get('body'))

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono'
 import { ApiError } from '../http/errors.js'
 import type { Logger } from '../http/log.js'
 import { isAdminPath } from '../stages/admin-guard.js'
-import { readJsonBody } from '../stages/json-body.js'
+import { jsonBody } from '../stages/json-body.js'
 import { errorResponse } from '../http/respond.js'
 import type { SessionStore } from '../state/port.js'
 import type { SpecOperation } from '../spec/spec.js'
@@ -47,7 +47,7 @@ export interface ApiChains {
 export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const { basePath, sessions, logger, transport, onError, cors, methodsFor } = options
   const authenticate = auth(options.auth, onError)
-  const body: Stage = (c, next) => readJsonBody(c, options.bodyLimit, transport).then(() => next(c))
+  const body = jsonBody(options.bodyLimit, transport)
   const selectSession = session(sessions)
   const limit = rateLimit()
 

@@ -11,6 +11,7 @@ import {
 import type { MaybePromise } from '../state/port.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
+import { builtAnswer } from '../http/respond.js'
 import { type Answer, type OnError, type Stage, settled } from './stage.js'
 
 const isJsonText = (text: string): boolean => {
@@ -24,9 +25,9 @@ const isJsonText = (text: string): boolean => {
 
 /** The answer as recorded: its parts as built (respond.ts), else read from the Response (a copy). */
 const responseOf = (c: Context<AppEnv>, res: Response): RecordedResponse | Promise<RecordedResponse> => {
-  const built = c.get('answer')
+  const built = builtAnswer(res)
   // Reading a built answer's parts from the Response would turn its plain headers into a web Headers.
-  if (built !== undefined && built.res === res) {
+  if (built !== undefined) {
     const recorded: RecordedResponse = { status: res.status, headers: built.headers }
     if (c.req.method !== 'HEAD' && built.text !== null && built.text !== '')
       recorded.body = keepBody(built.text, built.json)

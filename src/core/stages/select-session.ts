@@ -1,7 +1,8 @@
-import type { Context, MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
 import type { MaybePromise, SessionState, SessionStore } from '../state/port.js'
+import type { Stage } from './stage.js'
 
 /** The header that selects an isolated session. */
 export const sessionHeader = 'X-Mock-Session'
@@ -28,9 +29,10 @@ export const setSession = (c: Context<AppEnv>, sessions: SessionStore): MaybePro
   return session
 }
 
-/** {@link setSession} as a hono middleware (the admin routes'). */
-export const selectSession = (sessions: SessionStore): MiddlewareHandler<AppEnv> =>
-  async function selectSession(c, next) {
-    await setSession(c, sessions)
-    await next()
+/** {@link setSession} as a stage (the admin routes run it through `toMiddleware`). */
+export const selectSession =
+  (sessions: SessionStore): Stage =>
+  (c, next) => {
+    const selected = setSession(c, sessions)
+    return selected instanceof Promise ? selected.then(() => next(c)) : next(c)
   }
