@@ -1,8 +1,9 @@
 import { Hono } from 'hono'
+import { appDefaults } from './app-defaults.js'
 import type { AppEnv } from './app-env.js'
 import { type ClockOption, MockClock, startClock } from './time/clock.js'
 import { ApiError } from './http/errors.js'
-import { createRuleValidator, type FaultRuleInput } from './controls/faults.js'
+import { ruleValidatorFor, type FaultRuleInput } from './controls/faults.js'
 import { createLogger, type Logger } from './http/log.js'
 import { adminGuard } from './stages/admin-guard.js'
 import { apiKeyAuth } from './stages/api-key-auth.js'
@@ -91,12 +92,7 @@ export interface AppOptions {
 }
 
 /** The defaults of {@link AppOptions}. */
-export const appDefaults = {
-  bodyLimit: 1024 * 1024,
-  maxPets: 100_000,
-  maxSessions: 100,
-  journalSize: 1000,
-} as const
+export { appDefaults }
 
 /** An app with the state it works on, for hosts that control it without HTTP (src/msw/). */
 export interface Mock {
@@ -202,7 +198,7 @@ export const prepareMockOn = <Store extends SessionStore>(
   // Made now: a document JSON cannot represent (a cycle through YAML aliases) throws here.
   const docs = docsRoutes(spec, corsStage)
   const validatePet = spec.componentValidator('Pet')
-  const validateRule = createRuleValidator(spec.operations.map((op) => op.id))
+  const validateRule = ruleValidatorFor(spec)
   const chains = spec.operations.map((operation) => {
     const handler = handlers[operation.id]
     if (!handler) throw new Error(`openapi.yaml defines ${operation.id}, which petstore-mock does not implement`)

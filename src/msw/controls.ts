@@ -1,5 +1,5 @@
 import type { Mock } from '../core/app.js'
-import { createRuleValidator, type FaultRule, type FaultRuleInput } from '../core/controls/faults.js'
+import { ruleValidatorFor, type FaultRule, type FaultRuleInput } from '../core/controls/faults.js'
 import type { JournalQuery } from '../core/journal/journal.js'
 import type { JournalEntry } from '../core/journal/journal-entry.js'
 import { toEntry } from '../core/journal/journal-entry.js'
@@ -54,7 +54,7 @@ const sessionOf = (mock: MockState, options: SessionOption = {}): MaybePromise<S
 /** Controls over the mock `ready` resolves with. */
 export const createControls = (ready: Promise<MockState>): PetstoreControls => {
   // Checked as the admin API checks, against the operations of the contract in use.
-  const validateRule = ready.then((mock) => createRuleValidator(mock.spec.operations.map((op) => op.id)))
+  const validateRule = ready.then((mock) => ruleValidatorFor(mock.spec))
   validateRule.catch(() => {})
   const on = async <T>(
     options: SessionOption | undefined,

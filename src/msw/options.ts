@@ -1,5 +1,6 @@
-import { type AppOptions, appDefaults } from '../core/app.js'
-import { checkFaultRules, createRuleValidator, maxDelayMs } from '../core/controls/faults.js'
+import { appDefaults } from '../core/app-defaults.js'
+import type { AppOptions } from '../core/app.js'
+import { checkFaultRules, ruleValidatorFor, maxDelayMs } from '../core/controls/faults.js'
 import type { LatencyRange } from '../core/state/world.js'
 import type { Pet } from '../core/state/pet.js'
 import { defaultSeed, SeedError, validatePets } from '../core/state/seed.js'
@@ -109,7 +110,7 @@ export const checkOptions = (options: HandlersOptions): CheckedOptions => {
   if (latency) checked.app.delay = latency
   if (app.pets !== undefined) checked.app.pets = checkPets(app.pets, spec, maxPets, 'pets')
   if (app.faults !== undefined) {
-    const rules = checkFaultRules(app.faults, createRuleValidator(spec.operations.map((op) => op.id)), 'faults')
+    const rules = checkFaultRules(app.faults, ruleValidatorFor(spec), 'faults')
     checked.app.faults = typeof rules === 'string' ? fail(rules) : rules
   }
   if (faker !== undefined) {
