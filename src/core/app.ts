@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { appDefaults } from './app-defaults.js'
+import { appDefaults, checkAppOptions } from './app-options.js'
 import type { AppEnv } from './app-env.js'
 import { type ClockOption, MockClock, startClock } from './time/clock.js'
 import { ApiError } from './http/errors.js'
@@ -12,7 +12,7 @@ import { requestLog } from './stages/request-log.js'
 import { selectSession } from './stages/select-session.js'
 import { toMiddleware } from './stages/stage.js'
 import type { Pet } from './state/pet.js'
-import { checkRatePolicy, formatRate, type RateLimitPolicy } from './controls/rate-limit.js'
+import { formatRate, type RateLimitPolicy } from './controls/rate-limit.js'
 import { handleError } from './http/respond.js'
 import { routeMethods } from './http/route-methods.js'
 import { adminRoutes } from './routes/admin.js'
@@ -150,8 +150,8 @@ export const prepareMockOn = <Store extends SessionStore>(
   const transport = options.transport ?? webTransport
   const seed = options.seed ?? defaultSeed
   const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
-  const badRate = options.rateLimit && checkRatePolicy(options.rateLimit)
-  if (badRate) throw new TypeError(badRate)
+  // Throws an OptionError (a TypeError) naming the option.
+  checkAppOptions(options)
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit

@@ -1,4 +1,4 @@
-import { appDefaults } from '../core/app-defaults.js'
+import { appDefaults } from '../core/app-options.js'
 import type { LogFormat } from '../core/http/log.js'
 import { defaultSeed } from '../core/state/seed.js'
 import type { RateLimitPolicy } from '../core/controls/rate-limit.js'
