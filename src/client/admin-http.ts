@@ -61,7 +61,8 @@ export const sendAdmin = async (target: AdminTarget, request: AdminRequest): Pro
   try {
     response = await target.fetch(url, init)
   } catch (error) {
-    if (isAbort(error)) throw error
+    // Aborted by its signal: fetch rejects with the signal's reason, whatever it is (an Error of the caller's).
+    if (isAbort(error) || request.signal?.aborted) throw error
     const reason = error instanceof Error ? error.message : String(error)
     throw new Error(`petstore-mock did not answer ${request.method} ${url}: ${reason}`, { cause: error })
   }

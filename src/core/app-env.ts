@@ -1,7 +1,6 @@
 import type { Shaping } from './journal/journal.js'
-import type { BuiltAnswer } from './http/respond.js'
 import type { RateDecision } from './controls/rate-limit.js'
-import type { Session } from './state/sessions.js'
+import type { SessionState } from './state/port.js'
 import type { SpecOperation } from './spec/spec.js'
 
 /** A request's parameters and body after validation against the contract. */
@@ -16,7 +15,7 @@ export interface ValidInput {
  */
 export type AppEnv = {
   Variables: {
-    session: Session
+    session: SessionState
     operation: SpecOperation | undefined
     input: ValidInput
     /** The JSON body of a request that has one, once parsed. */
@@ -35,7 +34,5 @@ export type AppEnv = {
     answerHeaders: Readonly<Record<string, string>> | undefined
     /** How a proxied exchange departs from the contract (see proxy/), for the journal. */
     violations: string[] | undefined
-    /** The answer as built by `answer()` (respond.ts), for the journal. */
-    answer: BuiltAnswer | undefined
   }
 }

@@ -1,16 +1,18 @@
 import { Hono } from 'hono'
+import { appDefaults, checkAppOptions } from './app-options.js'
 import type { AppEnv } from './app-env.js'
 import { type ClockOption, MockClock, startClock } from './time/clock.js'
 import { ApiError } from './http/errors.js'
-import { createRuleValidator, type FaultRuleInput } from './controls/faults.js'
+import { ruleValidatorFor, type FaultRuleInput } from './controls/faults.js'
 import { createLogger, type Logger } from './http/log.js'
 import { adminGuard } from './stages/admin-guard.js'
 import { apiKeyAuth } from './stages/api-key-auth.js'
 import { type CorsOrigins, corsPolicy } from './stages/cors-policy.js'
 import { requestLog } from './stages/request-log.js'
 import { selectSession } from './stages/select-session.js'
+import { toMiddleware } from './stages/stage.js'
 import type { Pet } from './state/pet.js'
-import { checkRatePolicy, formatRate, type RateLimitPolicy } from './controls/rate-limit.js'
+import { formatRate, type RateLimitPolicy } from './controls/rate-limit.js'
 import { handleError } from './http/respond.js'
 import { routeMethods } from './http/route-methods.js'
 import { adminRoutes } from './routes/admin.js'
@@ -22,7 +24,8 @@ import { defaultSeed, validatePets } from './state/seed.js'
 import { checkSilences, type SpecSilences } from './spec/silences.js'
 import { bodyFieldNames } from './spec/body-fields.js'
 import type { Proxy } from './proxy/create-proxy.js'
-import { SessionRegistry } from './state/sessions.js'
+import type { SessionStore } from './state/port.js'
+import { SessionRegistry, type StartState } from './state/sessions.js'
 import {
   clockSettingOf,
   createSnapshotValidator,
@@ -101,12 +104,7 @@ export interface AppOptions {
 }
 
 /** The defaults of {@link AppOptions}. */
-export const appDefaults = {
-  bodyLimit: 1024 * 1024,
-  maxPets: 100_000,
-  maxSessions: 100,
-  journalSize: 1000,
-} as const
+export { appDefaults }
 
 /** An app with the state it works on, for hosts that control it without HTTP (src/msw/). */
 export interface Mock {
@@ -133,8 +131,8 @@ export const createMock = (options: AppOptions = {}): Mock => {
 }
 
 /** A mock whose routes are not registered yet (see {@link prepareMock}). */
-export interface PreparedMock {
-  sessions: SessionRegistry
+export interface PreparedMock<Store extends SessionStore = SessionRegistry> {
+  sessions: Store
   spec: Spec
   /** Registers the routes, the first time: the app, the same one at every call. */
   build(): Hono<AppEnv>
@@ -147,21 +145,32 @@ export interface PreparedMock {
  * the sessions and middleware are made; `build` registers the routes, most
  * of the work, and cannot fail.
  */
-export const prepareMock = (options: AppOptions = {}): PreparedMock => {
+export const prepareMock = (options: AppOptions = {}): PreparedMock =>
+  prepareMockOn(options, (start, maxSessions) => new SessionRegistry(start, maxSessions))
+
+/**
+ * {@link prepareMock} with the sessions in `store` (made from every session's start state and the
+ * most sessions kept): any implementation of the state port (state/port.ts) goes through the same
+ * stages and routes as the in-memory one.
+ */
+export const prepareMockOn = <Store extends SessionStore>(
+  options: AppOptions,
+  store: (start: StartState, maxSessions: number) => Store,
+): PreparedMock<Store> => {
   const spec = options.spec ?? bundledSpec()
   const logger = options.logger ?? createLogger('silent')
   const transport = options.transport ?? webTransport
   const seed = options.seed ?? defaultSeed
   const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
-  const badRate = options.rateLimit && checkRatePolicy(options.rateLimit)
-  if (badRate) throw new TypeError(badRate)
+  // Throws an OptionError (a TypeError) naming the option.
+  checkAppOptions(options)
   const silences = checkSilences(options.silences)
   if (typeof silences === 'string') throw new TypeError(silences)
   const { proxy } = options
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
-  const sessions = new SessionRegistry(
+  const sessions = store(
     {
       world: snapshot
         ? worldOf(snapshot)
@@ -182,7 +191,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
   const handlers = petHandlers(spec.basePath, { silences, knownFields: bodyFieldNames(spec, 'createPet') })
   const app = new Hono<AppEnv>()
   const methodsFor = routeMethods(app)
-  const session = selectSession(sessions)
+  const session = toMiddleware(selectSession(sessions))
   const onError = handleError(logger)
   const corsStage = options.cors === false ? undefined : cors(corsPolicy(options.cors ?? '*', methodsFor), onError)
   const api = apiChains({
@@ -211,7 +220,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
   // Made now: a document JSON cannot represent (a cycle through YAML aliases) throws here.
   const docs = docsRoutes(spec, corsStage)
   const validatePet = spec.componentValidator('Pet')
-  const validateRule = createRuleValidator(spec.operations.map((op) => op.id))
+  const validateRule = ruleValidatorFor(spec)
   const chains = spec.operations.map((operation) => {
     const handler = handlers[operation.id]
     if (!handler) throw new Error(`openapi.yaml defines ${operation.id}, which petstore-mock does not implement`)
@@ -237,7 +246,7 @@ export const prepareMock = (options: AppOptions = {}): PreparedMock => {
           validateRule,
           seed,
           version: packageVersion,
-          startClock: () => snapshotClock(new MockClock(clock)),
+          startClock: () => snapshotClock(new MockClock(clock).view()),
           startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
         }),
         ...(options.yaml && { yaml: options.yaml }),

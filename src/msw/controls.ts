@@ -1,10 +1,11 @@
 import type { Mock } from '../core/app.js'
-import { createRuleValidator, type FaultRule, type FaultRuleInput } from '../core/controls/faults.js'
-import type { JournalEntry, JournalQuery } from '../core/journal/journal.js'
+import { ruleValidatorFor, type FaultRule, type FaultRuleInput } from '../core/controls/faults.js'
+import type { JournalQuery } from '../core/journal/journal.js'
+import type { JournalEntry } from '../core/journal/journal-entry.js'
 import { toEntry } from '../core/journal/journal-entry.js'
 import { isSessionName } from '../core/stages/select-session.js'
 import type { Pet } from '../core/state/pet.js'
-import type { Session } from '../core/state/sessions.js'
+import { type MaybePromise, type SessionState, whenReady } from '../core/state/port.js'
 import { PetstoreMockError } from './errors.js'
 import { checkPets } from './options.js'
 
@@ -45,12 +46,12 @@ export interface PetstoreControls {
 /** What the controls work on: the sessions and the contract, not the app (its routes may come later). */
 type MockState = Pick<Mock, 'sessions' | 'spec'>
 
-const sessionOf = (mock: MockState, options: SessionOption = {}): Session => {
+const sessionOf = (mock: MockState, options: SessionOption = {}): MaybePromise<SessionState> => {
   const name = options.session
   if (name !== undefined && (typeof name !== 'string' || !isSessionName(name))) {
     throw new PetstoreMockError(`session must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)})`)
   }
-  return mock.sessions.get(name)
+  return mock.sessions.session(name)
 }
 
 /**
@@ -59,15 +60,14 @@ const sessionOf = (mock: MockState, options: SessionOption = {}): Session => {
  */
 export const createControls = (start: () => Promise<MockState>, made: Promise<MockState>): PetstoreControls => {
   // Checked as the admin API checks, against the operations of the contract in use.
-  let validateRule: Promise<ReturnType<typeof createRuleValidator>> | undefined
-  const ruleValidator = () =>
-    (validateRule ??= start().then((mock) => createRuleValidator(mock.spec.operations.map((op) => op.id))))
+  let validateRule: Promise<ReturnType<typeof ruleValidatorFor>> | undefined
+  const ruleValidator = () => (validateRule ??= start().then((mock) => ruleValidatorFor(mock.spec)))
   const on = async <T>(
     options: SessionOption | undefined,
-    use: (session: Session, mock: MockState) => T,
+    use: (session: SessionState, mock: MockState) => MaybePromise<T>,
   ): Promise<T> => {
     const mock = await start()
-    return use(sessionOf(mock, options), mock)
+    return use(await sessionOf(mock, options), mock)
   }
   const pending = made.then(() => undefined)
   pending.catch(() => {})
@@ -75,9 +75,9 @@ export const createControls = (start: () => Promise<MockState>, made: Promise<Mo
     ready: pending,
     reset: async (options) => {
       const mock = await start()
-      if (options?.session !== undefined) return sessionOf(mock, options).reset()
-      for (const session of mock.sessions.list()) {
-        if (!mock.sessions.delete(session.name)) session.reset()
+      if (options?.session !== undefined) return (await sessionOf(mock, options)).reset()
+      for (const session of await mock.sessions.sessions()) {
+        if (!(await mock.sessions.dropSession(session.name))) await session.reset()
       }
     },
     journal: ({ session, ...query } = {}) =>
@@ -86,17 +86,17 @@ export const createControls = (start: () => Promise<MockState>, made: Promise<Mo
         if (query.operation !== undefined && !operations.includes(query.operation)) {
           throw new PetstoreMockError(`journal: operation must be one of ${operations.join(', ')}`)
         }
-        return s.journal.list(query).map(toEntry)
+        return whenReady(s.requests(query), (records) => records.map(toEntry))
       }),
-    clearJournal: (options) => on(options, (s) => s.journal.clear()),
-    faults: (options) => on(options, (s) => s.faults.list()),
+    clearJournal: (options) => on(options, (s) => s.clearRequests()),
+    faults: (options) => on(options, (s) => s.listFaults()),
     addFault: async (input, options) => {
       const rule = (await ruleValidator())(input)
       if (typeof rule === 'string') throw new PetstoreMockError(`addFault: ${rule}`)
-      return on(options, (s) => s.faults.add(rule))
+      return on(options, (s) => s.addFault(rule))
     },
-    clearFaults: (options) => on(options, (s) => s.faults.clear()),
-    pets: (options) => on(options, (s) => s.store.all()),
+    clearFaults: (options) => on(options, (s) => s.clearFaults()),
+    pets: (options) => on(options, (s) => s.allPets()),
     setPets: (pets, options) =>
       on(options, (s, mock) => s.replacePets(checkPets(pets, mock.spec, s.maxPets, 'setPets'))),
   }

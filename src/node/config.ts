@@ -1,4 +1,6 @@
+import { appDefaults } from '../core/app-options.js'
 import type { LogFormat } from '../core/http/log.js'
+import { defaultSeed } from '../core/state/seed.js'
 import type { RateLimitPolicy } from '../core/controls/rate-limit.js'
 import { silenceDefaults, type SpecSilences } from '../core/spec/silences.js'
 
@@ -48,11 +50,12 @@ export const configDefaults: Omit<Config, 'log'> = {
   apiKeys: [],
   faker: false,
   count: 50,
-  seed: 1,
-  bodyLimit: 1024 * 1024,
-  maxPets: 100_000,
-  maxSessions: 100,
-  journalSize: 1000,
+  seed: defaultSeed,
+  // The app's own defaults, not copies: a default changed there is changed here.
+  bodyLimit: appDefaults.bodyLimit,
+  maxPets: appDefaults.maxPets,
+  maxSessions: appDefaults.maxSessions,
+  journalSize: appDefaults.journalSize,
   cors: true,
   corsOrigins: [],
   adminCorsOrigins: [],

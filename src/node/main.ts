@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import type { AppEnv } from '../core/app-env.js'
 import { type AppOptions, createApp } from '../core/app.js'
-import { createRuleValidator, type FaultRuleInput } from '../core/controls/faults.js'
+import { ruleValidatorFor, type FaultRuleInput } from '../core/controls/faults.js'
 import { createLogger, type LogSink } from '../core/http/log.js'
 import { createProxy } from '../core/proxy/create-proxy.js'
 import type { Pet } from '../core/state/pet.js'
@@ -136,7 +136,7 @@ const startSnapshot = async (config: Config, spec: Spec): Promise<Snapshot | und
       '--snapshot sets the pets, fault rules, latency, clock and rate limit: drop --fixtures, --faker, --faults, --delay, --clock, --rate-limit',
     )
   }
-  const validateRule = createRuleValidator(spec.operations.map((op) => op.id))
+  const validateRule = ruleValidatorFor(spec)
   const validatePet = spec.componentValidator('Pet')
   // What the file leaves out is what a start without those options has: real time, no rate limit.
   const checks = { validatePet, validateRule, seed: config.seed, version, startClock: () => null, startRateLimit: null }
@@ -163,9 +163,7 @@ export const serverApp = async (config: Config): Promise<ServerApp> => {
     throw new UsageError(`${pets.length} seed pets exceed --max-pets ${config.maxPets}; raise --max-pets`)
   }
   const faults =
-    config.faults === undefined
-      ? undefined
-      : (await files()).readFaultRules(config.faults, createRuleValidator(spec.operations.map((op) => op.id)))
+    config.faults === undefined ? undefined : (await files()).readFaultRules(config.faults, ruleValidatorFor(spec))
   const stopping = new AbortController()
   const app = createApp({
     ...appOptions(config, spec, pets, faults),

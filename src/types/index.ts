@@ -12,7 +12,7 @@ export type { JournalEntry } from '../core/journal/journal-entry.js'
 export type { Har, HarEntry, HarPair } from '../core/journal/har.js'
 export type { Snapshot } from '../core/state/snapshot.js'
 export type { LatencyRange } from '../core/state/world.js'
-export type { SessionSummary } from '../core/state/sessions.js'
+export type { SessionSummary } from '../core/state/port.js'
 export type { ClockView } from '../core/time/clock.js'
 export type { ClientUsage, DeprecationReport } from '../core/controls/deprecation-log.js'
 export type {

@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv'
 import { faultRule } from '../../generated/validators.js'
 import type { Random } from './random.js'
 import { describeSchemaError, expectation } from '../spec/messages.js'
+import type { Spec } from '../spec/spec.js'
 
 /** The transport faults a rule can inject instead of a normal answer. */
 export const faultKinds = ['connection_reset', 'empty_response', 'malformed_body'] as const
@@ -68,6 +69,22 @@ export const createRuleValidator = (operations: readonly string[]) => {
     }
     return rule
   }
+}
+
+const specValidators = new WeakMap<Spec, (input: unknown) => FaultRuleInput | string>()
+
+/**
+ * The fault-rule check of a contract (its operations are the ones a rule may
+ * name), built once per contract: the admin API, the start-up options of both
+ * hosts and the msw controls all check rules with it.
+ */
+export const ruleValidatorFor = (spec: Spec): ((input: unknown) => FaultRuleInput | string) => {
+  let validate = specValidators.get(spec)
+  if (validate === undefined) {
+    validate = createRuleValidator(spec.operations.map((op) => op.id))
+    specValidators.set(spec, validate)
+  }
+  return validate
 }
 
 /**

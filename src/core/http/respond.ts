@@ -4,9 +4,10 @@ import type { AppEnv } from '../app-env.js'
 import { ApiError, ConnectionResetError } from './errors.js'
 import type { Logger } from './log.js'
 
-/** An answer as built, kept for the journal: reading a sent Response's headers or body costs a copy. */
+const jsonType = { 'content-type': 'application/json' } as const
+
+/** An answer's parts as built, for the journal: reading a sent Response's headers or body costs a copy. */
 export interface BuiltAnswer {
-  res: Response
   /** Lower-case names. */
   headers: Readonly<Record<string, string>>
   text: string | null
@@ -14,7 +15,15 @@ export interface BuiltAnswer {
   json: boolean
 }
 
-const jsonType = { 'content-type': 'application/json' } as const
+// Carried by the Response each stage returns: the journal finds the parts on the answer it is given,
+// and an answer replaced on the way out (malformed_body, CORS headers merged) has none. A property,
+// not a WeakMap: a WeakMap entry per answer costs the hot path measurably more.
+const builtKey = Symbol('built answer')
+
+type WithParts = Response & { [builtKey]?: BuiltAnswer }
+
+/** The parts `res` was built from by {@link answer}; undefined for a Response built otherwise. */
+export const builtAnswer = (res: Response): BuiltAnswer | undefined => (res as WithParts)[builtKey]
 
 /**
  * Builds an answer from a plain header object (lower-case names), adding the
@@ -32,7 +41,7 @@ export const answer = (
   const extra = c.get('answerHeaders')
   const all = extra ? { ...headers, ...extra } : headers
   const res = new Response(text, { status, headers: all })
-  c.set('answer', { res, headers: all, text, json: all['content-type'] === jsonType['content-type'] })
+  ;(res as WithParts)[builtKey] = { headers: all, text, json: all['content-type'] === jsonType['content-type'] }
   return res
 }
 

@@ -1,7 +1,7 @@
 import { ApiError } from '../http/errors.js'
 import { eventStreamLimits, type EventStreamLimits, journalEventStream } from './event-stream.js'
-import type { Journal, JournalRecord } from './journal.js'
-import { JournalFeed } from './journal-feed.js'
+import type { JournalRecord } from './journal.js'
+import { JournalFeed, type JournalSource } from './journal-feed.js'
 
 /** Most event streams open at once. */
 export interface StreamCaps {
@@ -21,7 +21,7 @@ export const streamCaps: StreamCaps = { perSession: 10, total: 100 }
  * (closed by the client, dropped as too slow, its session gone).
  */
 export class EventStreams {
-  readonly #feeds = new WeakMap<Journal, JournalFeed>()
+  readonly #feeds = new WeakMap<JournalSource, JournalFeed>()
   readonly #toData: (record: JournalRecord) => string
   readonly #caps: StreamCaps
   readonly #limits: EventStreamLimits
@@ -43,7 +43,7 @@ export class EventStreams {
   }
 
   /** Why a new stream of `journal` would be refused: 429 beyond the session's cap, 503 beyond the server's. */
-  refusal(journal: Journal): ApiError | undefined {
+  refusal(journal: JournalSource): ApiError | undefined {
     const { perSession, total } = this.#caps
     if ((this.#feeds.get(journal)?.readers ?? 0) >= perSession) {
       return new ApiError(
@@ -58,7 +58,7 @@ export class EventStreams {
   }
 
   /** A new stream of `journal`'s records; throws the refusal beyond a cap. */
-  stream(journal: Journal): ReadableStream<Uint8Array> {
+  stream(journal: JournalSource): ReadableStream<Uint8Array> {
     const refused = this.refusal(journal)
     if (refused) throw refused
     let feed = this.#feeds.get(journal)

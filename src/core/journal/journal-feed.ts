@@ -1,4 +1,9 @@
-import type { Journal, JournalRecord } from './journal.js'
+import type { JournalListener, JournalRecord } from './journal.js'
+
+/** What a feed reads: a journal, or a session of the state port (state/port.ts). */
+export interface JournalSource {
+  subscribe(listener: JournalListener): () => void
+}
 
 /** A reader of a {@link JournalFeed}: given the bytes of each new record's event. */
 export interface FeedReader {
@@ -16,12 +21,12 @@ const encoder = new TextEncoder()
  * Subscribed to the journal only while it has readers.
  */
 export class JournalFeed {
-  readonly #journal: Journal
+  readonly #journal: JournalSource
   readonly #toData: (record: JournalRecord) => string
   readonly #readers = new Set<FeedReader>()
   #unsubscribe: (() => void) | undefined
 
-  constructor(journal: Journal, toData: (record: JournalRecord) => string) {
+  constructor(journal: JournalSource, toData: (record: JournalRecord) => string) {
     this.#journal = journal
     this.#toData = toData
   }

@@ -1,7 +1,5 @@
 import { keptPrefix, ownCopy } from '../http/own-copy.js'
 
-export type { JournalEntry } from './journal-entry.js'
-
 /** How an answer was shaped by the mock's controls, when it was. */
 export type Shaping =
   | { by: 'override'; status?: number; delayMs?: number }

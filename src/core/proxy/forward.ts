@@ -154,7 +154,7 @@ export const forwardTo =
     options.stats.count(operation?.id, violations.length)
     if (violations.length > 0) c.set('violations', violations)
     if (inAnswer.length === 0 && res.status < 300 && answer.json !== undefined) {
-      recordPets(c.get('session'), answer.json, options.spec.componentValidator('Pet'))
+      await recordPets(c.get('session'), answer.json, options.spec.componentValidator('Pet'))
     }
     const headers = answerHeaders(res.headers)
     if (options.flagViolations) headers.set('x-contract-violations', String(violations.length))

@@ -1,16 +1,20 @@
 import type { ValidateFunction } from 'ajv'
 import { type Pet, toPet } from '../state/pet.js'
-import type { Session } from '../state/sessions.js'
+import type { SessionState } from '../state/port.js'
 
 /**
  * Keeps the pets a deployment answered (a list, or one pet) in the session's
  * store, by id, so that the session's snapshot replays them offline. Only
  * pets the contract's `Pet` accepts; nothing when the store would overflow.
  */
-export const recordPets = (session: Session, body: unknown, validatePet: ValidateFunction): void => {
+export const recordPets = async (
+  session: SessionState,
+  body: unknown,
+  validatePet: ValidateFunction,
+): Promise<void> => {
   const seen = (Array.isArray(body) ? body : [body]).filter((pet): pet is Pet => validatePet(pet))
   if (seen.length === 0) return
-  const byId = new Map(session.store.all().map((pet) => [pet.id, pet]))
+  const byId = new Map((await session.allPets()).map((pet) => [pet.id, pet]))
   let changed = false
   for (const pet of seen) {
     const kept = toPet(pet.id, pet)
@@ -19,5 +23,5 @@ export const recordPets = (session: Session, body: unknown, validatePet: Validat
     changed = true
   }
   if (!changed || byId.size > session.maxPets) return
-  session.replacePets([...byId.values()].sort((a, b) => a.id - b.id))
+  await session.replacePets([...byId.values()].sort((a, b) => a.id - b.id))
 }

@@ -3,7 +3,7 @@ import type { DeprecationReport } from '../controls/deprecation-log.js'
 import type { FaultRule } from '../controls/faults.js'
 import type { JournalEntry } from '../journal/journal-entry.js'
 import type { Pet } from '../state/pet.js'
-import type { SessionSummary } from '../state/sessions.js'
+import type { SessionSummary } from '../state/port.js'
 
 /** GET /__admin/health. */
 export interface Health {

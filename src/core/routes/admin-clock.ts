@@ -1,12 +1,22 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { clockAt, realClock } from '../time/clock.js'
 import { clockSettingExpectation, isClockSetting } from '../time/clock-range.js'
 import { badRequest } from '../http/errors.js'
 import { instantExpectation, parseInstant } from '../time/instant.js'
 import { jsonBody } from '../stages/json-body.js'
-import type { AdminDeps } from './admin.js'
+import { toMiddleware } from '../stages/stage.js'
+import type { Transport } from '../http/transport.js'
 import { objectBody } from './admin-body.js'
+
+/** What the clock routes work on. */
+export interface ClockDeps {
+  /** Selects the session a route works on (X-Mock-Session). */
+  session: MiddlewareHandler<AppEnv>
+  /** Largest body read, in bytes (413 beyond). */
+  bodyLimit: number
+  transport: Transport
+}
 
 const shape = '{ "now"?: "<instant>", "frozen"?: boolean }'
 
@@ -29,18 +39,15 @@ const clockRequest = (body: unknown, current: { now: number; frozen: boolean }):
 }
 
 /** The session's mock clock: GET it, PUT an instant (frozen or advancing), DELETE to go back to real time. */
-export const clockRoutes = (deps: Pick<AdminDeps, 'session' | 'bodyLimit' | 'transport'>): Hono<AppEnv> => {
+export const clockRoutes = (deps: ClockDeps): Hono<AppEnv> => {
   const routes = new Hono<AppEnv>()
-  routes.get('/clock', deps.session, (c) => c.json(c.var.session.clock.view()))
-  routes.put('/clock', deps.session, jsonBody(deps.bodyLimit, deps.transport), (c) => {
-    const clock = c.var.session.clock
-    const { at, frozen } = clockRequest(c.get('body'), { now: clock.now(), frozen: clock.frozen })
-    clock.set(clockAt(at, frozen))
-    return c.json(clock.view())
+  routes.get('/clock', deps.session, async (c) => c.json(await c.var.session.clockView()))
+  routes.put('/clock', deps.session, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
+    const session = c.var.session
+    const [now, { frozen: wasFrozen }] = await Promise.all([session.now(), session.clockView()])
+    const { at, frozen } = clockRequest(c.get('body'), { now, frozen: wasFrozen })
+    return c.json(await session.setClock(clockAt(at, frozen)))
   })
-  routes.delete('/clock', deps.session, (c) => {
-    c.var.session.clock.set(realClock)
-    return c.json(c.var.session.clock.view())
-  })
+  routes.delete('/clock', deps.session, async (c) => c.json(await c.var.session.setClock(realClock)))
   return routes
 }

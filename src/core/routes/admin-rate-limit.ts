@@ -1,31 +1,40 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
 import { jsonBody } from '../stages/json-body.js'
-import { formatRate, parseRate, rateExpectation, type RateLimiter } from '../controls/rate-limit.js'
-import type { AdminDeps } from './admin.js'
+import { toMiddleware } from '../stages/stage.js'
+import { formatRate, parseRate, rateExpectation } from '../controls/rate-limit.js'
+import type { RateLimitState } from '../state/port.js'
+import type { Transport } from '../http/transport.js'
 import { objectBody } from './admin-body.js'
 import type { RateLimitView } from './admin-bodies.js'
 
-const view = ({ policy, size }: RateLimiter): RateLimitView =>
-  policy
-    ? { rate: formatRate(policy), limit: policy.limit, windowSeconds: policy.windowSeconds, keys: size }
-    : { rate: null }
+/** What the rate-limit routes work on. */
+export interface RateLimitDeps {
+  /** Selects the session a route works on (X-Mock-Session). */
+  session: MiddlewareHandler<AppEnv>
+  /** Largest body read, in bytes (413 beyond). */
+  bodyLimit: number
+  transport: Transport
+}
+
+const view = ({ policy, keys }: RateLimitState): RateLimitView =>
+  policy ? { rate: formatRate(policy), limit: policy.limit, windowSeconds: policy.windowSeconds, keys } : { rate: null }
 
 /** The session's rate limit: GET it, PUT `{ "rate": "100/m" }` (fresh windows), DELETE to turn it off. */
-export const rateLimitRoutes = (deps: Pick<AdminDeps, 'session' | 'bodyLimit' | 'transport'>): Hono<AppEnv> => {
+export const rateLimitRoutes = (deps: RateLimitDeps): Hono<AppEnv> => {
   const routes = new Hono<AppEnv>()
-  routes.get('/rate-limit', deps.session, (c) => c.json(view(c.var.session.rateLimits)))
-  routes.put('/rate-limit', deps.session, jsonBody(deps.bodyLimit, deps.transport), (c) => {
+  routes.get('/rate-limit', deps.session, async (c) => c.json(view(await c.var.session.rateLimit())))
+  routes.put('/rate-limit', deps.session, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
     const { rate } = objectBody(c.get('body'), ['rate'], '{ "rate": "<n>/<window>" }')
     const policy = typeof rate === 'string' ? parseRate(rate) : undefined
     if (!policy) throw badRequest(`rate must be ${rateExpectation} (got ${JSON.stringify(rate ?? null)}).`)
-    c.var.session.setRateLimit(policy)
-    return c.json(view(c.var.session.rateLimits))
+    await c.var.session.setRateLimit(policy)
+    return c.json(view(await c.var.session.rateLimit()))
   })
-  routes.delete('/rate-limit', deps.session, (c) => {
-    c.var.session.setRateLimit(undefined)
-    return c.json(view(c.var.session.rateLimits))
+  routes.delete('/rate-limit', deps.session, async (c) => {
+    await c.var.session.setRateLimit(undefined)
+    return c.json(view(await c.var.session.rateLimit()))
   })
   return routes
 }

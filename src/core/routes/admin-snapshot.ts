@@ -1,20 +1,34 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { accepts } from 'hono/accepts'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { readDataBody } from '../stages/data-body.js'
-import { restoreSnapshot, snapshotOf } from '../state/snapshot.js'
-import type { AdminDeps } from './admin.js'
+import { restoreSnapshot, type Snapshot, snapshotOf } from '../state/snapshot.js'
+import type { Transport } from '../http/transport.js'
+import type { YamlCodec } from '../http/yaml-data.js'
 import { attachment } from './download-name.js'
+
+/** What the snapshot routes work on. */
+export interface SnapshotDeps {
+  /** Selects the session a route works on (X-Mock-Session). */
+  session: MiddlewareHandler<AppEnv>
+  /** The mock's version, named in what it writes. */
+  version: string
+  /** Largest body read, in bytes (413 beyond). */
+  bodyLimit: number
+  transport: Transport
+  /** Checks a snapshot: complete, or a sentence naming the field. */
+  validateSnapshot(input: unknown): Snapshot | string
+  /** Snapshots as YAML; none: JSON only. */
+  yaml?: YamlCodec
+}
 
 /**
  * GET /snapshot: the session's world as a reproduction bundle (YAML, or JSON
  * with `Accept: application/json`); PUT /snapshot restores one into the
  * session, all or nothing.
  */
-export const snapshotRoutes = (
-  deps: Pick<AdminDeps, 'session' | 'version' | 'bodyLimit' | 'transport' | 'validateSnapshot' | 'yaml'>,
-): Hono<AppEnv> =>
+export const snapshotRoutes = (deps: SnapshotDeps): Hono<AppEnv> =>
   new Hono<AppEnv>()
     .get('/snapshot', deps.session, async (c) => {
       const type = accepts(c, {
@@ -30,7 +44,7 @@ export const snapshotRoutes = (
       }
       // A HEAD (hono runs this handler for it, then drops the body) is not worth a snapshot.
       if (c.req.method === 'HEAD') return c.body(null, 200, headers)
-      const snapshot = snapshotOf(c.var.session, deps.version)
+      const snapshot = await snapshotOf(c.var.session, deps.version)
       if (!yaml) return c.json(snapshot, 200, headers)
       return c.body(await yaml.stringify(snapshot), 200, headers)
     })
@@ -41,6 +55,6 @@ export const snapshotRoutes = (
       if (snapshot.pets.length > maxPets) {
         throw new ApiError(507, `${snapshot.pets.length} pets exceed the capacity of ${maxPets}; nothing was restored.`)
       }
-      restoreSnapshot(c.var.session, snapshot)
+      await restoreSnapshot(c.var.session, snapshot)
       return c.body(null, 204)
     })

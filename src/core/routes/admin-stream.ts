@@ -1,8 +1,13 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { EventStreams } from '../journal/event-streams.js'
 import { toEntry } from '../journal/journal-entry.js'
-import type { AdminDeps } from './admin.js'
+
+/** What the event stream works on. */
+export interface StreamDeps {
+  /** Selects the session a route works on (X-Mock-Session). */
+  session: MiddlewareHandler<AppEnv>
+}
 
 const headers = {
   'Content-Type': 'text/event-stream',
@@ -18,15 +23,15 @@ const headers = {
  * and drops the body unread, without cancelling it.
  */
 export const streamRoutes = (
-  deps: Pick<AdminDeps, 'session'>,
+  deps: StreamDeps,
   streams = new EventStreams((record) => JSON.stringify(toEntry(record))),
 ): Hono<AppEnv> =>
   new Hono<AppEnv>().get('/requests/stream', deps.session, (c) => {
-    const { journal } = c.var.session
+    const session = c.var.session
     if (c.req.method === 'HEAD') {
-      const refused = streams.refusal(journal)
+      const refused = streams.refusal(session)
       if (refused) throw refused
       return c.body(null, 200, headers)
     }
-    return c.body(streams.stream(journal), 200, headers)
+    return c.body(streams.stream(session), 200, headers)
   })

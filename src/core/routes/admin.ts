@@ -5,10 +5,11 @@ import type { FaultRuleInput } from '../controls/faults.js'
 import { toEntry } from '../journal/journal-entry.js'
 import { dataBody } from '../stages/data-body.js'
 import { jsonBody } from '../stages/json-body.js'
+import { toMiddleware } from '../stages/stage.js'
 import type { Pet } from '../state/pet.js'
 import type { ProxyStats } from '../proxy/proxy-stats.js'
 import { fakePets, SeedError } from '../state/seed.js'
-import type { SessionRegistry } from '../state/sessions.js'
+import type { SessionStore } from '../state/port.js'
 import type { Snapshot } from '../state/snapshot.js'
 import type { Transport } from '../http/transport.js'
 import type { YamlCodec } from '../http/yaml-data.js'
@@ -24,7 +25,7 @@ import { adminPanelRoutes } from './admin-panel.js'
 
 /** What the admin API works on. */
 export interface AdminDeps {
-  sessions: SessionRegistry
+  sessions: SessionStore
   operations: readonly string[]
   bodyLimit: number
   transport: Transport
@@ -66,47 +67,48 @@ const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Requi
  */
 export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   const startedAt = Date.now()
-  const body = jsonBody(deps.bodyLimit, deps.transport)
+  const body = toMiddleware(jsonBody(deps.bodyLimit, deps.transport))
   const session = deps.session
   const admin = new Hono<AppEnv>()
 
-  admin.get('/health', (c) =>
-    c.json({
+  admin.get('/health', async (c) => {
+    const { pets, sessions } = await deps.sessions.stats()
+    return c.json({
       status: 'ok',
       version: deps.version,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-      pets: deps.sessions.default.store.size,
-      sessions: deps.sessions.list().length,
+      pets,
+      sessions,
       ...(deps.proxy && { proxy: deps.proxy.report() }),
-    } satisfies Health),
-  )
+    } satisfies Health)
+  })
   admin.route('/', adminPanelRoutes(deps))
   if (deps.guard) admin.use('*', deps.guard)
 
-  admin.post('/faults', session, body, (c) => {
+  admin.post('/faults', session, body, async (c) => {
     const rule = deps.validateRule(c.get('body'))
     if (typeof rule === 'string') throw badRequest(`${rule}.`)
-    return c.json(c.var.session.faults.add(rule), 201)
+    return c.json(await c.var.session.addFault(rule), 201)
   })
-  admin.get('/faults', session, (c) => c.json({ faults: c.var.session.faults.list() } satisfies FaultList))
-  admin.delete('/faults', session, (c) => {
-    c.var.session.faults.clear()
+  admin.get('/faults', session, async (c) => c.json({ faults: await c.var.session.listFaults() } satisfies FaultList))
+  admin.delete('/faults', session, async (c) => {
+    await c.var.session.clearFaults()
     return c.body(null, 204)
   })
-  admin.delete('/faults/:id', session, (c) => {
+  admin.delete('/faults/:id', session, async (c) => {
     const id = c.req.param('id')
-    if (!CANONICAL.test(id) || !c.var.session.faults.remove(Number(id))) {
+    if (!CANONICAL.test(id) || !(await c.var.session.removeFault(Number(id)))) {
       throw new ApiError(404, `No fault rule with id ${id}.`)
     }
     return c.body(null, 204)
   })
 
-  admin.post('/reset', session, (c) => {
-    c.var.session.reset()
+  admin.post('/reset', session, async (c) => {
+    await c.var.session.reset()
     return c.body(null, 204)
   })
-  admin.get('/state', session, (c) => c.json({ pets: c.var.session.store.all() } satisfies StateBody))
-  admin.put('/state', session, dataBody(deps, 'The state'), (c) => {
+  admin.get('/state', session, async (c) => c.json({ pets: await c.var.session.allPets() } satisfies StateBody))
+  admin.put('/state', session, toMiddleware(dataBody(deps, 'The state')), async (c) => {
     let pets: Pet[]
     try {
       pets = deps.validateState(c.get('body'))
@@ -120,30 +122,31 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
         `${pets.length} pets exceed the capacity of ${c.var.session.maxPets}; nothing was replaced.`,
       )
     }
-    c.var.session.replacePets(pets)
+    await c.var.session.replacePets(pets)
     return c.body(null, 204)
   })
   admin.post('/seed', session, body, async (c) => {
-    const { count, seed } = seedRequest(c.get('body'), c.var.session.maxPets, c.var.session.seed)
-    c.var.session.replacePets(await fakePets(count, seed))
+    const { count, seed } = seedRequest(c.get('body'), c.var.session.maxPets, await c.var.session.generatorSeed())
+    await c.var.session.replacePets(await fakePets(count, seed))
     return c.body(null, 204)
   })
 
-  admin.get('/requests', session, (c) =>
-    c.json({ requests: c.var.session.journal.list(journalQuery(c.req.query(), deps.operations)).map(toEntry) }),
+  admin.get('/requests', session, async (c) =>
+    c.json({ requests: (await c.var.session.requests(journalQuery(c.req.query(), deps.operations))).map(toEntry) }),
   )
-  admin.delete('/requests', session, (c) => {
-    c.var.session.journal.clear()
+  admin.delete('/requests', session, async (c) => {
+    await c.var.session.clearRequests()
     return c.body(null, 204)
   })
 
-  admin.get('/sessions', (c) =>
-    c.json({ sessions: deps.sessions.list().map((s) => s.summary()) } satisfies SessionList),
-  )
-  admin.delete('/sessions/:name', (c) => {
+  admin.get('/sessions', async (c) => {
+    const sessions = await deps.sessions.sessions()
+    return c.json({ sessions: await Promise.all(sessions.map((s) => s.summary())) } satisfies SessionList)
+  })
+  admin.delete('/sessions/:name', async (c) => {
     const name = c.req.param('name')
     if (name === 'default') throw badRequest('The default session cannot be deleted; use POST /__admin/reset.')
-    if (!deps.sessions.delete(name)) throw new ApiError(404, `No session named ${name}.`)
+    if (!(await deps.sessions.dropSession(name))) throw new ApiError(404, `No session named ${name}.`)
     return c.body(null, 204)
   })
   admin.route('/', clockRoutes(deps))

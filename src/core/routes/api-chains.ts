@@ -2,10 +2,10 @@ import type { MiddlewareHandler } from 'hono'
 import { ApiError } from '../http/errors.js'
 import type { Logger } from '../http/log.js'
 import { isAdminPath } from '../stages/admin-guard.js'
-import { readJsonBody } from '../stages/json-body.js'
+import { jsonBody } from '../stages/json-body.js'
 import { answer, errorResponse } from '../http/respond.js'
 import { allowHeader } from '../http/route-methods.js'
-import type { SessionRegistry } from '../state/sessions.js'
+import type { SessionStore } from '../state/port.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { auth } from '../stages/auth.js'
 import { deprecation } from '../stages/deprecation.js'
@@ -21,7 +21,7 @@ import type { Transport } from '../http/transport.js'
 /** What the chains of the API's routes are built from. */
 export interface ApiChainsOptions {
   basePath: string
-  sessions: SessionRegistry
+  sessions: SessionStore
   logger: Logger
   transport: Transport
   onError: OnError
@@ -59,12 +59,13 @@ export interface ApiChains {
 export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const { basePath, sessions, logger, transport, onError, cors, methodsFor } = options
   const authenticate = auth(options.auth, onError)
-  const body: Stage = (c, next) => readJsonBody(c, options.bodyLimit, transport).then(() => next(c))
+  const body = jsonBody(options.bodyLimit, transport)
   const selectSession = session(sessions)
   const limit = rateLimit()
 
   const { forward } = options
-  const proxied = (op: SpecOperation): Next =>
+  // With --proxy the deployment authenticates, reads and validates: the chain ends at `forward`.
+  const operation = (op: SpecOperation, handler: Next): Next =>
     chain(
       [
         journal(op, transport, onError),
@@ -72,30 +73,14 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
         selectSession,
         op.deprecated ? deprecation(op, logger) : undefined,
         mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),
+        forward ? undefined : authenticate,
         limit,
         op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,
+        op.requestBody && !forward ? body : undefined,
+        forward ? undefined : validateRequest(op, options.limitRange),
       ],
-      forward!(op),
+      forward ? forward(op) : handler,
     )
-
-  const operation = (op: SpecOperation, handler: Next): Next =>
-    forward
-      ? proxied(op)
-      : chain(
-          [
-            journal(op, transport, onError),
-            cors,
-            selectSession,
-            op.deprecated ? deprecation(op, logger) : undefined,
-            mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),
-            authenticate,
-            limit,
-            op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,
-            op.requestBody ? body : undefined,
-            validateRequest(op, options.limitRange),
-          ],
-          handler,
-        )
 
   const notFound: Next = (c) => {
     const methods = methodsFor(c.req.path)

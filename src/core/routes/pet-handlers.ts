@@ -1,6 +1,9 @@
 import { ApiError, badRequest } from '../http/errors.js'
-import type { NewPet, PetStatus } from '../state/pet.js'
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import type { NewPet, Pet, PetStatus } from '../state/pet.js'
 import { petLimitProblem } from '../state/pet-limits.js'
+import type { CreateRefusal } from '../state/store.js'
 import { jsonAnswer } from '../http/respond.js'
 import { readNewPet, silenceDefaults, type SpecSilences } from '../spec/silences.js'
 import type { Next } from '../stages/stage.js'
@@ -22,26 +25,36 @@ export const petHandlers = (
 ): OperationHandlers => ({
   listPets(c) {
     const { limit, status } = c.get('input').params as { limit: number; status?: PetStatus }
-    return jsonAnswer(c, c.get('session').store.list(limit, status))
+    const pets = c.get('session').listPets(limit, status)
+    return pets instanceof Promise ? pets.then((list) => jsonAnswer(c, list)) : jsonAnswer(c, pets)
   },
 
   createPet(c) {
     const body = c.get('input').body as NewPet
     const tooLarge = petLimitProblem(body)
     if (tooLarge) throw badRequest(`${tooLarge}.`)
-    const input = readNewPet(body, rules.silences, rules.knownFields)
-    const result = c.get('session').store.create(input)
-    if (result === 'full') {
-      throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
-    }
-    return jsonAnswer(c, result, 201, { location: `${basePath}/pets/${result.id}` })
+    const result = c.get('session').createPet(readNewPet(body, rules.silences, rules.knownFields))
+    return result instanceof Promise ? result.then((r) => created(c, r, basePath)) : created(c, result, basePath)
   },
 
   getPet(c) {
     const id = c.get('input').params['petId'] as number
     // A rounded id (beyond 2^53) must never match the pet it rounds to.
-    const pet = Number.isSafeInteger(id) ? c.get('session').store.get(id) : undefined
-    if (!pet) throw new ApiError(404, `No pet with id ${c.req.param('petId')}.`)
-    return jsonAnswer(c, pet)
+    const pet = Number.isSafeInteger(id) ? c.get('session').getPet(id) : undefined
+    return pet instanceof Promise ? pet.then((p) => found(c, p)) : found(c, pet)
   },
 })
+
+// Each store call may answer later (a networked store); the in-memory one answers now, and then no
+// promise is made (see state/port.ts).
+const created = (c: Context<AppEnv>, result: Pet | CreateRefusal, basePath: string): Response => {
+  if (result === 'full') {
+    throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
+  }
+  return jsonAnswer(c, result, 201, { location: `${basePath}/pets/${result.id}` })
+}
+
+const found = (c: Context<AppEnv>, pet: Pet | undefined): Response => {
+  if (!pet) throw new ApiError(404, `No pet with id ${c.req.param('petId')}.`)
+  return jsonAnswer(c, pet)
+}

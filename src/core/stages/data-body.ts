@@ -1,10 +1,10 @@
-import type { Context, MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
+import type { Context } from 'hono'
 import { ApiError, badRequest } from '../http/errors.js'
 import { parseJsonExact } from '../http/json.js'
 import { bodyIsAbsent, readBodyText } from '../http/read-body.js'
 import type { Transport } from '../http/transport.js'
 import type { YamlCodec } from '../http/yaml-data.js'
+import type { Stage } from './stage.js'
 
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml']
 
@@ -56,9 +56,11 @@ export const readDataBody = async (c: Context, deps: DataBodyDeps, noun: string)
   }
 }
 
-/** {@link readDataBody} as middleware: the parsed body in `c.var.body`. */
-export const dataBody = (deps: DataBodyDeps, noun: string): MiddlewareHandler<AppEnv> =>
-  async function dataBody(c, next) {
-    c.set('body', await readDataBody(c, deps, noun))
-    await next()
-  }
+/** {@link readDataBody} as a stage: the parsed body in `c.var.body`. */
+export const dataBody =
+  (deps: DataBodyDeps, noun: string): Stage =>
+  (c, next) =>
+    readDataBody(c, deps, noun).then((body) => {
+      c.set('body', body)
+      return next(c)
+    })

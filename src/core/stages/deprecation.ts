@@ -1,4 +1,6 @@
-import type { DeprecationClient } from '../controls/deprecation-log.js'
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import type { DeprecationClient, FirstCall } from '../controls/deprecation-log.js'
 import { formatDay } from '../time/instant.js'
 import { redactAuthorization } from '../journal/journal.js'
 import { lifecycleHeaders, replacementOf } from '../controls/lifecycle.js'
@@ -6,7 +8,7 @@ import type { Logger } from '../http/log.js'
 import { authorizationOf } from '../http/request-authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'
 import type { SpecOperation } from '../spec/spec.js'
-import type { Stage } from './stage.js'
+import type { Answer, Next, Stage } from './stage.js'
 
 const describeClient = ({ authorization, userAgent }: DeprecationClient): string =>
   `${authorization ?? 'a client without Authorization'} with User-Agent ${userAgent === null ? 'none' : JSON.stringify(userAgent)}`
@@ -23,6 +25,26 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Stage => 
   )
   const until = operation.sunset ? ` and will be removed on ${formatDay(operation.sunset)}` : ''
   const replacement = replacementOf(operation)
+  const warned = (
+    first: FirstCall,
+    client: DeprecationClient,
+    name: string,
+    next: Next,
+    c: Context<AppEnv>,
+  ): Answer => {
+    if (first === 'client') {
+      logger.warn(
+        `${operation.id} is deprecated${until}; called by ${describeClient(client)} (session ${name}); use ${replacement} instead`,
+      )
+    } else if (first === 'overflow') {
+      logger.warn(
+        `${operation.id}: more distinct clients than the report keeps in session ${name}; further ones are counted as "other" and not logged`,
+      )
+    }
+    addAnswerHeaders(c, headers)
+    return next(c)
+  }
+
   return (c, next) => {
     const session = c.get('session')
     const authorization = authorizationOf(c)
@@ -30,17 +52,8 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Stage => 
       authorization: authorization === undefined ? null : redactAuthorization(authorization),
       userAgent: c.req.header('User-Agent') ?? null,
     }
-    const first = session.deprecations.record(operation.id, client, Date.now())
-    if (first === 'client') {
-      logger.warn(
-        `${operation.id} is deprecated${until}; called by ${describeClient(client)} (session ${session.name}); use ${replacement} instead`,
-      )
-    } else if (first === 'overflow') {
-      logger.warn(
-        `${operation.id}: more distinct clients than the report keeps in session ${session.name}; further ones are counted as "other" and not logged`,
-      )
-    }
-    addAnswerHeaders(c, headers)
-    return next(c)
+    const first = session.noteDeprecatedCall(operation.id, client, Date.now())
+    if (first instanceof Promise) return first.then((f) => warned(f, client, session.name, next, c))
+    return warned(first, client, session.name, next, c)
   }
 }

@@ -8,8 +8,10 @@ import {
   redactAuthorization,
   type Shaping,
 } from '../journal/journal.js'
+import type { MaybePromise } from '../state/port.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
+import { builtAnswer } from '../http/respond.js'
 import { type Answer, type OnError, type Stage, settled } from './stage.js'
 
 const isJsonText = (text: string): boolean => {
@@ -23,9 +25,9 @@ const isJsonText = (text: string): boolean => {
 
 /** The answer as recorded: its parts as built (respond.ts), else read from the Response (a copy). */
 const responseOf = (c: Context<AppEnv>, res: Response): RecordedResponse | Promise<RecordedResponse> => {
-  const built = c.get('answer')
+  const built = builtAnswer(res)
   // Reading a built answer's parts from the Response would turn its plain headers into a web Headers.
-  if (built !== undefined && built.res === res) {
+  if (built !== undefined) {
     const recorded: RecordedResponse = { status: res.status, headers: built.headers }
     if (c.req.method !== 'HEAD' && built.text !== null && built.text !== '')
       recorded.body = keepBody(built.text, built.json)
@@ -94,17 +96,21 @@ const record = (
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
   const violations = c.get('violations')
   if (violations !== undefined) entry.violations = violations
-  if (reset) return void session.journal.record(entry)
+  if (reset) return stored(session.record(entry))
   const response = responseOf(c, res)
   if (!(response instanceof Promise)) {
     entry.response = response
-    return void session.journal.record(entry)
+    return stored(session.record(entry))
   }
   return response.then((recorded) => {
     entry.response = recorded
-    session.journal.record(entry)
+    return stored(session.record(entry))
   })
 }
+
+/** Nothing once the entry is stored: the answer goes out after its entry is in the journal. */
+const stored = (done: MaybePromise<JournalRecord>): void | Promise<void> =>
+  done instanceof Promise ? done.then(() => undefined) : undefined
 
 /** `res` once recorded. */
 const recorded = (

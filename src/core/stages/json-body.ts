@@ -1,9 +1,10 @@
-import type { Context, MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { isJsonType, parseJsonExact } from '../http/json.js'
 import { bodyIsAbsent, readBodyText } from '../http/read-body.js'
 import type { Transport } from '../http/transport.js'
+import type { Stage } from './stage.js'
 
 /**
  * Reads a JSON request body into `c.var.body` (its text into `c.var.bodyText`):
@@ -34,9 +35,8 @@ export const readJsonBody = async (c: Context<AppEnv>, maxBytes: number, transpo
 
 const required = () => badRequest('Request body is required: a JSON object.')
 
-/** {@link readJsonBody} as a hono middleware (the admin routes'). */
-export const jsonBody = (maxBytes: number, transport: Transport): MiddlewareHandler<AppEnv> =>
-  async function jsonBody(c, next) {
-    await readJsonBody(c, maxBytes, transport)
-    await next()
-  }
+/** {@link readJsonBody} as a stage: the API's operations with a body, and the admin routes (through `toMiddleware`). */
+export const jsonBody =
+  (maxBytes: number, transport: Transport): Stage =>
+  (c, next) =>
+    readJsonBody(c, maxBytes, transport).then(() => next(c))

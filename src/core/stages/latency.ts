@@ -11,10 +11,12 @@ export const wait = (ms: number): Promise<void> => new Promise((resolve) => setT
  * none. A draw from the range by the session's seeded generator.
  */
 export const latencyWait = (c: Context<AppEnv>): Promise<void> | undefined => {
-  const session = c.get('session')
-  const range = session.latency
-  if (range === null) return undefined
-  const delayMs = range.min === range.max ? range.min : session.random.int(range.min, range.max)
+  const delayMs = c.get('session').drawLatency()
+  if (delayMs instanceof Promise) return delayMs.then((ms) => (ms === undefined ? undefined : waitNoted(c, ms)))
+  return delayMs === undefined ? undefined : waitNoted(c, delayMs)
+}
+
+const waitNoted = (c: Context<AppEnv>, delayMs: number): Promise<void> => {
   noteShaping(c, { by: 'latency', delayMs })
   return wait(delayMs)
 }

@@ -1,7 +1,8 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, defaultMessageFor } from '../http/errors.js'
-import { type FaultKind, maxDelayMs } from '../controls/faults.js'
+import { type FaultKind, type FaultRule, maxDelayMs } from '../controls/faults.js'
+import type { MaybePromise } from '../state/port.js'
 import type { Shaping } from '../journal/journal.js'
 import { goneError } from '../controls/lifecycle.js'
 import { parsePreferences } from '../controls/preferences.js'
@@ -63,11 +64,13 @@ const readOverride = (c: Context<AppEnv>, operation: SpecOperation, allowed: rea
   return effect
 }
 
-const readFaultRule = (c: Context<AppEnv>, operation: SpecOperation): Effect | undefined => {
-  const faults = c.get('session').faults
-  if (faults.size === 0) return undefined
+/** The session's first matching rule, counted down (one atomic call of the state port). */
+const takeFaultRule = (c: Context<AppEnv>, operation: SpecOperation): MaybePromise<FaultRule | undefined> => {
   const petId = c.req.param('petId')
-  const rule = faults.match({ operation: operation.id, ...(petId !== undefined && { petId }) })
+  return c.get('session').takeFault({ operation: operation.id, ...(petId !== undefined && { petId }) })
+}
+
+const ruleEffect = (rule: FaultRule | undefined): Effect | undefined => {
   if (!rule) return undefined
   const { status, delayMs, fault } = rule
   return {
@@ -136,12 +139,20 @@ export const mockControl = (operation: SpecOperation, options: MockControlOption
   // An operation with a sunset may be forced to answer as it will once removed.
   const gone = operation.sunset ? [410] : []
   const allowed = [...new Set([...operation.statuses, ...extraStatuses, ...gone])].sort((a, b) => a - b)
-  return (c, next) => {
-    // An explicit override wins; rules are then neither consulted nor counted down.
-    const effect = readOverride(c, operation, allowed) ?? readFaultRule(c, operation)
+  const shape = (c: Context<AppEnv>, next: Next, effect: Effect | undefined): Answer => {
     if (!effect) return next(c)
     noteShaping(c, effect.shaping)
     if (!effect.delayMs) return apply(c, next, effect, operation, options)
     return wait(effect.delayMs).then(() => apply(c, next, effect, operation, options))
+  }
+  return (c, next) => {
+    // An explicit override wins; rules are then neither consulted nor counted down.
+    const override = readOverride(c, operation, allowed)
+    if (override) return shape(c, next, override)
+    // Most requests meet no rule: then no target is built and nothing is asked (measured on the hot path).
+    if (!c.get('session').mayFault()) return next(c)
+    const rule = takeFaultRule(c, operation)
+    if (rule instanceof Promise) return rule.then((r) => shape(c, next, ruleEffect(r)))
+    return shape(c, next, ruleEffect(rule))
   }
 }

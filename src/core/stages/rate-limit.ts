@@ -1,8 +1,10 @@
 import { ApiError } from '../http/errors.js'
-import { formatRate, partitionKey } from '../controls/rate-limit.js'
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { formatRate, partitionKey, type RateDecision } from '../controls/rate-limit.js'
 import { authorizationOf } from '../http/request-authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'
-import type { Stage } from './stage.js'
+import type { Answer, Next, Stage } from './stage.js'
 
 // The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).
 const policyName = '"default"'
@@ -17,8 +19,20 @@ const bearerToken = (header: string | undefined): string => /^bearer +(\S+)/i.ex
  */
 export const rateLimit = (): Stage => (c, next) => {
   const session = c.get('session')
-  if (!session.rateLimits.policy) return next(c)
-  const decision = session.rateLimits.take(partitionKey(bearerToken(authorizationOf(c))), session.clock.now())
+  const policy = session.rateLimitPolicy()
+  if (policy instanceof Promise) return policy.then((p) => (p ? hit(c, next) : next(c)))
+  return policy ? hit(c, next) : next(c)
+}
+
+const hit = (c: Context<AppEnv>, next: Next): Answer => {
+  const decision = c.get('session').hitRateLimit(partitionKey(bearerToken(authorizationOf(c))))
+  if (decision instanceof Promise) return decision.then((d) => decided(c, next, d))
+  return decided(c, next, decision)
+}
+
+const decided = (c: Context<AppEnv>, next: Next, decision: RateDecision | undefined): Answer => {
+  // The limit was turned off between the two calls (another replica, an admin request).
+  if (decision === undefined) return next(c)
   c.set('rateLimit', decision)
   addAnswerHeaders(c, { ratelimit: `${policyName};r=${decision.remaining};t=${decision.resetSeconds}` })
   if (!decision.allowed) {

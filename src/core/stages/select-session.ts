@@ -1,7 +1,8 @@
-import type { Context, MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
-import type { Session, SessionRegistry } from '../state/sessions.js'
+import type { MaybePromise, SessionState, SessionStore } from '../state/port.js'
+import type { Stage } from './stage.js'
 
 /** The header that selects an isolated session. */
 export const sessionHeader = 'X-Mock-Session'
@@ -12,19 +13,26 @@ const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/
 export const isSessionName = (name: string): boolean => SESSION_NAME.test(name)
 
 /** Puts the session the request names (or the default one) in `c.var.session`; 400 for a bad name. */
-export const setSession = (c: Context<AppEnv>, sessions: SessionRegistry): Session => {
+export const setSession = (c: Context<AppEnv>, sessions: SessionStore): MaybePromise<SessionState> => {
   const name = c.req.header(sessionHeader)
   if (name !== undefined && !isSessionName(name)) {
     throw badRequest(`${sessionHeader} must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)
   }
-  const session = sessions.get(name)
+  const session = sessions.session(name)
+  if (session instanceof Promise) {
+    return session.then((selected) => {
+      c.set('session', selected)
+      return selected
+    })
+  }
   c.set('session', session)
   return session
 }
 
-/** {@link setSession} as a hono middleware (the admin routes'). */
-export const selectSession = (sessions: SessionRegistry): MiddlewareHandler<AppEnv> =>
-  async function selectSession(c, next) {
-    setSession(c, sessions)
-    await next()
+/** {@link setSession} as a stage (the admin routes run it through `toMiddleware`). */
+export const selectSession =
+  (sessions: SessionStore): Stage =>
+  (c, next) => {
+    const selected = setSession(c, sessions)
+    return selected instanceof Promise ? selected.then(() => next(c)) : next(c)
   }

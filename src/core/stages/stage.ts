@@ -47,6 +47,22 @@ export const settled = (c: Context<AppEnv>, next: Next, onError: OnError): Answe
 }
 
 /**
+ * A stage as a hono middleware (the reverse of {@link fromMiddleware}), for
+ * the admin routes, which hono composes: the rest of the hono chain is the
+ * stage's `next`, and what the stage answers is the middleware's answer. A
+ * step is written once, as a stage, whichever kind of route runs it.
+ */
+export const toMiddleware =
+  (stage: Stage): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const res = await stage(c, async () => {
+      await next()
+      return c.res
+    })
+    if (res !== c.res) c.res = res
+  }
+
+/**
  * A hono middleware (cors, bearerAuth) as a stage. Asynchronous, as every
  * hono middleware is. The answer of the rest goes through `c.res`, so that
  * what the middleware set on the response (CORS headers) is merged into it

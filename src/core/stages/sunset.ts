@@ -11,7 +11,14 @@ import type { Stage } from './stage.js'
 export const sunsetGate = (operation: SpecOperation, sunset: Date): Stage => {
   const at = sunset.getTime()
   return (c, next) => {
-    if (c.get('session').clock.now() >= at) throw goneError(operation)
+    const now = c.get('session').now()
+    if (now instanceof Promise) {
+      return now.then((n) => {
+        if (n >= at) throw goneError(operation)
+        return next(c)
+      })
+    }
+    if (now >= at) throw goneError(operation)
     return next(c)
   }
 }

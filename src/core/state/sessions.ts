@@ -9,6 +9,14 @@ import { RateLimiter, type RateLimitPolicy } from '../controls/rate-limit.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { PetStore } from './store.js'
 import type { LatencyRange, World } from './world.js'
+import type { RateLimitState, SessionContents, SessionState, SessionStore, SessionSummary } from './port.js'
+import type { NewPet, PetStatus } from './pet.js'
+import type { DeprecationClient, FirstCall, DeprecationReport } from '../controls/deprecation-log.js'
+import type { FaultRule, FaultRuleInput, FaultTarget } from '../controls/faults.js'
+import type { RateDecision } from '../controls/rate-limit.js'
+import type { JournalListener, JournalQuery, JournalRecord } from '../journal/journal.js'
+import type { ClockView } from '../time/clock.js'
+import type { CreateRefusal } from './store.js'
 
 /** The name of the session used when a request names none. */
 export const defaultSessionName = 'default'
@@ -27,19 +35,15 @@ export interface StartState {
   deprecated?: readonly SpecOperation[]
 }
 
-/** A session's name and sizes, for listings. */
-export interface SessionSummary {
-  name: string
-  pets: number
-  faults: number
-  requests: number
-}
-
 /**
  * One isolated world: its own pets and id counter, fault rules, latency,
- * seeded generator, journal, clock, rate limit and deprecation report.
+ * seeded generator, journal, clock, rate limit and deprecation report. The
+ * in-memory implementation of the state port ({@link SessionState}): every
+ * method answers now, and each is atomic because nothing runs between its
+ * statements. The fields are its own parts; the rest of the core goes through
+ * the port's methods.
  */
-export class Session {
+export class Session implements SessionState {
   readonly name: string
   readonly #start: StartState
   store!: PetStore
@@ -105,13 +109,132 @@ export class Session {
   summary(): SessionSummary {
     return { name: this.name, pets: this.store.size, faults: this.faults.size, requests: this.journal.size }
   }
+
+  getPet(id: number): Pet | undefined {
+    return this.store.get(id)
+  }
+
+  listPets(limit: number, status?: PetStatus): Pet[] {
+    return this.store.list(limit, status)
+  }
+
+  allPets(): Pet[] {
+    return this.store.all()
+  }
+
+  createPet(input: NewPet): Pet | CreateRefusal {
+    return this.store.create(input)
+  }
+
+  generatorSeed(): number {
+    return this.seed
+  }
+
+  takeFault(target: FaultTarget): FaultRule | undefined {
+    return this.faults.match(target)
+  }
+
+  mayFault(): boolean {
+    return this.faults.size > 0
+  }
+
+  addFault(input: FaultRuleInput): FaultRule {
+    return this.faults.add(input)
+  }
+
+  listFaults(): FaultRule[] {
+    return this.faults.list()
+  }
+
+  removeFault(id: number): boolean {
+    return this.faults.remove(id)
+  }
+
+  clearFaults(): void {
+    this.faults.clear()
+  }
+
+  drawLatency(): number | undefined {
+    const range = this.latency
+    if (range === null) return undefined
+    return range.min === range.max ? range.min : this.random.int(range.min, range.max)
+  }
+
+  rateLimitPolicy(): RateLimitPolicy | undefined {
+    return this.rateLimits.policy
+  }
+
+  hitRateLimit(key: string): RateDecision | undefined {
+    return this.rateLimits.policy ? this.rateLimits.take(key, this.clock.now()) : undefined
+  }
+
+  rateLimit(): RateLimitState {
+    return { policy: this.rateLimits.policy, keys: this.rateLimits.size }
+  }
+
+  noteDeprecatedCall(operation: string, client: DeprecationClient, now: number): FirstCall {
+    return this.deprecations.record(operation, client, now)
+  }
+
+  deprecationReport(): DeprecationReport[] {
+    return this.deprecations.report()
+  }
+
+  now(): number {
+    return this.clock.now()
+  }
+
+  clockView(): ClockView {
+    return this.clock.view()
+  }
+
+  setClock(setting: ClockSetting): ClockView {
+    this.clock.set(setting)
+    return this.clock.view()
+  }
+
+  record(entry: Omit<JournalRecord, 'id'>): JournalRecord {
+    return this.journal.record(entry)
+  }
+
+  requests(query?: JournalQuery): JournalRecord[] {
+    return this.journal.list(query)
+  }
+
+  clearRequests(): void {
+    this.journal.clear()
+  }
+
+  subscribe(listener: JournalListener): () => void {
+    return this.journal.subscribe(listener)
+  }
+
+  contents(): SessionContents {
+    return {
+      seed: this.seed,
+      pets: this.store.all(),
+      nextId: this.store.nextId,
+      faults: this.faults.list(),
+      nextFaultId: this.faults.nextId,
+      latency: this.latency,
+      random: this.random.state(),
+      clock: this.clock.view(),
+      rateLimit: this.rateLimits.policy,
+    }
+  }
+
+  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): void {
+    this.restore(world)
+    this.clock.set(clock)
+    this.setRateLimit(rateLimit)
+  }
 }
 
 /**
  * Named sessions, created on first use from the start state; beyond `max`
  * the least recently used one (never the default) is dropped.
  */
-export class SessionRegistry {
+export class SessionRegistry implements SessionStore {
   readonly #sessions = new Map<string, Session>()
   readonly #start: StartState
   readonly #max: number
@@ -163,6 +286,22 @@ export class SessionRegistry {
   /** Ends what every session holds open (the server stops). */
   close(): void {
     for (const session of this.#sessions.values()) session.close()
+  }
+
+  session(name?: string): Session {
+    return this.get(name)
+  }
+
+  sessions(): Session[] {
+    return this.list()
+  }
+
+  dropSession(name: string): boolean {
+    return this.delete(name)
+  }
+
+  stats(): { pets: number; sessions: number } {
+    return { pets: this.default.store.size, sessions: this.#sessions.size }
   }
 
   #evict(): void {

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv'
 import { snapshot as validateSnapshotSchema } from '../../generated/validators.js'
-import { clockAt, type ClockSetting, type MockClock, realClock } from '../time/clock.js'
+import { clockAt, type ClockSetting, type ClockView, realClock } from '../time/clock.js'
 import { clockRangeExpectation, inClockRange } from '../time/clock-range.js'
 import { type FaultRule, type FaultRuleInput, maxDelayMs } from '../controls/faults.js'
 import { instantExpectation, parseInstant } from '../time/instant.js'
@@ -9,7 +9,7 @@ import { PetIndex } from './pet-index.js'
 import { createRandom, type RandomState } from '../controls/random.js'
 import { formatRate, parseRate, rateExpectation, type RateLimitPolicy } from '../controls/rate-limit.js'
 import { SeedError, validatePets } from './seed.js'
-import type { Session } from './sessions.js'
+import { type MaybePromise, type SessionContents, type SessionState, whenReady } from './port.js'
 import { describeSchemaError } from '../spec/messages.js'
 import type { LatencyRange, World } from './world.js'
 
@@ -221,30 +221,28 @@ export const clockSettingOf = (clock: Snapshot['clock']): ClockSetting =>
 export const rateLimitOf = (rate: string | null): RateLimitPolicy | undefined =>
   rate === null ? undefined : parseRate(rate)
 
-/** Restores a (checked) snapshot into a session: world, clock and rate limit; the journal stays. */
-export const restoreSnapshot = (session: Session, snapshot: Snapshot): void => {
-  session.restore(worldOf(snapshot))
-  session.clock.set(clockSettingOf(snapshot.clock))
-  session.setRateLimit(rateLimitOf(snapshot.rateLimit))
-}
+/** Restores a (checked) snapshot into a session, in one change: world, clock and rate limit; the journal stays. */
+export const restoreSnapshot = (session: SessionState, snapshot: Snapshot): MaybePromise<void> =>
+  session.load(worldOf(snapshot), clockSettingOf(snapshot.clock), rateLimitOf(snapshot.rateLimit))
 
 /** A clock as a snapshot writes it: null for real time. */
-export const snapshotClock = (clock: MockClock): Snapshot['clock'] => {
-  const { now, frozen, real } = clock.view()
-  return real ? null : { now, frozen }
-}
+export const snapshotClock = ({ now, frozen, real }: ClockView): Snapshot['clock'] => (real ? null : { now, frozen })
 
-/** A session's world as it stands, as a snapshot document. */
-export const snapshotOf = (session: Session, version: string): Snapshot => ({
+/** A session's contents as a snapshot document. */
+const snapshotDocument = (contents: SessionContents, version: string): Snapshot => ({
   format: snapshotFormat,
   petstoreMock: version,
-  seed: session.seed,
-  pets: session.store.all(),
-  nextId: session.store.nextId,
-  faults: session.faults.list(),
-  nextFaultId: session.faults.nextId,
-  latency: session.latency,
-  random: session.random.state(),
-  clock: snapshotClock(session.clock),
-  rateLimit: session.rateLimits.policy ? formatRate(session.rateLimits.policy) : null,
+  seed: contents.seed,
+  pets: contents.pets,
+  nextId: contents.nextId,
+  faults: contents.faults,
+  nextFaultId: contents.nextFaultId,
+  latency: contents.latency,
+  random: contents.random,
+  clock: snapshotClock(contents.clock),
+  rateLimit: contents.rateLimit ? formatRate(contents.rateLimit) : null,
 })
+
+/** A session's world as it stands, as a snapshot document. */
+export const snapshotOf = (session: SessionState, version: string): MaybePromise<Snapshot> =>
+  whenReady(session.contents(), (contents) => snapshotDocument(contents, version))

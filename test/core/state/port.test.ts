@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest'
+import { createMock, prepareMockOn } from '../../../src/core/app.js'
+import type { SessionState, SessionStore } from '../../../src/core/state/port.js'
+import { SessionRegistry } from '../../../src/core/state/sessions.js'
+
+/** Every call of the port answers later, as a networked store (Redis) would; `calls` counts them. */
+const later = <T extends object>(target: T, calls: Map<string, number>): T =>
+  new Proxy(target, {
+    get(object, key) {
+      const value: unknown = Reflect.get(object, key, object)
+      if (typeof value !== 'function' || typeof key !== 'string') return value
+      // A backend that cannot tell without a round trip whether a session has rules says it may.
+      if (key === 'mayFault') return () => true
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(object, args)
+        // Subscriptions and close are local to a replica on any backend.
+        if (key === 'subscribe' || key === 'close') return result
+        calls.set(key, (calls.get(key) ?? 0) + 1)
+        return Promise.resolve(result).then((answer) => wrap(answer, calls))
+      }
+    },
+  })
+
+const wrap = (answer: unknown, calls: Map<string, number>): unknown => {
+  if (answer instanceof Array) return answer.map((item) => wrap(item, calls))
+  return answer !== null && typeof answer === 'object' && 'takeFault' in answer
+    ? later(answer as SessionState, calls)
+    : answer
+}
+
+const asyncStore = (calls: Map<string, number>) =>
+  prepareMockOn({ seed: 7, delay: { min: 0, max: 0 } }, (start, max) =>
+    later<SessionStore>(new SessionRegistry(start, max), calls),
+  ).build()
+
+const auth = { Authorization: 'Bearer t', 'Content-Type': 'application/json' }
+const admin = { 'Content-Type': 'application/json' }
+
+/** One scenario touching every request-path call of the port: pets, ids, rules, latency, rate limit, clock, journal, deprecations, sessions. */
+const scenario: [method: string, path: string, headers?: Record<string, string>, body?: unknown][] = [
+  ['GET', '/v1/pets?limit=2', auth],
+  ['POST', '/v1/pets', auth, { name: 'Rex', categoryId: 1 }],
+  ['POST', '/v1/pets', { ...auth, 'X-Mock-Session': 'b' }, { name: 'Bo', categoryId: 2 }],
+  ['GET', '/v1/pets/1', auth],
+  ['POST', '/__admin/faults', admin, { operation: 'getPet', status: 503, times: 1 }],
+  ['POST', '/__admin/faults', admin, { operation: 'listPets', status: 500, probability: 0.5 }],
+  ['GET', '/v1/pets/1', auth],
+  ['GET', '/v1/pets/1', auth],
+  ['GET', '/v1/pets', auth],
+  ['GET', '/v1/pets', auth],
+  ['GET', '/v1/pets', auth],
+  ['GET', '/__admin/faults'],
+  ['PUT', '/__admin/rate-limit', admin, { rate: '2/m' }],
+  ['GET', '/v1/pets/2', auth],
+  ['GET', '/v1/pets/2', auth],
+  ['GET', '/v1/pets/2', auth],
+  ['GET', '/__admin/rate-limit'],
+  ['PUT', '/__admin/clock', admin, { now: '2030-01-01T00:00:00Z', frozen: true }],
+  ['GET', '/__admin/clock'],
+  ['GET', '/__admin/sessions'],
+  ['GET', '/__admin/health'],
+  ['DELETE', '/__admin/sessions/b'],
+  ['POST', '/__admin/reset'],
+  ['GET', '/v1/pets/99', auth],
+]
+
+const run = async (app: { request(path: string, init: RequestInit): Response | Promise<Response> }) => {
+  const answers = []
+  for (const [method, path, headers, body] of scenario) {
+    const res = await app.request(path, {
+      method,
+      ...(headers && { headers }),
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    })
+    const text = await res.text()
+    const json = text === '' ? null : JSON.parse(text)
+    // Times and uptimes differ between two runs; everything else must not.
+    if (json && typeof json === 'object' && 'uptimeSeconds' in json) delete json.uptimeSeconds
+    answers.push({
+      status: res.status,
+      ratelimit: res.headers.get('ratelimit'),
+      location: res.headers.get('location'),
+      json,
+    })
+  }
+  return answers
+}
+
+describe('the state port', () => {
+  it('an asynchronous backend goes through the same stages and answers exactly as the in-memory one', async () => {
+    const calls = new Map<string, number>()
+    const memory = createMock({ seed: 7, delay: { min: 0, max: 0 } }).app
+    const expected = await run(memory)
+    const got = await run(asyncStore(calls))
+    // The scenario reaches every control: a counted rule (503 once), seeded draws, a rate limit (429).
+    expect(got.map((answer) => answer.status)).toEqual([
+      200, 201, 201, 200, 201, 201, 503, 200, 200, 500, 200, 200, 200, 200, 200, 429, 200, 200, 200, 200, 200, 204, 204,
+      404,
+    ])
+    for (const [i, answer] of got.entries())
+      expect({ step: scenario[i], ...answer }).toEqual({ step: scenario[i], ...expected[i] })
+    // The request path asked the port, not a backend's parts.
+    for (const method of [
+      'session',
+      'createPet',
+      'getPet',
+      'listPets',
+      'takeFault',
+      'drawLatency',
+      'hitRateLimit',
+      'record',
+    ])
+      expect(calls.get(method), method).toBeGreaterThan(0)
+  })
+
+  it('the in-memory backend answers now: a request that waits for nothing gets no promise', async () => {
+    const { app } = createMock()
+    const request = () =>
+      app.fetch(new Request('http://localhost/v1/pets/1', { headers: { Authorization: 'Bearer t' } }))
+    // The first pass through authentication is a hono middleware (asynchronous); its verdict is then remembered.
+    expect(await request()).toHaveProperty('status', 200)
+    const res = request()
+    expect(res).toBeInstanceOf(Response)
+    expect((res as Response).status).toBe(200)
+  })
+
+  it('journals each answer of the asynchronous backend once it is stored', async () => {
+    const calls = new Map<string, number>()
+    const app = asyncStore(calls)
+    await app.request('/v1/pets/1', { headers: { Authorization: 'Bearer t' } })
+    const res = await app.request('/__admin/requests')
+    const { requests } = (await res.json()) as { requests: { path: string; status: number }[] }
+    expect(requests.map(({ path, status }) => ({ path, status }))).toEqual([{ path: '/v1/pets/1', status: 200 }])
+  })
+})
