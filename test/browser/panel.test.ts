@@ -143,7 +143,7 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     expect(first!.files).toBe(3)
     expect(first!.weight).toBeLessThanOrEqual(60 * 1024)
     // Times are reported, not asserted: a test must not fail because the machine is busy
-    // (they are real renders, so a regression shows in this line and in the README's figures).
+    // (they are real renders, so a regression shows in this line and in docs/qa.md's figures).
     expect(rendered).toBeGreaterThan(0)
     expect(paint).toBeGreaterThan(0)
   })

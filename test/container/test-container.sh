@@ -81,7 +81,7 @@ label=$("$engine" image inspect --format '{{index .Config.Labels "org.opencontai
 [ "$label" = "$version" ] || fail "image version label $label, package.json $version"
 ok "image built with $engine"
 
-# data mounted the way the README tells users to
+# data mounted the way docs/reference/container.md tells users to
 printf 'pets:\n  - { id: 1, name: Mounted, categoryId: 1, status: available }\n  - { id: 7, name: Faulty, categoryId: 2 }\n' >"$work/pets.yaml"
 printf -- '- { operation: getPet, petId: 7, status: 503 }\n' >"$work/faults.yaml"
 chmod 0644 "$work"/*.yaml

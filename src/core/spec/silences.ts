@@ -3,9 +3,9 @@ import { type NewPet, petStatuses, type PetStatus } from '../state/pet.js'
 
 /**
  * How the mock reads the places where the interface specification is silent
- * and more than one reading is plausible (README, "Behaviour where the
- * interface specification is silent"). Each is a switch; the defaults are
- * the mock's original decisions.
+ * and more than one reading is plausible (docs/reference/spec-silences.md,
+ * "Switches"). Each is a switch; the defaults are the mock's original
+ * decisions.
  */
 export interface SpecSilences {
   /** A `limit` outside its bounds: 400 (`reject`), or brought to the nearest bound (`clamp`). */
