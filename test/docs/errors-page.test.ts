@@ -4,7 +4,7 @@ import type { Socket } from 'node:net'
 import { join } from 'node:path'
 import { RequestError } from '@hono/node-server'
 import { describe, expect, it } from 'vitest'
-import { errorCodeFor, errorCodes } from '../../src/core/errors.js'
+import { errorCodeFor, errorCodes } from '../../src/core/http/errors.js'
 import {
   answerClientError,
   answerConnect,
@@ -14,7 +14,7 @@ import {
 import { codeSpans, docsRoot, pageTables, readPage } from '../helpers/doc-tables.js'
 
 // docs/reference/errors.md lists the `code` of every status the mock answers with an `Error` body.
-// The statuses come from the code: the documented table of src/core/errors.ts, every status
+// The statuses come from the code: the documented table of src/core/http/errors.ts, every status
 // literal an ApiError is made with, and the answers the Node host writes itself.
 
 const page = readPage('docs/reference/errors.md')
