@@ -1,5 +1,5 @@
 import type { Mock } from '../core/app.js'
-import { ruleValidatorFor, type FaultRule, type FaultRuleInput } from '../core/controls/faults.js'
+import { ruleValidatorFor, type FaultRule, type FaultRuleInput, maxFaultRules } from '../core/controls/faults.js'
 import type { JournalQuery } from '../core/journal/journal.js'
 import type { JournalEntry } from '../core/journal/journal-entry.js'
 import { toEntry } from '../core/journal/journal-entry.js'
@@ -93,7 +93,10 @@ export const createControls = (start: () => Promise<MockState>, made: Promise<Mo
     addFault: async (input, options) => {
       const rule = (await ruleValidator())(input)
       if (typeof rule === 'string') throw new PetstoreMockError(`addFault: ${rule}`)
-      return on(options, (s) => s.addFault(rule))
+      const added = await on(options, (s) => s.addFault(rule))
+      if (added === 'full')
+        throw new PetstoreMockError(`addFault: the session holds ${maxFaultRules} fault rules, the most it may`)
+      return added
     },
     clearFaults: (options) => on(options, (s) => s.clearFaults()),
     pets: (options) => on(options, (s) => s.allPets()),

@@ -91,12 +91,20 @@ export const ruleValidatorFor = (spec: Spec): ((input: unknown) => FaultRuleInpu
  * Checks a list of start-up rules (`--faults`, the msw `faults` option):
  * the rules, or a sentence naming the source, the entry and the field.
  */
+/** Most fault rules a session holds: every request looks at them, and a client may add them without end. */
+export const maxFaultRules = 1000
+
+/** Why a rule was not added: the session holds {@link maxFaultRules} already. */
+export type FaultsFull = 'full'
+
 export const checkFaultRules = (
   data: unknown,
   validate: (input: unknown) => FaultRuleInput | string,
   source: string,
 ): FaultRuleInput[] | string => {
   if (!Array.isArray(data)) return `${source}: must be an array of fault rules`
+  if (data.length > maxFaultRules)
+    return `${source}: ${data.length} fault rules exceed the most a session holds, ${maxFaultRules}`
   const rules: FaultRuleInput[] = []
   for (const [i, entry] of data.entries()) {
     const rule = validate(entry)
@@ -140,7 +148,9 @@ export class FaultRules {
     return this.#nextId
   }
 
-  add(input: FaultRuleInput): FaultRule {
+  /** Adds a rule under the next id; 'full' (nothing added) at {@link maxFaultRules}. */
+  add(input: FaultRuleInput): FaultRule | FaultsFull {
+    if (this.#rules.length >= maxFaultRules) return 'full'
     const rule: FaultRule = { id: this.#nextId++, ...input }
     if (input.times !== undefined) rule.remaining = input.times
     this.#rules.push(rule)

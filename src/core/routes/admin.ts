@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../http/errors.js'
-import type { FaultRuleInput } from '../controls/faults.js'
+import { type FaultRuleInput, maxFaultRules } from '../controls/faults.js'
 import { toEntry } from '../journal/journal-entry.js'
 import { dataBody } from '../stages/data-body.js'
 import { jsonBody } from '../stages/json-body.js'
@@ -88,7 +88,11 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   admin.post('/faults', session, body, async (c) => {
     const rule = deps.validateRule(c.get('body'))
     if (typeof rule === 'string') throw badRequest(`${rule}.`)
-    return c.json(await c.var.session.addFault(rule), 201)
+    const added = await c.var.session.addFault(rule)
+    if (added === 'full') {
+      throw new ApiError(507, `The session holds ${maxFaultRules} fault rules, the most it may; delete some first.`)
+    }
+    return c.json(added, 201)
   })
   admin.get('/faults', session, async (c) => c.json({ faults: await c.var.session.listFaults() } satisfies FaultList))
   admin.delete('/faults', session, async (c) => {

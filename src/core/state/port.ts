@@ -1,5 +1,5 @@
 import type { DeprecationClient, DeprecationReport, FirstCall } from '../controls/deprecation-log.js'
-import type { FaultRule, FaultRuleInput, FaultTarget } from '../controls/faults.js'
+import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget } from '../controls/faults.js'
 import type { RandomState } from '../controls/random.js'
 import type { RateDecision, RateLimitPolicy } from '../controls/rate-limit.js'
 import type { JournalListener, JournalQuery, JournalRecord } from '../journal/journal.js'
@@ -101,7 +101,7 @@ export interface SessionState {
    */
   mayFault(): boolean
   /** Atomic: adds a rule under the next rule id. */
-  addFault(input: FaultRuleInput): MaybePromise<FaultRule>
+  addFault(input: FaultRuleInput): MaybePromise<FaultRule | FaultsFull>
   /** The rules, in creation order, with their remaining counts. */
   listFaults(): MaybePromise<FaultRule[]>
   /** Removes a rule; false when there is none with `id`. */

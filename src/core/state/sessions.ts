@@ -12,7 +12,7 @@ import type { LatencyRange, World } from './world.js'
 import type { RateLimitState, SessionContents, SessionState, SessionStore, SessionSummary } from './port.js'
 import type { NewPet, PetStatus } from './pet.js'
 import type { DeprecationClient, FirstCall, DeprecationReport } from '../controls/deprecation-log.js'
-import type { FaultRule, FaultRuleInput, FaultTarget } from '../controls/faults.js'
+import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget } from '../controls/faults.js'
 import type { RateDecision } from '../controls/rate-limit.js'
 import type { JournalListener, JournalQuery, JournalRecord } from '../journal/journal.js'
 import type { ClockView } from '../time/clock.js'
@@ -138,7 +138,7 @@ export class Session implements SessionState {
     return this.faults.size > 0
   }
 
-  addFault(input: FaultRuleInput): FaultRule {
+  addFault(input: FaultRuleInput): FaultRule | FaultsFull {
     return this.faults.add(input)
   }
 

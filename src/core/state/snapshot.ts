@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv'
 import { snapshot as validateSnapshotSchema } from '../../generated/validators.js'
 import { clockAt, type ClockSetting, type ClockView, realClock } from '../time/clock.js'
 import { clockRangeExpectation, inClockRange } from '../time/clock-range.js'
-import { type FaultRule, type FaultRuleInput, maxDelayMs } from '../controls/faults.js'
+import { type FaultRule, type FaultRuleInput, maxDelayMs, maxFaultRules } from '../controls/faults.js'
 import { instantExpectation, parseInstant } from '../time/instant.js'
 import type { Pet } from './pet.js'
 import { PetIndex } from './pet-index.js'
@@ -59,6 +59,7 @@ export const snapshotSchema = {
     nextId: safeId,
     faults: {
       type: 'array',
+      maxItems: maxFaultRules,
       items: { type: 'object', required: ['id'], properties: { id: safeId, remaining: safeId } },
     },
     nextFaultId: safeId,

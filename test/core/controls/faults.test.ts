@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { createRuleValidator, FaultRules } from '../../../src/core/controls/faults.js'
+import {
+  checkFaultRules,
+  createRuleValidator,
+  type FaultRuleInput,
+  FaultRules,
+  maxFaultRules,
+} from '../../../src/core/controls/faults.js'
 import { createRandom } from '../../../src/core/controls/random.js'
 
 const validate = createRuleValidator(['listPets', 'createPet', 'getPet'])
@@ -82,6 +88,23 @@ describe('FaultRules', () => {
     expect(r.list().map((x) => x.id)).toEqual([2])
     r.clear()
     expect(r.size).toBe(0)
-    expect(r.add({ status: 500 }).id).toBe(3)
+    expect(r.add({ status: 500 })).toMatchObject({ id: 3 })
+  })
+
+  it(`holds at most ${maxFaultRules} rules: the next add changes nothing and says 'full'`, () => {
+    const r = new FaultRules(createRandom(1))
+    for (let i = 0; i < maxFaultRules; i++) expect(r.add({ status: 500 })).toMatchObject({ id: i + 1 })
+    expect(r.add({ status: 503 })).toBe('full')
+    expect(r.size).toBe(maxFaultRules)
+    expect(r.nextId).toBe(maxFaultRules + 1)
+    r.remove(1)
+    expect(r.add({ status: 503 })).toMatchObject({ id: maxFaultRules + 1, status: 503 })
+  })
+
+  it('refuses a start-up list longer than the cap, naming the source', () => {
+    const rules = Array.from({ length: maxFaultRules + 1 }, () => ({ status: 500 }))
+    expect(checkFaultRules(rules, (input) => input as FaultRuleInput, '--faults rules.yaml')).toBe(
+      `--faults rules.yaml: ${maxFaultRules + 1} fault rules exceed the most a session holds, ${maxFaultRules}`,
+    )
   })
 })

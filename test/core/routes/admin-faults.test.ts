@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { maxFaultRules } from '../../../src/core/controls/faults.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 
 const pets = [{ id: 1, name: 'a', categoryId: 1 }]
@@ -24,6 +25,26 @@ describe('fault rules through /__admin/faults', () => {
     expect((await request('/__admin/faults/x', { method: 'DELETE' })).status).toBe(404)
     expect((await request('/__admin/faults', { method: 'DELETE' })).status).toBe(204)
     expect(await (await request('/__admin/faults')).json()).toEqual({ faults: [] })
+  })
+
+  it(`a session holds at most ${maxFaultRules} rules: 507 beyond, nothing added, the rules still apply`, async () => {
+    const { request } = contractApp({
+      pets,
+      faults: Array.from({ length: maxFaultRules - 1 }, () => ({ operation: 'createPet', status: 500 })),
+    })
+    expect((await request('/__admin/faults', admin({ operation: 'getPet', status: 503 }))).status).toBe(201)
+    const refused = await request('/__admin/faults', admin({ status: 500 }))
+    expect(refused.status).toBe(507)
+    expect(await refused.json()).toEqual({
+      code: 'insufficient_storage',
+      message: `The session holds ${maxFaultRules} fault rules, the most it may; delete some first.`,
+      status: 507,
+    })
+    const { faults } = (await (await request('/__admin/faults')).json()) as { faults: { id: number }[] }
+    expect(faults).toHaveLength(maxFaultRules)
+    expect(faults.at(-1)).toEqual({ id: maxFaultRules, operation: 'getPet', status: 503 })
+    expect((await request('/v1/pets/1', { headers: auth() })).status).toBe(503)
+    expect((await request('/v1/pets', { headers: auth() })).status).toBe(200)
   })
 
   it('a rule with times disappears once used up', async () => {
