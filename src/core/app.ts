@@ -106,13 +106,6 @@ export interface AppOptions {
 /** The defaults of {@link AppOptions}. */
 export { appDefaults }
 
-/** An app with the state it works on, for hosts that control it without HTTP (src/msw/). */
-export interface Mock {
-  app: Hono<AppEnv>
-  sessions: SessionRegistry
-  spec: Spec
-}
-
 /**
  * Builds the Hono app: the contract's operations routed from the document,
  * each one route whose handler is a chain of plain stages (journal → CORS →
@@ -122,15 +115,9 @@ export interface Mock {
  * Web `Request` → `Response` only: no socket, no file (see src/node/ for
  * the server).
  */
-export const createApp = (options: AppOptions = {}): Hono<AppEnv> => createMock(options).app
+export const createApp = (options: AppOptions = {}): Hono<AppEnv> => prepareMock(options).build()
 
-/** {@link createApp}, also handing out its sessions and contract. */
-export const createMock = (options: AppOptions = {}): Mock => {
-  const { sessions, spec, build } = prepareMock(options)
-  return { app: build(), sessions, spec }
-}
-
-/** A mock whose routes are not registered yet (see {@link prepareMock}). */
+/** A mock whose routes are not registered yet (see {@link prepareMock}), with the state it works on. */
 export interface PreparedMock<Store extends SessionStore = SessionRegistry> {
   sessions: Store
   spec: Spec
@@ -138,25 +125,30 @@ export interface PreparedMock<Store extends SessionStore = SessionRegistry> {
   build(): Hono<AppEnv>
 }
 
-/**
- * {@link createMock} in two steps, for a host that can register the routes
- * while it waits for something else (src/msw/, while msw starts its worker):
- * now, every option is checked (whatever createMock throws, this throws) and
- * the sessions and middleware are made; `build` registers the routes, most
- * of the work, and cannot fail.
- */
-export const prepareMock = (options: AppOptions = {}): PreparedMock =>
-  prepareMockOn(options, (start, maxSessions) => new SessionRegistry(start, maxSessions))
+/** Makes a mock's sessions, from every session's start state and the most sessions kept: an implementation of the state port (state/port.ts). */
+export type StoreFactory<Store extends SessionStore> = (start: StartState, maxSessions: number) => Store
+
+const memoryStore: StoreFactory<SessionRegistry> = (start, maxSessions) => new SessionRegistry(start, maxSessions)
 
 /**
- * {@link prepareMock} with the sessions in `store` (made from every session's start state and the
- * most sessions kept): any implementation of the state port (state/port.ts) goes through the same
- * stages and routes as the in-memory one.
+ * {@link createApp} in two steps, handing out its sessions and contract, for
+ * hosts that control the mock without HTTP or register the routes while they
+ * wait for something else (src/msw/, while msw starts its worker): now, every
+ * option is checked (whatever createApp throws, this throws) and the sessions
+ * and middleware are made; `build` registers the routes, most of the work,
+ * and cannot fail. The sessions live in memory unless `store` makes them
+ * elsewhere: any implementation of the state port goes through the same
+ * stages and routes.
  */
-export const prepareMockOn = <Store extends SessionStore>(
+export function prepareMock(options?: AppOptions): PreparedMock
+export function prepareMock<Store extends SessionStore>(
   options: AppOptions,
-  store: (start: StartState, maxSessions: number) => Store,
-): PreparedMock<Store> => {
+  store: StoreFactory<Store>,
+): PreparedMock<Store>
+export function prepareMock(
+  options: AppOptions = {},
+  store: StoreFactory<SessionStore> = memoryStore,
+): PreparedMock<SessionStore> {
   const spec = options.spec ?? bundledSpec()
   const logger = options.logger ?? createLogger('silent')
   const transport = options.transport ?? webTransport

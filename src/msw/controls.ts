@@ -1,4 +1,4 @@
-import type { Mock } from '../core/app.js'
+import type { PreparedMock } from '../core/app.js'
 import { ruleValidatorFor, type FaultRule, type FaultRuleInput, maxFaultRules } from '../core/controls/faults.js'
 import type { JournalQuery } from '../core/journal/journal.js'
 import type { JournalEntry } from '../core/journal/journal-entry.js'
@@ -44,7 +44,7 @@ export interface PetstoreControls {
 }
 
 /** What the controls work on: the sessions and the contract, not the app (its routes may come later). */
-type MockState = Pick<Mock, 'sessions' | 'spec'>
+type MockState = Pick<PreparedMock, 'sessions' | 'spec'>
 
 const sessionOf = (mock: MockState, options: SessionOption = {}): MaybePromise<SessionState> => {
   const name = options.session

@@ -32,7 +32,7 @@ export interface HandlersOptions extends Omit<AppOptions, 'transport' | 'delay'>
   faker?: FakerOptions
 }
 
-/** The options after checking: what createMock gets, and what must be awaited first. */
+/** The options after checking: what prepareMock gets, and what must be awaited first. */
 export interface CheckedOptions {
   app: AppOptions
   spec: Spec

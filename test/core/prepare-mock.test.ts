@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv'
 import { describe, expect, it } from 'vitest'
-import { type AppOptions, createApp, createMock, prepareMock } from '../../src/core/app.js'
+import { type AppOptions, createApp, prepareMock } from '../../src/core/app.js'
 import { bundledSpec } from '../../src/core/spec/bundled-spec.js'
 import { specFromDocument } from '../../src/core/spec/spec.js'
 
@@ -14,7 +14,7 @@ const editedSpec = (edit: (document: Record<string, any>) => void) => {
   return specFromDocument(document, '', () => accept)
 }
 
-describe('prepareMock (createMock in two steps, for src/msw/)', () => {
+describe('prepareMock (createApp in two steps, for src/msw/)', () => {
   it('registers the routes on the first build only: the same app, routed as createApp routes it', () => {
     const prepared = prepareMock()
     const before = prepared.build().routes.length
@@ -57,8 +57,8 @@ describe('prepareMock (createMock in two steps, for src/msw/)', () => {
       'Invalid time value',
     ],
     ['a document JSON cannot represent', { spec: cyclic }, /circular/],
-  ])('throws at once, as createMock does, for %s', (_, options, message) => {
+  ])('throws at once, as createApp does, for %s', (_, options, message) => {
     expect(() => prepareMock(options)).toThrow(message)
-    expect(() => createMock(options)).toThrow(message)
+    expect(() => createApp(options)).toThrow(message)
   })
 })

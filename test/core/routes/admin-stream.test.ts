@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { createMock } from '../../../src/core/app.js'
+import { prepareMock } from '../../../src/core/app.js'
 import { EventStreams, streamCaps } from '../../../src/core/journal/event-streams.js'
 import { Journal } from '../../../src/core/journal/journal.js'
 
 const inSession = (session: string): RequestInit => ({ headers: { 'X-Mock-Session': session } })
-const open = (app: ReturnType<typeof createMock>['app'], session: string, method = 'GET') =>
+/** A mock with its routes registered, and its sessions. */
+const built = () => {
+  const mock = prepareMock()
+  return { app: mock.build(), sessions: mock.sessions }
+}
+
+const open = (app: ReturnType<typeof built>['app'], session: string, method = 'GET') =>
   app.request('/__admin/requests/stream', { ...inSession(session), method })
 const record = (i: number) => ({
   time: 0,
@@ -19,7 +25,7 @@ const record = (i: number) => ({
 
 describe('HEAD /__admin/requests/stream', () => {
   it('answers the GET status and headers without a body, and never subscribes (500 HEADs, no listener left)', async () => {
-    const { app, sessions } = createMock()
+    const { app, sessions } = built()
     for (let i = 0; i < 500; i++) {
       const res = await open(app, 'default', 'HEAD')
       expect(res.status).toBe(200)
@@ -33,7 +39,7 @@ describe('HEAD /__admin/requests/stream', () => {
     ['/__admin/snapshot', 'application/json'],
     ['/__admin/requests.har', 'application/json'],
   ])('HEAD %s: the GET status and headers, no body', async (path, type) => {
-    const { app } = createMock()
+    const { app } = built()
     const res = await app.request(path, { method: 'HEAD' })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe(type)
@@ -44,7 +50,7 @@ describe('HEAD /__admin/requests/stream', () => {
 
 describe('event streams: one serialisation per record, caps', () => {
   it('the streams of one session share one journal subscription', async () => {
-    const { app, sessions } = createMock()
+    const { app, sessions } = built()
     const streams = await Promise.all(Array.from({ length: 5 }, () => open(app, 'default')))
     expect(sessions.default.journal.listeners).toBe(1)
     await Promise.all(streams.map((res) => res.body!.cancel()))
@@ -68,7 +74,7 @@ describe('event streams: one serialisation per record, caps', () => {
   })
 
   it(`a session's ${streamCaps.perSession + 1}th stream gets 429 with the Error body (HEAD too); closing one makes room`, async () => {
-    const { app } = createMock()
+    const { app } = built()
     const streams = await Promise.all(Array.from({ length: streamCaps.perSession }, () => open(app, 'a')))
     expect(streams.map((res) => res.status)).toEqual(streams.map(() => 200))
     const refusal = {
@@ -88,7 +94,7 @@ describe('event streams: one serialisation per record, caps', () => {
   })
 
   it(`beyond ${streamCaps.total} streams on the server: 503 with the Error body`, async () => {
-    const { app, sessions } = createMock()
+    const { app, sessions } = built()
     const perSession = streamCaps.perSession
     for (let s = 0; s < streamCaps.total / perSession; s++) {
       for (let i = 0; i < perSession; i++) expect((await open(app, `s${s}`)).status).toBe(200)

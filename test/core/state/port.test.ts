@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createMock, prepareMockOn } from '../../../src/core/app.js'
+import { createApp, prepareMock } from '../../../src/core/app.js'
 import type { SessionState, SessionStore } from '../../../src/core/state/port.js'
 import { SessionRegistry } from '../../../src/core/state/sessions.js'
 
@@ -29,7 +29,7 @@ const wrap = (answer: unknown, calls: Map<string, number>): unknown => {
 }
 
 const asyncStore = (calls: Map<string, number>) =>
-  prepareMockOn({ seed: 7, delay: { min: 0, max: 0 } }, (start, max) =>
+  prepareMock({ seed: 7, delay: { min: 0, max: 0 } }, (start, max) =>
     later<SessionStore>(new SessionRegistry(start, max), calls),
   ).build()
 
@@ -89,7 +89,7 @@ const run = async (app: { request(path: string, init: RequestInit): Response | P
 describe('the state port', () => {
   it('an asynchronous backend goes through the same stages and answers exactly as the in-memory one', async () => {
     const calls = new Map<string, number>()
-    const memory = createMock({ seed: 7, delay: { min: 0, max: 0 } }).app
+    const memory = createApp({ seed: 7, delay: { min: 0, max: 0 } })
     const expected = await run(memory)
     const got = await run(asyncStore(calls))
     // The scenario reaches every control: a counted rule (503 once), seeded draws, a rate limit (429).
@@ -114,7 +114,7 @@ describe('the state port', () => {
   })
 
   it('the in-memory backend answers now: a request that waits for nothing gets no promise', async () => {
-    const { app } = createMock()
+    const app = createApp()
     const request = () =>
       app.fetch(new Request('http://localhost/v1/pets/1', { headers: { Authorization: 'Bearer t' } }))
     // The first pass through authentication is a hono middleware (asynchronous); its verdict is then remembered.
