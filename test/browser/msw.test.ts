@@ -1,7 +1,9 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '../../src/core/app.js'
 import { fakePets } from '../../src/core/state/seed.js'
 import { fixturePets } from '../../src/generated/contract.js'
+import { panelScript } from '../../src/generated/panel.js'
 import type { PageAnswer } from './fixtures/msw-page.js'
 import { launchChromium } from '../helpers/chromium.js'
 import { assertContract } from '../helpers/contract.js'
@@ -89,6 +91,25 @@ describe('petstore-mock/msw in a Service Worker (headless Chromium)', () => {
     ])
     expect(fetched.filter((f) => f.startsWith('pageerror'))).toEqual([])
     expect(fetched).not.toContain(`/${built.fakerChunk}`)
+    await page.close()
+  })
+
+  it("loads the QA panel's files only when the panel is asked for, and serves them as the server does", async () => {
+    const { page, fetched } = await openPage()
+    await callPage(page, 'start')
+    await callPage(page, 'scenario')
+    expect(fetched).not.toContain(`/${built.panelChunk}`)
+    const answers: PageAnswer[] = await callPage(page, 'panel')
+    expect(fetched).toContain(`/${built.panelChunk}`)
+    const app = createApp()
+    for (const answer of answers) {
+      const expected = await app.request(answer.path)
+      expect(answer.status, answer.path).toBe(200)
+      expect(answer.headers, answer.path).toEqual([...expected.headers])
+      expect(answer.body, answer.path).toBe(await expected.text())
+    }
+    expect(answers[1]!.body).toBe(panelScript)
+    expect(fetched.filter((f) => f.startsWith('pageerror'))).toEqual([])
     await page.close()
   })
 

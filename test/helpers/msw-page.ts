@@ -14,6 +14,8 @@ export interface MswPage {
   dir: string
   /** The chunk holding faker (fetched by the page only when asked). */
   fakerChunk: string
+  /** The chunk holding the QA panel's files (fetched only when the panel is). */
+  panelChunk: string
   remove(): void
 }
 
@@ -41,13 +43,17 @@ export const buildMswPage = async (): Promise<MswPage> => {
     join(dir, 'index.html'),
     '<!doctype html><title>loading</title><script type="module" src="/page.js"></script>\n',
   )
-  const fakerChunk = Object.entries(result.metafile.outputs).find(([, out]) =>
-    Object.keys(out.inputs).some((input) => input.includes('@faker-js/faker')),
-  )?.[0]
-  if (!fakerChunk) throw new Error('no faker chunk in the page bundle')
+  const chunkOf = (module: string): string => {
+    const chunk = Object.entries(result.metafile.outputs).find(([, out]) =>
+      Object.keys(out.inputs).some((input) => input.includes(module)),
+    )?.[0]
+    if (!chunk) throw new Error(`no chunk of ${module} in the page bundle`)
+    return chunk.slice(chunk.lastIndexOf('/') + 1)
+  }
   return {
     dir,
-    fakerChunk: fakerChunk.slice(fakerChunk.lastIndexOf('/') + 1),
+    fakerChunk: chunkOf('@faker-js/faker'),
+    panelChunk: chunkOf('src/generated/panel.ts'),
     remove: () => rmSync(dir, { recursive: true }),
   }
 }
@@ -73,7 +79,7 @@ export const serveDirectory = async (dir: string): Promise<{ url: string; close(
 }
 
 /** What the page offers its tests, on `globalThis.petstore` (see the fixture). */
-export type PageCall = 'start' | 'scenario' | 'fakerPets' | 'baseline'
+export type PageCall = 'start' | 'scenario' | 'fakerPets' | 'baseline' | 'panel'
 
 /** A fresh page (its own context: no Service Worker yet) of the built site, once its script has run. */
 export const openMswPage = async (

@@ -17,6 +17,7 @@ const admin = (body: unknown, headers: Record<string, string> = {}): RequestInit
   body: JSON.stringify(body),
 })
 const session = { 'X-Mock-Session': 'job-1' }
+const identity = { 'Accept-Encoding': 'identity' }
 const notUtf8 = new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])
 
 // The third element marks the answer a malformed_body fault cuts in half: no contract check for it.
@@ -79,6 +80,13 @@ const steps: [string, RequestInit?, 'malformed'?][] = [
   ['/__admin/sessions/default', { method: 'DELETE' }],
   ['/__admin/reset', { method: 'POST' }],
   ['/__admin/health'],
+  // The QA panel's files, which both hosts import when first asked for: not compressed here (msw hands
+  // its Response over as it is, where Node's fetch would decode it).
+  ['/__admin/', { headers: identity }],
+  ['/__admin/panel.js', { headers: identity }],
+  ['/__admin/panel.css', { headers: identity }],
+  ['/__admin/favicon.svg', { headers: identity }],
+  ['/__admin/index.html', { headers: { ...identity, 'If-None-Match': '*' } }],
   ['/openapi.yaml'],
   ['/openapi.json'],
 ]

@@ -1,5 +1,4 @@
 import { type Context, type Handler, Hono } from 'hono'
-import { panelHtml, panelIcon, panelScript, panelStyles } from '../../generated/panel.js'
 
 /** What the panel page is told about the server it controls. */
 export interface PanelDeps {
@@ -77,6 +76,32 @@ const serve = async (c: Context, file: Asset): Promise<Response> => {
 const escapeAttribute = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
+/** The panel's files, as served to one app. */
+interface PanelFiles {
+  page: Asset
+  script: Asset
+  styles: Asset
+  icon: Asset
+}
+
+// Imported when the panel is first asked for, not with the app: its 46 KB (Preact included) are most
+// of what a browser app would otherwise load at start with petstore-mock/msw (a bundler makes this a
+// chunk of its own), and of what a server start would read and parse.
+const panelFiles = async (deps: PanelDeps): Promise<PanelFiles> => {
+  const { panelHtml, panelIcon, panelScript, panelStyles } = await import('../../generated/panel.js')
+  return {
+    page: asset(
+      panelHtml
+        .replace('{{operations}}', escapeAttribute(deps.operations.join(' ')))
+        .replace('{{version}}', escapeAttribute(deps.version)),
+      'text/html; charset=utf-8',
+    ),
+    script: asset(panelScript, 'text/javascript; charset=utf-8'),
+    styles: asset(panelStyles, 'text/css; charset=utf-8'),
+    icon: asset(panelIcon, 'image/svg+xml'),
+  }
+}
+
 /**
  * The QA panel under /__admin/ (mounted there, slash included): its page at
  * `/__admin/`, its script, styles and icon. Served without the admin token
@@ -84,24 +109,26 @@ const escapeAttribute = (text: string): string =>
  * before the admin guard. `/__admin` itself redirects here ({@link panelRedirect}).
  */
 export const adminPanelRoutes = (deps: PanelDeps): Hono => {
-  const page = asset(
-    panelHtml
-      .replace('{{operations}}', escapeAttribute(deps.operations.join(' ')))
-      .replace('{{version}}', escapeAttribute(deps.version)),
-    'text/html; charset=utf-8',
-  )
-  const script = asset(panelScript, 'text/javascript; charset=utf-8')
-  const styles = asset(panelStyles, 'text/css; charset=utf-8')
-  const icon = asset(panelIcon, 'image/svg+xml')
+  let files: Promise<PanelFiles> | undefined
+  // A failed load (a browser app's chunk that could not be fetched) is tried again by the next request.
+  const filesOf = (): Promise<PanelFiles> =>
+    (files ??= panelFiles(deps).catch((error: unknown) => {
+      files = undefined
+      throw error
+    }))
+  const serveFile =
+    (name: keyof PanelFiles): Handler =>
+    async (c) =>
+      serve(c, (await filesOf())[name])
   return (
     new Hono()
       // Static paths, not an optional parameter: hono's RegExpRouter, which serves every request of the
       // app, refuses a pattern that can match an empty segment (and the slower TrieRouter takes over).
-      .get('/', (c) => serve(c, page))
-      .get('/index.html', (c) => serve(c, page))
-      .get('/panel.js', (c) => serve(c, script))
-      .get('/panel.css', (c) => serve(c, styles))
-      .get('/favicon.svg', (c) => serve(c, icon))
+      .get('/', serveFile('page'))
+      .get('/index.html', serveFile('page'))
+      .get('/panel.js', serveFile('script'))
+      .get('/panel.css', serveFile('styles'))
+      .get('/favicon.svg', serveFile('icon'))
   )
 }
 
