@@ -3,15 +3,6 @@ import type { EventType, State } from 'js-yaml'
 /** Why a reading stopped: a limit of data documents, with the line and column where. */
 export class YamlReadingError extends Error {}
 
-interface Frame {
-  start: number
-  /** The most collections nested in one of its children. */
-  height: number
-  /** Its last two children's values: in a mapping that refuses a pair, its key and value. */
-  previous: unknown
-  last: unknown
-}
-
 const documentMarkers = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/gm
 
 /**
@@ -19,10 +10,17 @@ const documentMarkers = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/gm
  * data document while it is read: it stops the read at the first collection
  * nested more than `maxDepth` deep, at a second document and at a %YAML
  * version other than 1.2; it keeps the key of the pair being stored for a
- * duplicate's message. Memory: one frame per open node.
+ * duplicate's message. Memory: one entry per open node, in arrays reused
+ * from node to node (a million values make no garbage here).
  */
 export class YamlReading {
-  private readonly frames: Frame[] = []
+  // The open nodes, outermost first: where each starts, the most collections nested in one of its
+  // children, and its last two children's values (in a mapping refusing a pair: key and value).
+  private open = 0
+  private readonly starts: number[] = []
+  private readonly heights: number[] = []
+  private readonly previous: unknown[] = []
+  private readonly last: unknown[] = []
   private documents = 0
   private firstEnd = 0
 
@@ -38,54 +36,60 @@ export class YamlReading {
 
   /** Where the innermost open node starts (js-yaml marks some errors where it ends). */
   lastStart(): number {
-    return this.frames.at(-1)?.start ?? 0
+    return this.open > 0 ? this.starts[this.open - 1]! : 0
   }
 
   /** The key of the pair the innermost open mapping was storing. */
   lastKey(): unknown {
-    return this.frames.at(-1)?.previous
+    return this.open > 0 ? this.previous[this.open - 1] : undefined
   }
 
   /** For js-yaml's `listener` option. */
   readonly listener = (event: EventType, state: State): void => {
-    if (event === 'open') this.open(state)
-    else this.close(state)
+    if (event === 'open') this.opened(state)
+    else this.closed(state)
   }
 
-  private open(state: State): void {
-    if (this.frames.length === 0 && ++this.documents > 1) {
+  private opened(state: State): void {
+    if (this.open === 0 && ++this.documents > 1) {
       // The marker after the first document's content: a line no scalar may hold.
       documentMarkers.lastIndex = this.firstEnd
       const start = documentMarkers.exec(this.text)?.index ?? state.position
       throw new YamlReadingError(`it holds more than one document: the second starts ${this.at(start)}`)
     }
     const version = state.version as string | number | null
-    if (this.frames.length === 0 && version !== null && String(version) !== '1.2') {
+    if (this.open === 0 && version !== null && String(version) !== '1.2') {
       const start = Math.max(0, this.text.search(/^%YAML/m))
       throw new YamlReadingError(
         `it declares %YAML ${version} ${this.at(start)}; data documents are YAML 1.2 (its core schema)`,
       )
     }
-    this.frames.push({ start: state.position, height: 0, previous: undefined, last: undefined })
+    const at = this.open++
+    this.starts[at] = state.position
+    this.heights[at] = 0
+    this.previous[at] = undefined
+    this.last[at] = undefined
   }
 
-  private close(state: State): void {
-    const frame = this.frames.pop()!
+  private closed(state: State): void {
+    const at = --this.open
     // js-yaml wraps the root in a node of the same result, and leaves a closed child's kind to its
     // parent: a collection is a node of that kind whose result is not its last child's.
-    const collection = (state.kind === 'sequence' || state.kind === 'mapping') && state.result !== frame.last
-    const height = frame.height + (collection ? 1 : 0)
+    const collection = (state.kind === 'sequence' || state.kind === 'mapping') && state.result !== this.last[at]
+    const height = this.heights[at]! + (collection ? 1 : 0)
     if (height > this.maxDepth) {
-      throw new YamlReadingError(`it is nested more than ${this.maxDepth} levels deep ${this.at(frame.start)}`)
+      throw new YamlReadingError(`it is nested more than ${this.maxDepth} levels deep ${this.at(this.starts[at]!)}`)
     }
-    const parent = this.frames.at(-1)
-    if (!parent) {
+    // What it held is not kept past its reading.
+    this.previous[at] = this.last[at] = undefined
+    if (at === 0) {
       this.firstEnd = state.position
       return
     }
-    parent.height = Math.max(parent.height, height)
-    parent.previous = parent.last
-    parent.last = state.result
+    const parent = at - 1
+    if (height > this.heights[parent]!) this.heights[parent] = height
+    this.previous[parent] = this.last[parent]
+    this.last[parent] = state.result
   }
 
   /** `at line L, column C` of an offset in the text (lines end at \n, \r\n or \r, as js-yaml counts). */
