@@ -1,6 +1,6 @@
 // Bundles src/bin.ts with esbuild: one ESM entry, its code in chunks loaded on demand.
 //   node scripts/bundle.mjs dist                     dist/bin.js for `npm start` and the package bin;
-//                                                    faker, yaml and Ajv stay in node_modules
+//                                                    faker, yaml, js-yaml and Ajv stay in node_modules
 //   node scripts/bundle.mjs dist/bundle --self-contained   everything inside: the image has no node_modules
 // Plain JavaScript, so that it runs on every Node the package supports, before anything is compiled.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -45,7 +45,7 @@ const { metafile } = await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   // Loaded only by --faker, --spec, --fixtures or --faults: never on a default start.
-  external: selfContained ? [] : ['@faker-js/faker', 'yaml', 'ajv'],
+  external: selfContained ? [] : ['@faker-js/faker', 'yaml', 'js-yaml', 'ajv'],
   minifySyntax: true,
   minifyWhitespace: true,
   logLevel: 'warning',

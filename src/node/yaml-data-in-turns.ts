@@ -3,8 +3,7 @@ import { yamlDataSteps } from './yaml-data-parser.js'
 
 /**
  * {@link yamlDataSteps} with a turn of the event loop at each pause, so that
- * other clients are served while a large upload's text is read. Building
- * the document from what was read is still done in one piece.
+ * other clients are served between the steps of a large upload's parse.
  */
 export const parseYamlDataInTurns = async (text: string): Promise<unknown> => {
   const steps = yamlDataSteps(text)

@@ -1,6 +1,3 @@
-/** How YAML data is parsed: integers as BigInt, so that an unsafe one is refused (see {@link safeIntegers}), not rounded. */
-export const yamlParseOptions = { intAsBigInt: true } as const
-
 /** YAML integers come as BigInt: the safe ones become numbers, an unsafe one stays a BigInt for validation to refuse. */
 export const safeIntegers = (value: unknown): unknown => {
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value

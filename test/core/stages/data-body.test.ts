@@ -26,7 +26,13 @@ describe('PUT /__admin/state takes YAML as well as JSON (the QA panel uploads ei
   )
 
   it.each([
-    ['bad YAML', 'pets: [ {id: 1\n', 'application/yaml', 400, /^Request body is not valid YAML: Flow map/],
+    [
+      'bad YAML',
+      'pets: [ {id: 1\n',
+      'application/yaml',
+      400,
+      'Request body is not valid YAML: unexpected end of the stream within a flow collection at line 2, column 1',
+    ],
     [
       'an integer YAML cannot give exactly',
       'pets:\n  - { id: 1, name: a, categoryId: 9007199254740993 }\n',
