@@ -1,6 +1,7 @@
 import { checkRatePolicy, type RateLimitPolicy } from './controls/rate-limit.js'
 import { maxDelayMs } from './controls/faults.js'
 import type { LatencyRange } from './state/world.js'
+import { checkSilences, type SpecSilences } from './spec/silences.js'
 
 /**
  * The defaults of the app's options, the one place they are written: createApp
@@ -57,6 +58,12 @@ export interface ScalarOptions {
   adminToken?: string
   delay?: LatencyRange
   rateLimit?: RateLimitPolicy
+  silences?: Partial<SpecSilences>
+}
+
+/** What checking resolved: the spec-silence switches, each filled in with its default when not given. */
+export interface CheckedAppOptions {
+  silences: SpecSilences
 }
 
 /**
@@ -66,7 +73,7 @@ export interface ScalarOptions {
  * Cheap on purpose: pets, rules and snapshots are data, checked where they
  * are read (files, the msw options), not again at every start.
  */
-export const checkAppOptions = (options: ScalarOptions): void => {
+export const checkAppOptions = (options: ScalarOptions): CheckedAppOptions => {
   checkInteger('maxPets', options.maxPets, 'maxPets')
   checkInteger('maxSessions', options.maxSessions, 'maxSessions')
   checkInteger('journalSize', options.journalSize, 'journalSize')
@@ -93,4 +100,6 @@ export const checkAppOptions = (options: ScalarOptions): void => {
   }
   const badRate = options.rateLimit && checkRatePolicy(options.rateLimit)
   if (badRate) fail(badRate)
+  const silences = checkSilences(options.silences)
+  return { silences: typeof silences === 'string' ? fail(silences) : silences }
 }

@@ -21,7 +21,7 @@ import { docsRoutes } from './routes/docs.js'
 import { apiChains } from './routes/api-chains.js'
 import { petHandlers } from './routes/pet-handlers.js'
 import { defaultSeed, validatePets } from './state/seed.js'
-import { checkSilences, type SpecSilences } from './spec/silences.js'
+import type { SpecSilences } from './spec/silences.js'
 import { bodyFieldNames } from './spec/body-fields.js'
 import type { Proxy } from './proxy/create-proxy.js'
 import type { SessionStore } from './state/port.js'
@@ -155,9 +155,7 @@ export function prepareMock(
   const seed = options.seed ?? defaultSeed
   const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
   // Throws an OptionError (a TypeError) naming the option.
-  checkAppOptions(options)
-  const silences = checkSilences(options.silences)
-  if (typeof silences === 'string') throw new TypeError(silences)
+  const { silences } = checkAppOptions(options)
   const { proxy } = options
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)

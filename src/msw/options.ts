@@ -4,7 +4,6 @@ import { checkFaultRules, ruleValidatorFor, maxDelayMs } from '../core/controls/
 import type { LatencyRange } from '../core/state/world.js'
 import type { Pet } from '../core/state/pet.js'
 import { defaultSeed, SeedError, validatePets } from '../core/state/seed.js'
-import { checkSilences } from '../core/spec/silences.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
 import { webTransport } from '../core/http/transport.js'
@@ -45,9 +44,9 @@ const fail = (message: string): never => {
 }
 
 /** The core's option checks, their errors as msw's. */
-const translated = (check: () => void): void => {
+const translated = <T>(check: () => T): T => {
   try {
-    check()
+    return check()
   } catch (error) {
     if (error instanceof OptionError) fail(error.message)
     throw error
@@ -107,7 +106,7 @@ export const checkOptions = (options: HandlersOptions): CheckedOptions => {
   const { baseUrl, delay, faker, ...app } = options
   const spec = options.spec ?? bundledSpec()
   // The app's own options are the core's to check; delay and faker are msw's inputs, translated below.
-  translated(() => checkAppOptions(app))
+  const { silences } = translated(() => checkAppOptions(app))
   if (baseUrl !== undefined && typeof baseUrl !== 'string') fail('baseUrl must be a string')
   const maxPets = app.maxPets ?? appDefaults.maxPets
   const checked: CheckedOptions = {
@@ -117,8 +116,7 @@ export const checkOptions = (options: HandlersOptions): CheckedOptions => {
     spec,
     ...(baseUrl !== undefined && { baseUrl }),
   }
-  const silences = checkSilences(app.silences)
-  checked.app.silences = typeof silences === 'string' ? fail(silences) : silences
+  checked.app.silences = silences
   const latency = checkDelay(delay)
   if (latency) checked.app.delay = latency
   if (app.pets !== undefined) checked.app.pets = checkPets(app.pets, spec, maxPets, 'pets')
