@@ -5,6 +5,7 @@ import type { LogFormat } from '../core/http/log.js'
 import { asHostName, asOrigin } from './admin-access.js'
 import { parseRate, rateExpectation } from '../core/controls/rate-limit.js'
 import { configDefaults, type Config } from './config.js'
+import { checkStore, storeExpectation } from './store/store-option.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 
 /** A command line that cannot be run: exit code 2, message and usage. */
@@ -78,6 +79,8 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
       return text
     case 'rate':
       return parseRate(text) ?? orUsage(`${source} must be ${rateExpectation} (got "${text}")`)
+    case 'store':
+      return checkStore(text) ?? orUsage(`${source} must be ${storeExpectation} (got "${text}")`)
     case 'log':
       if (!LOG_FORMATS.includes(text as LogFormat))
         throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)

@@ -35,6 +35,10 @@ export interface Config {
   clock?: Date
   sunset: 'enforce' | 'ignore'
   rateLimit?: RateLimitPolicy
+  /** `memory`, or the URL of the Redis that holds every session (redis:// or rediss://). */
+  store: string
+  /** Prefix of the Redis store's keys. */
+  storePrefix: string
 }
 
 /** The defaults of every option but `log`, which depends on the terminal. */
@@ -57,4 +61,6 @@ export const configDefaults: Omit<Config, 'log'> = {
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   sunset: 'enforce',
+  store: 'memory',
+  storePrefix: 'petstore-mock',
 }

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
 import type { AppEnv } from '../core/app-env.js'
-import { type AppOptions, createApp } from '../core/app.js'
+import { type AppOptions, createApp, prepareMockOn } from '../core/app.js'
 import { ruleValidatorFor, type FaultRuleInput } from '../core/controls/faults.js'
 import { createLogger, type LogSink } from '../core/http/log.js'
 import type { Pet } from '../core/state/pet.js'
@@ -19,6 +19,8 @@ import { preparedRoutes } from './prepared-routes.js'
 import { usePreparedRouter } from './prepared-router.js'
 import { listen, type RunningServer } from './server.js'
 import { yamlCodec } from './yaml-codec.js'
+import { openStore, StoreClientMissing, type StoreFactory } from './store/open-store.js'
+import { redactStore } from './store/store-option.js'
 
 // yaml and Ajv, half the code, only read files given on the command line: a default start loads neither.
 const files = () => import('./files.js')
@@ -78,6 +80,9 @@ const banner = (url: string, config: Config, source: string, count: number): str
     `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
     ...adminAccessBanner(config),
     ...timeBanner(config),
+    ...(config.store === 'memory'
+      ? []
+      : [`  store: ${redactStore(config.store)} (prefix ${config.storePrefix}), shared by every replica on it`]),
     `  panel: ${url}/__admin/ (the QA panel, in a browser)`,
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',
@@ -116,6 +121,18 @@ export interface ServerApp {
   stopping: AbortController
 }
 
+// The app on a store of the host's (Redis): built once the store's start state is in it.
+const onStore = async (options: AppOptions, store: StoreFactory): Promise<Hono<AppEnv>> => {
+  let ready: Promise<void> | undefined
+  const prepared = prepareMockOn(options, (start, max) => {
+    const made = store(start, max)
+    ready = made.ready
+    return made
+  })
+  await ready
+  return prepared.build()
+}
+
 /** Builds the app a Config serves (scripts/bundle.mjs prepares the router of the default one from it). */
 export const serverApp = async (config: Config): Promise<ServerApp> => {
   const spec = config.spec === undefined ? bundledSpec() : (await files()).loadSpec(config.spec)
@@ -128,12 +145,14 @@ export const serverApp = async (config: Config): Promise<ServerApp> => {
   }
   const faults =
     config.faults === undefined ? undefined : (await files()).readFaultRules(config.faults, ruleValidatorFor(spec))
+  const store = await openStore(config)
   const stopping = new AbortController()
-  const app = createApp({
+  const options: AppOptions = {
     ...appOptions(config, spec, pets, faults),
     ...(snapshot && { snapshot }),
     signal: stopping.signal,
-  })
+  }
+  const app = store === undefined ? createApp(options) : await onStore(options, store)
   usePreparedRouter(app, preparedRoutes)
   return { app, source, count: pets.length, stopping }
 }
@@ -169,6 +188,10 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     process.stderr.write(running.banner)
     return undefined
   } catch (error) {
+    if (error instanceof StoreClientMissing) {
+      process.stderr.write(`petstore-mock: ${error.message}\n`)
+      return 2
+    }
     if (error instanceof UsageError) {
       process.stderr.write(`petstore-mock: ${error.message}\n\n${usage()}`)
       return 2

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMock, prepareMockOn } from '../../../src/core/app.js'
+import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
+import type { StartState } from '../../../src/core/state/sessions.js'
+import { runScenario, scenario } from '../../helpers/port-scenario.js'
+import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+
+let redis: RedisServer
+let opened: RedisSessionStore[] = []
+let prefixes = 0
+
+beforeAll(async () => {
+  redis = await startRedis()
+}, 30_000)
+
+afterAll(async () => {
+  for (const store of opened) store.close()
+  await redis?.dispose()
+})
+
+/** A store on the test's Redis under a prefix of its own. */
+const redisFactory = async (prefix = `t${++prefixes}`) => {
+  const factory = await openRedisStore({ url: redis.url, prefix })
+  return (start: StartState, max: number) => {
+    const store = factory(start, max)
+    opened.push(store)
+    return store
+  }
+}
+
+describe('the Redis store', () => {
+  it('answers the port scenario exactly as the in-memory store: ids, counted rules, seeded draws, rate limit, clock, sessions', async () => {
+    const expected = await runScenario(createMock({ seed: 7, delay: { min: 0, max: 0 } }).app)
+    const app = prepareMockOn({ seed: 7, delay: { min: 0, max: 0 } }, await redisFactory()).build()
+    const got = await runScenario(app)
+    for (const [i, answer] of got.entries())
+      expect({ step: scenario[i], ...answer }).toEqual({ step: scenario[i], ...expected[i] })
+  })
+
+  it('draws latency and rule probabilities as the in-memory generator does, one draw after another', async () => {
+    const options = {
+      seed: 42,
+      delay: { min: 0, max: 3 },
+      faults: [{ operation: 'getPet', status: 500, probability: 0.3 }],
+    }
+    const memory = createMock(options).app
+    const app = prepareMockOn(options, await redisFactory()).build()
+    const sequence = async (target: { request(path: string, init: RequestInit): Response | Promise<Response> }) => {
+      const statuses: number[] = []
+      for (let i = 0; i < 30; i++) {
+        const res = await target.request('/v1/pets/1', { headers: { Authorization: 'Bearer t' } })
+        statuses.push(res.status)
+      }
+      const res = await target.request('/__admin/snapshot', {})
+      const snapshot = (await res.json()) as { random: number[] }
+      return { statuses, random: snapshot.random }
+    }
+    const expected = await sequence(memory)
+    expect(expected.statuses).toContain(500)
+    expect(await sequence(app)).toEqual(expected)
+  })
+})
