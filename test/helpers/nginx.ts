@@ -14,7 +14,7 @@ export const sharedProxyConf = fileURLToPath(new URL('../../deploy/nginx/petstor
 /** Installs Debian's nginx when it is missing. */
 export const ensureNginx = (): void => {
   if (existsSync(nginxPath)) return
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx-light'], { stdio: 'ignore' })
+  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], { stdio: 'ignore' })
 }
 
 const freePort = (): Promise<number> =>
