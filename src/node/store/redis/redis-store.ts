@@ -49,6 +49,8 @@ export const connectRedis = (url: string, timeoutMs = 2000): Redis =>
     commandTimeout: timeoutMs,
     connectTimeout: timeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    // Commands of concurrent requests issued in the same tick leave in one write.
+    enableAutoPipelining: true,
   })
 
 /**
