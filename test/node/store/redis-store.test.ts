@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMock, prepareMockOn } from '../../../src/core/app.js'
 import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
 import type { StartState } from '../../../src/core/state/sessions.js'
+import { startWorld } from '../../../src/core/state/world.js'
 import { runScenario, scenario } from '../../helpers/port-scenario.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 
@@ -58,5 +59,44 @@ describe('the Redis store', () => {
     const expected = await sequence(memory)
     expect(expected.statuses).toContain(500)
     expect(await sequence(app)).toEqual(expected)
+  })
+})
+
+describe('the Redis store’s event streams', () => {
+  const entry = (path: string) => ({
+    time: 0,
+    method: 'GET',
+    url: `http://localhost${path}`,
+    path,
+    operation: 'getPet',
+    status: 200,
+    durationMs: 1,
+    headers: [],
+  })
+
+  it('a listener hears of every entry recorded on another replica from its subscription on, each once, in order, even while its connection opens', async () => {
+    const prefix = `events${++prefixes}`
+    const start: StartState = {
+      world: startWorld({ pets: [], faults: [], latency: undefined, seed: 1 }),
+      maxPets: 10,
+      journalSize: 10,
+    }
+    // Two stores with connections of their own: two replicas.
+    const [a, b] = [(await redisFactory(prefix))(start, 5), (await redisFactory(prefix))(start, 5)]
+    const onA = await a.session('watched')
+    const onB = await b.session('watched')
+    const heard: number[] = []
+    let ended = 0
+    // Subscribed and, in the same tick, three entries recorded through the other replica's connection.
+    onB.subscribe({ record: (r) => heard.push(r.id), end: () => ended++ })
+    await Promise.all([onA.record(entry('/1')), onA.record(entry('/2')), onA.record(entry('/3'))])
+    for (let i = 0; i < 50 && heard.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    await onA.record(entry('/4'))
+    for (let i = 0; i < 50 && heard.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(heard).toEqual([1, 2, 3, 4])
+    // Dropping the session on one replica ends the streams on the other.
+    expect(await a.dropSession('watched')).toBe(true)
+    for (let i = 0; i < 50 && ended === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(ended).toBe(1)
   })
 })

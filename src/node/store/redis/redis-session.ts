@@ -62,7 +62,7 @@ export interface SessionContext {
   start: StartState
   /** Turns a rejected call into the store's error (503 when Redis cannot be reached). */
   failed: (error: unknown) => never
-  subscribe(channel: string, listener: JournalListener): () => void
+  subscribe(channel: string, base: string, listener: JournalListener): () => void
   endSubscriptions(channel: string): void
 }
 
@@ -288,7 +288,7 @@ export class RedisSession implements SessionState {
   }
 
   subscribe(listener: JournalListener): () => void {
-    return this.#ctx.subscribe(this.channel, listener)
+    return this.#ctx.subscribe(this.channel, this.#base, listener)
   }
 
   close(): void {

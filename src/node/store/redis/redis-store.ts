@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { Redis, ReplyError } from 'ioredis'
 import { ApiError } from '../../../core/http/errors.js'
-import type { JournalListener, JournalRecord } from '../../../core/journal/journal.js'
 import type { MaybePromise, SessionStore } from '../../../core/state/port.js'
 import { defaultSessionName, type StartState } from '../../../core/state/sessions.js'
 import { encodeWorld } from './codec.js'
 import { defineScripts, type RunScript } from './commands.js'
+import { JournalEvents } from './journal-events.js'
 import { parseMeta, RedisSession, type SessionContext } from './redis-session.js'
 
 /** How the store reaches Redis. */
@@ -66,8 +66,7 @@ export class RedisSessionStore implements SessionStore {
   readonly #ctx: SessionContext
   readonly #prefix: string
   readonly #maxSessions: number
-  readonly #listeners = new Map<string, Set<JournalListener>>()
-  #subscriber: Redis | undefined
+  readonly #events: JournalEvents
   #ready: Promise<void> | undefined
   /** Resolves once the template and the default session are in Redis. */
   readonly ready: Promise<void>
@@ -77,6 +76,7 @@ export class RedisSessionStore implements SessionStore {
     this.#prefix = prefix
     this.#maxSessions = maxSessions
     this.#run = defineScripts(client)
+    this.#events = new JournalEvents(client)
     const world = encodeWorld(start.world, start.clock ?? { mode: 'real' }, start.rateLimit)
     const template = `${prefix}:t:${createHash('sha1').update(world).digest('hex')}:`
     this.#ctx = {
@@ -86,8 +86,8 @@ export class RedisSessionStore implements SessionStore {
       template,
       start,
       failed,
-      subscribe: (channel, listener) => this.#subscribe(channel, listener),
-      endSubscriptions: (channel) => this.#end(channel),
+      subscribe: (channel, base, listener) => this.#events.subscribe(channel, base, listener),
+      endSubscriptions: (channel) => this.#events.end(channel),
     }
     this.ready = this.#run('psInit', prefix, template, world).then(() => void (this.#ready = undefined), failed)
     this.#ready = this.ready
@@ -118,59 +118,9 @@ export class RedisSessionStore implements SessionStore {
     }, failed)
   }
 
-  /** Whether Redis answers now (health). */
-  ping(): Promise<boolean> {
-    if (this.#client.status !== 'ready') return Promise.resolve(false)
-    return this.#client.ping().then(
-      () => true,
-      () => false,
-    )
-  }
-
   close(): void {
-    for (const channel of [...this.#listeners.keys()]) this.#end(channel)
-    this.#subscriber?.disconnect()
+    this.#events.close()
     this.#client.disconnect()
-  }
-
-  #subscribe(channel: string, listener: JournalListener): () => void {
-    let listeners = this.#listeners.get(channel)
-    if (!listeners) {
-      this.#listeners.set(channel, (listeners = new Set()))
-      this.#events()
-        .subscribe(channel)
-        .catch(() => this.#end(channel))
-    }
-    listeners.add(listener)
-    return () => {
-      const current = this.#listeners.get(channel)
-      if (!current?.delete(listener) || current.size > 0) return
-      this.#listeners.delete(channel)
-      this.#subscriber?.unsubscribe(channel).catch(() => undefined)
-    }
-  }
-
-  #end(channel: string): void {
-    const listeners = this.#listeners.get(channel)
-    if (!listeners) return
-    this.#listeners.delete(channel)
-    this.#subscriber?.unsubscribe(channel).catch(() => undefined)
-    for (const listener of listeners) listener.end()
-  }
-
-  // One connection per replica for every event stream; ioredis subscribes again after a reconnect.
-  #events(): Redis {
-    if (this.#subscriber) return this.#subscriber
-    const subscriber = this.#client.duplicate({ enableOfflineQueue: true, lazyConnect: false })
-    subscriber.on('error', () => undefined)
-    subscriber.on('message', (channel: string, text: string) => {
-      if (text === '') return this.#end(channel)
-      const listeners = this.#listeners.get(channel)
-      if (!listeners) return
-      const record = JSON.parse(text) as JournalRecord
-      for (const listener of listeners) listener.record(record)
-    })
-    return (this.#subscriber = subscriber)
   }
 }
 
