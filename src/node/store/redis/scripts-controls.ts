@@ -103,8 +103,7 @@ local id = redis.call('INCR', b .. 'jn')
 local json = '{"id":' .. id .. ARGV[2]
 local size = tonumber(ARGV[3])
 if size > 0 then
-  redis.call('LPUSH', b .. 'j', json)
-  redis.call('LTRIM', b .. 'j', 0, size - 1)
+  if redis.call('LPUSH', b .. 'j', json) > size then redis.call('LTRIM', b .. 'j', 0, size - 1) end
 end
 redis.call('PUBLISH', ARGV[4], json)
 return id

@@ -43,6 +43,9 @@ export const sessionScript = `${luaWorld}${luaDrop}
 local P, name, tpl, max = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local reg = P .. ':reg'
 local b = P .. ':s:' .. name .. ':'
+-- The most recent already (a client's requests, one after another): nothing to write, nothing to evict.
+local latest = redis.call('ZRANGE', reg, -1, -1)
+if latest[1] == name then return metaOf(b) end
 if redis.call('EXISTS', b .. 'm') == 0 then copyWorld(tpl, b) end
 redis.call('ZADD', reg, redis.call('INCR', P .. ':regseq'), name)
 local over = redis.call('ZCARD', reg) - max
