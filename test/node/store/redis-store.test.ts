@@ -100,3 +100,28 @@ describe('the Redis store’s event streams', () => {
     expect(ended).toBe(1)
   })
 })
+
+describe('a store made while Redis is away', () => {
+  it('answers 503 store_unavailable, and starts by itself once Redis is back', async () => {
+    const factory = await redisFactory(`away${++prefixes}`)
+    await redis.stop('SIGKILL')
+    const start: StartState = {
+      world: startWorld({ pets: [], faults: [], latency: undefined, seed: 1 }),
+      maxPets: 10,
+      journalSize: 10,
+    }
+    const store = factory(start, 5)
+    await expect(store.ready).rejects.toMatchObject({ status: 503, code: 'store_unavailable' })
+    await expect(store.session('x')).rejects.toMatchObject({ status: 503, code: 'store_unavailable' })
+    await expect(store.stats()).rejects.toMatchObject({ status: 503, code: 'store_unavailable' })
+    await redis.restart()
+    let stats: { pets: number; sessions: number } | undefined
+    for (let attempt = 0; attempt < 50 && stats === undefined; attempt++) {
+      stats = await store.stats().catch(() => undefined)
+      if (stats === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(stats).toEqual({ pets: 0, sessions: 1 })
+    const session = await store.session('x')
+    expect(await session.summary()).toEqual({ name: 'x', pets: 0, faults: 0, requests: 0 })
+  })
+})

@@ -67,8 +67,11 @@ export class RedisSessionStore implements SessionStore {
   readonly #prefix: string
   readonly #maxSessions: number
   readonly #events: JournalEvents
-  #ready: Promise<void> | undefined
-  /** Resolves once the template and the default session are in Redis. */
+  readonly #world: string
+  /** Set once the template and the default session are in Redis. */
+  #initialised = false
+  #initialising: Promise<void> | undefined
+  /** Resolves once the template and the default session are in Redis (a failed start is tried again by the next call). */
   readonly ready: Promise<void>
 
   constructor(client: Redis, prefix: string, start: StartState, maxSessions: number) {
@@ -89,12 +92,33 @@ export class RedisSessionStore implements SessionStore {
       subscribe: (channel, base, listener) => this.#events.subscribe(channel, base, listener),
       endSubscriptions: (channel) => this.#events.end(channel),
     }
-    this.ready = this.#run('psInit', prefix, template, world).then(() => void (this.#ready = undefined), failed)
-    this.#ready = this.ready
+    this.#world = world
+    this.ready = this.#init()
+    // Whoever awaits `ready` hears of a failure; nobody else must (an unhandled rejection).
+    this.ready.catch(() => undefined)
+  }
+
+  #init(): Promise<void> {
+    this.#initialising ??= this.#run('psInit', this.#prefix, this.#ctx.template, this.#world).then(
+      () => {
+        this.#initialised = true
+        this.#initialising = undefined
+      },
+      (error: unknown) => {
+        this.#initialising = undefined
+        return failed(error)
+      },
+    )
+    return this.#initialising
+  }
+
+  /** `use` once the store's start is in Redis (at once on every call but the first ones). */
+  #initialisedThen<T>(use: () => Promise<T>): Promise<T> {
+    return this.#initialised ? use() : this.#init().then(use)
   }
 
   session(name: string = defaultSessionName): MaybePromise<RedisSession> {
-    if (this.#ready) return this.#ready.then(() => this.session(name))
+    if (!this.#initialised) return this.#init().then(() => this.session(name))
     return this.#run('psSession', this.#prefix, name, this.#ctx.template, this.#maxSessions).then(
       (meta) => new RedisSession(this.#ctx, name, parseMeta(meta)),
       failed,
@@ -102,20 +126,24 @@ export class RedisSessionStore implements SessionStore {
   }
 
   sessions(): Promise<RedisSession[]> {
-    return this.#client
-      .zrange(`${this.#prefix}:reg`, 0, '-1')
-      .then((names) => names.map((name) => new RedisSession(this.#ctx, name)), failed)
+    return this.#initialisedThen(() =>
+      this.#client
+        .zrange(`${this.#prefix}:reg`, 0, '-1')
+        .then((names) => names.map((name) => new RedisSession(this.#ctx, name)), failed),
+    )
   }
 
   dropSession(name: string): Promise<boolean> {
-    return this.#run('psDrop', this.#prefix, name).then((dropped) => dropped === 1, failed)
+    return this.#initialisedThen(() => this.#run('psDrop', this.#prefix, name).then((dropped) => dropped === 1, failed))
   }
 
   stats(): Promise<{ pets: number; sessions: number }> {
-    return this.#run('psStats', this.#prefix).then((reply) => {
-      const [pets, sessions] = (reply as number[]).map(Number) as [number, number]
-      return { pets, sessions }
-    }, failed)
+    return this.#initialisedThen(() =>
+      this.#run('psStats', this.#prefix).then((reply) => {
+        const [pets, sessions] = (reply as number[]).map(Number) as [number, number]
+        return { pets, sessions }
+      }, failed),
+    )
   }
 
   close(): void {
