@@ -123,13 +123,14 @@ export interface ServerApp {
 
 // The app on a store of the host's (Redis): built once the store's start state is in it.
 const onStore = async (options: AppOptions, store: StoreFactory): Promise<Hono<AppEnv>> => {
-  let ready: Promise<void> | undefined
-  const prepared = prepareMockOn(options, (start, max) => {
-    const made = store(start, max)
-    ready = made.ready
-    return made
-  })
-  await ready
+  let made: ReturnType<StoreFactory> | undefined
+  const prepared = prepareMockOn(options, (start, max) => (made = store(start, max)))
+  try {
+    await made!.ready
+  } catch (error) {
+    made!.close()
+    throw error
+  }
   return prepared.build()
 }
 
@@ -160,7 +161,14 @@ export const serverApp = async (config: Config): Promise<ServerApp> => {
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
 export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
   const { app, source, count, stopping } = await serverApp(config)
-  const running = await listen(app, config)
+  let running: RunningServer
+  try {
+    running = await listen(app, config)
+  } catch (error) {
+    // What the app holds open (a Redis store's connections) would keep a failed start alive.
+    stopping.abort()
+    throw error
+  }
   // Open event streams end first, so that their connections close with the idle ones.
   const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs))
   return { ...running, close, banner: banner(running.url, config, source, count) }

@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, readStreamUntil, sendJson, startReplicas } from '../../helpers/replicas.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
-import { spawnServer } from '../../helpers/spawn-server.js'
+import { binPath, spawnServer } from '../../helpers/spawn-server.js'
 
 // Three CLI servers on one redis-server, over loopback: one server as far as any client can tell.
 let redis: RedisServer
@@ -163,4 +164,18 @@ describe('three replicas on one Redis', () => {
       await three.stop()
     }
   }, 60_000)
+})
+
+describe('a replica that cannot listen', () => {
+  it('exits 1 at once, its Redis connection closed (nothing keeps a failed start alive)', () => {
+    const taken = new URL(urls[0]!).port
+    const run = spawnSync(
+      process.execPath,
+      [binPath, '--host', '127.0.0.1', '--port', taken, '--store', redis.url, '--store-prefix', group.prefix],
+      { encoding: 'utf8', timeout: 10_000, env: { PATH: process.env['PATH'] } },
+    )
+    expect(run.signal).toBeNull()
+    expect(run.status).toBe(1)
+    expect(run.stderr).toMatch(/^petstore-mock: cannot start: .*EADDRINUSE/)
+  })
 })
