@@ -29,32 +29,41 @@ export const sendJson = (method: string, body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 })
 
-/** Reads a server-sent event stream until `found` says yes of what has arrived, for at most `timeoutMs`. */
+/**
+ * Reads a server-sent event stream until `found` says yes of what has arrived, for at most
+ * `timeoutMs`; `opened` runs once the stream has answered (it is subscribed from then on).
+ * On time out the error says what had arrived and whether `opened` had finished.
+ */
 export const readStreamUntil = async (
   url: string,
   found: (text: string) => boolean,
   opened: () => Promise<unknown>,
-  timeoutMs = 5000,
+  timeoutMs = 10_000,
+  headers: Record<string, string> = {},
 ): Promise<string> => {
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), timeoutMs)
+  let text = ''
+  let done = 'not started'
   try {
-    const res = await fetch(url, { signal: controller.signal })
+    const res = await fetch(url, { signal: controller.signal, headers })
     const reader = res.body!.getReader()
     const decoder = new TextDecoder()
-    let text = ''
     // The stream says `retry` first: subscribed from then on.
     while (!text.includes('retry:')) text += decoder.decode((await reader.read()).value, { stream: true })
+    done = 'running'
     await opened()
+    done = 'finished'
     while (!found(text)) {
-      const { value, done } = await reader.read()
-      if (done) break
-      text += decoder.decode(value, { stream: true })
+      const next = await reader.read()
+      if (next.done) break
+      text += decoder.decode(next.value, { stream: true })
     }
     await reader.cancel()
     return text
   } catch (error) {
-    if (controller.signal.aborted) throw new Error(`no such event within ${timeoutMs} ms`)
+    if (controller.signal.aborted)
+      throw new Error(`no such event within ${timeoutMs} ms (opened: ${done}; received: ${JSON.stringify(text)})`)
     throw error
   } finally {
     clearTimeout(timer)

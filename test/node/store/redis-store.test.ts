@@ -63,8 +63,9 @@ describe('the Redis store', () => {
 })
 
 describe('the Redis store’s event streams', () => {
+  // Answered now: after the subscription below, as a request recorded from then on is.
   const entry = (path: string) => ({
-    time: 0,
+    time: Date.now(),
     method: 'GET',
     url: `http://localhost${path}`,
     path,

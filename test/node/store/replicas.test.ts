@@ -97,7 +97,9 @@ describe('three replicas on one Redis', () => {
     const text = await readStreamUntil(
       `${urls[1]}/__admin/requests/stream`,
       (seen) => seen.includes('"path":"/v1/pets/7"'),
-      () => get(0, '/v1/pets/7'),
+      async () => expect((await get(0, '/v1/pets/7', session('stream'))).status).toBe(200),
+      10_000,
+      { 'X-Mock-Session': 'stream' },
     )
     expect(text).toMatch(/event: request\ndata: \{[^\n]*"path":"\/v1\/pets\/7"/)
   })

@@ -12,12 +12,13 @@ interface Channel {
 /**
  * The journal's event streams on one replica: one pub/sub connection for
  * every stream, one subscription per session with listeners. Each journal
- * entry is published by the script that stores it (any replica); an entry
- * recorded after `subscribe` but before Redis has the subscription (its
- * connection may still be opening) is read back from the journal, once
- * subscribed, so that a listener hears of every entry from the moment its
- * subscription reached Redis (the journal's id counter read then), each once,
- * in id order.
+ * entry is published by the script that stores it (any replica). A listener
+ * hears of every entry recorded from its `subscribe` on, each once, in id
+ * order, though Redis has the subscription only a little later (its
+ * connection may still be opening, this process may not be scheduled): once
+ * subscribed, the entries recorded since are read back from the journal,
+ * those after the id counter as Redis read it and those answered after the
+ * `subscribe` call (an entry's `time`: replicas' clocks are assumed in step).
  */
 export class JournalEvents {
   readonly #client: Redis
@@ -59,8 +60,8 @@ export class JournalEvents {
     this.#subscriber?.disconnect()
   }
 
-  // Where "from now on" starts: the id counter as Redis reads it, sent at once on the main connection.
   #open(channel: string, base: string, state: Channel): void {
+    const since = Date.now()
     const start = this.#client.get(`${base}jn`)
     const subscribed = this.#events().subscribe(channel)
     Promise.all([start, subscribed])
@@ -68,11 +69,14 @@ export class JournalEvents {
         const from = Number(last ?? 0)
         const texts = await this.#client.lrange(`${base}j`, 0, -1)
         if (this.#channels.get(channel) !== state) return
-        const missed = texts.map((text) => JSON.parse(text) as JournalRecord).filter((entry) => entry.id > from)
+        const missed = texts
+          .map((text) => JSON.parse(text) as JournalRecord)
+          .filter((entry) => entry.id > from || entry.time >= since)
         const early = state.early ?? []
         state.early = undefined
-        state.told = from
-        for (const entry of [...missed.reverse(), ...early].sort((a, b) => a.id - b.id)) this.#tell(state, entry)
+        state.told = 0
+        for (const entry of [...missed, ...early].sort((a, b) => a.id - b.id)) this.#tell(state, entry)
+        state.told = Math.max(state.told, from)
       })
       .catch(() => this.end(channel))
   }
