@@ -1,3 +1,9 @@
+import { appDefaults, optionLimits } from '../core/app-options.js'
+import { defaultSeed } from '../core/state/seed.js'
+
+// The app's ranges and defaults are the core's (core/app-options.ts): the flags only name them.
+const range = (name: keyof typeof optionLimits) => ({ min: optionLimits[name].min, max: optionLimits[name].max })
+
 /** How an option's text becomes a value. */
 export type OptionKind =
   | 'string'
@@ -67,17 +73,15 @@ export const optionSpecs: readonly OptionSpec[] = [
     env: 'COUNT',
     kind: 'integer',
     default: '50',
-    min: 0,
-    max: 10_000_000,
+    ...range('count'),
     help: 'How many pets --faker generates',
   },
   {
     flag: 'seed',
     env: 'SEED',
     kind: 'integer',
-    default: '1',
-    min: 0,
-    max: 2 ** 32 - 1,
+    default: String(defaultSeed),
+    ...range('seed'),
     help: 'Seed of faker and of every random choice (same seed, same run)',
   },
   {
@@ -91,27 +95,24 @@ export const optionSpecs: readonly OptionSpec[] = [
     flag: 'body-limit',
     env: 'BODY_LIMIT',
     kind: 'integer',
-    default: '1048576',
-    min: 1,
-    max: 1024 ** 3,
+    default: String(appDefaults.bodyLimit),
+    ...range('bodyLimit'),
     help: 'Largest request body, bytes (413 beyond)',
   },
   {
     flag: 'max-pets',
     env: 'MAX_PETS',
     kind: 'integer',
-    default: '100000',
-    min: 0,
-    max: 100_000_000,
+    default: String(appDefaults.maxPets),
+    ...range('maxPets'),
     help: 'Most pets a session holds (507 on create beyond)',
   },
   {
     flag: 'max-sessions',
     env: 'MAX_SESSIONS',
     kind: 'integer',
-    default: '100',
-    min: 1,
-    max: 100_000,
+    default: String(appDefaults.maxSessions),
+    ...range('maxSessions'),
     help: 'Most sessions kept; the least recently used is dropped beyond',
   },
   {
@@ -139,9 +140,8 @@ export const optionSpecs: readonly OptionSpec[] = [
     flag: 'journal-size',
     env: 'JOURNAL_SIZE',
     kind: 'integer',
-    default: '1000',
-    min: 0,
-    max: 1_000_000,
+    default: String(appDefaults.journalSize),
+    ...range('journalSize'),
     help: 'Requests kept in each session journal (a ring)',
   },
   {

@@ -15,12 +15,15 @@ export interface BuiltAnswer {
   json: boolean
 }
 
-// Keyed by the Response each stage returns: the journal finds the parts from the answer it is
-// given, and an answer replaced on the way out (malformed_body, CORS headers merged) has none.
-const built = new WeakMap<Response, BuiltAnswer>()
+// Carried by the Response each stage returns: the journal finds the parts on the answer it is given,
+// and an answer replaced on the way out (malformed_body, CORS headers merged) has none. A property,
+// not a WeakMap: a WeakMap entry per answer costs the hot path measurably more.
+const builtKey = Symbol('built answer')
+
+type WithParts = Response & { [builtKey]?: BuiltAnswer }
 
 /** The parts `res` was built from by {@link answer}; undefined for a Response built otherwise. */
-export const builtAnswer = (res: Response): BuiltAnswer | undefined => built.get(res)
+export const builtAnswer = (res: Response): BuiltAnswer | undefined => (res as WithParts)[builtKey]
 
 /**
  * Builds an answer from a plain header object (lower-case names), adding the
@@ -38,7 +41,7 @@ export const answer = (
   const extra = c.get('answerHeaders')
   const all = extra ? { ...headers, ...extra } : headers
   const res = new Response(text, { status, headers: all })
-  built.set(res, { headers: all, text, json: all['content-type'] === jsonType['content-type'] })
+  ;(res as WithParts)[builtKey] = { headers: all, text, json: all['content-type'] === jsonType['content-type'] }
   return res
 }
 

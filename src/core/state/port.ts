@@ -93,6 +93,13 @@ export interface SessionState {
    * The draw, the count and the removal are one change.
    */
   takeFault(target: FaultTarget): MaybePromise<FaultRule | undefined>
+  /**
+   * False only when the session surely has no fault rule, answered now: the
+   * hot path then skips building the target and {@link takeFault} (most
+   * requests meet no rule). A backend that cannot tell without a round trip
+   * answers true.
+   */
+  mayFault(): boolean
   /** Atomic: adds a rule under the next rule id. */
   addFault(input: FaultRuleInput): MaybePromise<FaultRule>
   /** The rules, in creation order, with their remaining counts. */

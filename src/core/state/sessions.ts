@@ -131,8 +131,11 @@ export class Session implements SessionState {
   }
 
   takeFault(target: FaultTarget): FaultRule | undefined {
-    // No rules: nothing to match and nothing drawn (most requests).
-    return this.faults.size === 0 ? undefined : this.faults.match(target)
+    return this.faults.match(target)
+  }
+
+  mayFault(): boolean {
+    return this.faults.size > 0
   }
 
   addFault(input: FaultRuleInput): FaultRule {
