@@ -156,6 +156,11 @@ export class RedisSession implements SessionState {
     })
   }
 
+  mayFault(): boolean {
+    // What the selection read; a session object made without it (listings) cannot tell.
+    return this.#meta === undefined || this.#meta.faults > 0
+  }
+
   addFault(input: FaultRuleInput): Promise<FaultRule> {
     const times = input.times === undefined ? '' : String(input.times)
     return this.#run('psAddFault', afterId(input), ruleMatch(input), times).then((id) => {
