@@ -44,8 +44,8 @@ const { metafile } = await build({
   target: 'node22',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  // Loaded only by --faker, --spec, --fixtures or --faults: never on a default start.
-  external: selfContained ? [] : ['@faker-js/faker', 'yaml', 'js-yaml', 'ajv'],
+  // Loaded only by --faker, --spec, --fixtures, --faults or --store redis://…: never on a default start.
+  external: selfContained ? [] : ['@faker-js/faker', 'yaml', 'js-yaml', 'ajv', 'ioredis'],
   minifySyntax: true,
   minifyWhitespace: true,
   logLevel: 'warning',

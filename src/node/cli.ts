@@ -9,6 +9,7 @@ import { parseSilence } from '../core/spec/silences.js'
 import { silenceSwitches } from './silence-switches.js'
 import { isHttpUrl } from '../core/proxy/upstream-url.js'
 import { configDefaults, type Config } from './config.js'
+import { checkStore, storeExpectation } from './store/store-option.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 
 /** A command line that cannot be run: exit code 2, message and usage. */
@@ -95,6 +96,8 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
     case 'url':
       if (!isHttpUrl(text)) throw new UsageError(`${source} must be an absolute http(s) URL (got "${text}")`)
       return text
+    case 'store':
+      return checkStore(text) ?? orUsage(`${source} must be ${storeExpectation} (got "${text}")`)
     case 'log':
       if (!LOG_FORMATS.includes(text as LogFormat))
         throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)

@@ -41,6 +41,10 @@ export interface Config extends SpecSilences {
   proxy?: string
   proxyTimeout: number
   proxyFlagViolations: boolean
+  /** `memory`, or the URL of the Redis that holds every session (redis:// or rediss://). */
+  store: string
+  /** Prefix of the Redis store's keys. */
+  storePrefix: string
 }
 
 /** The defaults of every option but `log`, which depends on the terminal. */
@@ -67,4 +71,6 @@ export const configDefaults: Omit<Config, 'log'> = {
   proxyTimeout: 10_000,
   proxyFlagViolations: false,
   ...silenceDefaults,
+  store: 'memory',
+  storePrefix: 'petstore-mock',
 }

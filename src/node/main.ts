@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
 import type { AppEnv } from '../core/app-env.js'
-import { type AppOptions, createApp } from '../core/app.js'
+import { type AppOptions, createApp, prepareMock } from '../core/app.js'
 import { ruleValidatorFor, type FaultRuleInput } from '../core/controls/faults.js'
 import { createLogger, type LogSink } from '../core/http/log.js'
 import { createProxy } from '../core/proxy/create-proxy.js'
@@ -22,6 +22,8 @@ import { preparedRoutes } from './prepared-routes.js'
 import { usePreparedRouter } from './prepared-router.js'
 import { listen, type RunningServer } from './server.js'
 import { yamlCodec } from './yaml-codec.js'
+import { openStore, StoreClientMissing, type StoreFactory } from './store/open-store.js'
+import { redactStore } from './store/store-option.js'
 
 // yaml and Ajv, half the code, only read files given on the command line: a default start loads neither.
 const files = () => import('./files.js')
@@ -111,6 +113,9 @@ const banner = (url: string, config: Config, source: string, count: number): str
     ...(config.proxy !== undefined
       ? [`  proxy: ${url}/v1 forwards to ${config.proxy} (violations in the journal and ${url}/__admin/health)`]
       : []),
+    ...(config.store === 'memory'
+      ? []
+      : [`  store: ${redactStore(config.store)} (prefix ${config.storePrefix}), shared by every replica on it`]),
     `  panel: ${url}/__admin/ (the QA panel, in a browser)`,
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',
@@ -152,6 +157,19 @@ export interface ServerApp {
   stopping: AbortController
 }
 
+// The app on a store of the host's (Redis): built once the store's start state is in it.
+const onStore = async (options: AppOptions, store: StoreFactory): Promise<Hono<AppEnv>> => {
+  let made: ReturnType<StoreFactory> | undefined
+  const prepared = prepareMock(options, (start, max) => (made = store(start, max)))
+  try {
+    await made!.ready
+  } catch (error) {
+    made!.close()
+    throw error
+  }
+  return prepared.build()
+}
+
 /** Builds the app a Config serves (scripts/bundle.mjs prepares the router of the default one from it). */
 export const serverApp = async (config: Config): Promise<ServerApp> => {
   const spec = config.spec === undefined ? bundledSpec() : (await files()).loadSpec(config.spec)
@@ -164,12 +182,14 @@ export const serverApp = async (config: Config): Promise<ServerApp> => {
   }
   const faults =
     config.faults === undefined ? undefined : (await files()).readFaultRules(config.faults, ruleValidatorFor(spec))
+  const store = await openStore(config)
   const stopping = new AbortController()
-  const app = createApp({
+  const options: AppOptions = {
     ...appOptions(config, spec, pets, faults),
     ...(snapshot && { snapshot }),
     signal: stopping.signal,
-  })
+  }
+  const app = store === undefined ? createApp(options) : await onStore(options, store)
   usePreparedRouter(app, preparedRoutes)
   return { app, source, count: pets.length, stopping }
 }
@@ -177,7 +197,14 @@ export const serverApp = async (config: Config): Promise<ServerApp> => {
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
 export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
   const { app, source, count, stopping } = await serverApp(config)
-  const running = await listen(app, config)
+  let running: RunningServer
+  try {
+    running = await listen(app, config)
+  } catch (error) {
+    // What the app holds open (a Redis store's connections) would keep a failed start alive.
+    stopping.abort()
+    throw error
+  }
   // Open event streams end first, so that their connections close with the idle ones.
   const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs))
   return { ...running, close, banner: banner(running.url, config, source, count) }
@@ -206,6 +233,10 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     process.stderr.write(running.banner)
     return undefined
   } catch (error) {
+    if (error instanceof StoreClientMissing) {
+      process.stderr.write(`petstore-mock: ${error.message}\n`)
+      return 2
+    }
     if (error instanceof UsageError) {
       process.stderr.write(`petstore-mock: ${error.message}\n\n${usage()}`)
       return 2

@@ -22,6 +22,7 @@ export type OptionKind =
   | 'rate'
   | 'silence'
   | 'url'
+  | 'store'
 
 /** One option: a CLI flag and an environment variable with the same meaning. */
 export interface OptionSpec {
@@ -234,6 +235,20 @@ export const optionSpecs: readonly OptionSpec[] = [
     kind: 'sunset',
     default: 'enforce',
     help: 'enforce: from its x-sunset on the mock clock, getPet answers 410 Gone; ignore: never',
+  },
+  {
+    flag: 'store',
+    env: 'STORE',
+    kind: 'store',
+    default: 'memory',
+    help: 'Where sessions live: memory (this process), or redis://[user:password@]host:port[/db] or rediss:// (shared by every replica on it; needs the optional ioredis)',
+  },
+  {
+    flag: 'store-prefix',
+    env: 'STORE_PREFIX',
+    kind: 'string',
+    default: 'petstore-mock',
+    help: 'Prefix of every key the Redis store writes, so that several mocks share one Redis',
   },
   {
     flag: 'rate-limit',

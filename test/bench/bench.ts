@@ -10,11 +10,14 @@ import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { type LoadResult, type LoadSpec, runLoad, standardLoads } from './load.js'
 import { baselinePath, binPath, bundlePath, nodeFlags, type ServerProcess, startServer } from './server-process.js'
+import { redisStore } from './redis-store.js'
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5)
 const coldRuns = Number(process.env['BENCH_COLD_RUNS'] ?? 15)
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const image = process.env['BENCH_IMAGE']
+// BENCH_ONLY=redis runs the Redis store's section alone (its ratios are to the memory store of the same run).
+const only = process.env['BENCH_ONLY']
 
 /** The budgets of issue 8, as ratios to the baseline measured in the same run. */
 const budget = { coldStart: 1.3, rssOverMiB: 10, listGet: 0.6, create: 0.5, p99Ms: 25 }
@@ -314,32 +317,38 @@ const sessions = async () => {
 console.log(
   `petstore-mock bench: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${seconds} s per load, ${rounds} rounds`,
 )
-startUp()
-const baseline = await startServer([], 30_000, { script: baselinePath, flags: [] })
-try {
-  results['baselineIdleRssMiB'] = await idleRss(baseline)
-  row('memory', 'baseline: RSS idle', mib(results['baselineIdleRssMiB'] as number))
-  const bin = await startServer(['--log', 'silent'], 30_000, { script: binPath, flags: [] })
-  const binRss = await idleRss(bin)
-  await bin.stop()
-  const overBin = binRss - (results['baselineIdleRssMiB'] as number)
-  row(
-    'memory',
-    'RSS idle, node dist/bin.js',
-    mib(binRss),
-    `${overBin >= 0 ? '+' : ''}${overBin.toFixed(1)} MiB`,
-    `≤ +${budget.rssOverMiB} MiB`,
-    overBin <= budget.rssOverMiB,
-  )
-  const silent = await throughput(baseline, 'silent', ['--log', 'silent'])
-  results['silent'] = silent
-  baselineLoads(results['baseline'] as Record<string, LoadResult>)
-  results['json'] = await throughput(baseline, 'json to /dev/null', ['--log', 'json'])
-  await afterPosts()
-  await scale(silent)
-  await sessions()
-} finally {
-  await baseline.stop()
+if (only === 'redis') results['redis'] = await redisStore(row, seconds, rounds)
+else await everything()
+
+async function everything() {
+  startUp()
+  const baseline = await startServer([], 30_000, { script: baselinePath, flags: [] })
+  try {
+    results['baselineIdleRssMiB'] = await idleRss(baseline)
+    row('memory', 'baseline: RSS idle', mib(results['baselineIdleRssMiB'] as number))
+    const bin = await startServer(['--log', 'silent'], 30_000, { script: binPath, flags: [] })
+    const binRss = await idleRss(bin)
+    await bin.stop()
+    const overBin = binRss - (results['baselineIdleRssMiB'] as number)
+    row(
+      'memory',
+      'RSS idle, node dist/bin.js',
+      mib(binRss),
+      `${overBin >= 0 ? '+' : ''}${overBin.toFixed(1)} MiB`,
+      `≤ +${budget.rssOverMiB} MiB`,
+      overBin <= budget.rssOverMiB,
+    )
+    const silent = await throughput(baseline, 'silent', ['--log', 'silent'])
+    results['silent'] = silent
+    baselineLoads(results['baseline'] as Record<string, LoadResult>)
+    results['json'] = await throughput(baseline, 'json to /dev/null', ['--log', 'json'])
+    await afterPosts()
+    await scale(silent)
+    await sessions()
+    results['redis'] = await redisStore(row, seconds, rounds)
+  } finally {
+    await baseline.stop()
+  }
 }
 
 const failed = rows.filter((r) => r.pass === false)

@@ -1,4 +1,6 @@
-import { type AppOptions, createApp, loadSpec, type Spec } from '../../src/index.js'
+import { type AppOptions, createApp, loadSpec, type Spec, yamlCodec } from '../../src/index.js'
+import { prepareMock } from '../../src/core/app.js'
+import { testStore } from './test-store.js'
 
 /** The bundled contract, loaded once per test file. */
 export const spec: Spec = loadSpec()
@@ -51,9 +53,16 @@ export const assertContract = async (
   if (res.status === 410 && !documented && operation?.sunset) assertGone(where, body as { code?: unknown }, res)
 }
 
-/** An app whose every answer is checked against the contract before a test sees it. */
+/**
+ * An app whose every answer is checked against the contract before a test
+ * sees it; on the Redis store in the `redis` project (vitest.config.ts), so
+ * that every suite built on it holds both stores to the same behaviour.
+ */
 export const contractApp = (options: AppOptions = {}) => {
-  const app = createApp({ spec, ...options })
+  const app =
+    testStore === undefined
+      ? createApp({ spec, ...options })
+      : prepareMock({ spec, yaml: yamlCodec, ...options }, testStore).build()
   const request = async (url: string, init: RequestInit = {}): Promise<Response> => {
     const res = await app.request(url, init)
     await assertContract(init.method ?? 'GET', url, res, options.spec ?? spec)

@@ -3,6 +3,9 @@ import { eventStreamLimits, type EventStreamLimits, journalEventStream } from '.
 import type { JournalRecord } from './journal.js'
 import { JournalFeed, type JournalSource } from './journal-feed.js'
 
+/** What a source's feed is found by: its session's name, else the source itself (a bare journal). */
+const keyOf = (source: JournalSource): unknown => source.name ?? source
+
 /** Most event streams open at once. */
 export interface StreamCaps {
   /** On one session. */
@@ -21,7 +24,9 @@ export const streamCaps: StreamCaps = { perSession: 10, total: 100 }
  * (closed by the client, dropped as too slow, its session gone).
  */
 export class EventStreams {
-  readonly #feeds = new WeakMap<JournalSource, JournalFeed>()
+  // By session name where the source has one: a store that lives elsewhere (Redis) hands out a new
+  // session object per request, and a session's streams must still share one feed and one cap.
+  readonly #feeds = new Map<unknown, JournalFeed>()
   readonly #toData: (record: JournalRecord) => string
   readonly #caps: StreamCaps
   readonly #limits: EventStreamLimits
@@ -45,7 +50,7 @@ export class EventStreams {
   /** Why a new stream of `journal` would be refused: 429 beyond the session's cap, 503 beyond the server's. */
   refusal(journal: JournalSource): ApiError | undefined {
     const { perSession, total } = this.#caps
-    if ((this.#feeds.get(journal)?.readers ?? 0) >= perSession) {
+    if ((this.#feeds.get(keyOf(journal))?.readers ?? 0) >= perSession) {
       return new ApiError(
         429,
         `This session already has ${perSession} open event streams, the most it may have; close one first.`,
@@ -61,8 +66,16 @@ export class EventStreams {
   stream(journal: JournalSource): ReadableStream<Uint8Array> {
     const refused = this.refusal(journal)
     if (refused) throw refused
-    let feed = this.#feeds.get(journal)
-    if (!feed) this.#feeds.set(journal, (feed = new JournalFeed(journal, this.#toData)))
+    const key = keyOf(journal)
+    let feed = this.#feeds.get(key)
+    // A feed without readers is unsubscribed and forgotten: a session of the same name made since
+    // (dropped and made again) gets a feed of its own.
+    if (!feed || feed.readers === 0) {
+      const made: JournalFeed = new JournalFeed(journal, this.#toData, () => {
+        if (this.#feeds.get(key) === made) this.#feeds.delete(key)
+      })
+      this.#feeds.set(key, (feed = made))
+    }
     this.#open++
     return journalEventStream(feed, this.#limits, () => this.#open--)
   }

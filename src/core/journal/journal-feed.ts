@@ -2,6 +2,8 @@ import type { JournalListener, JournalRecord } from './journal.js'
 
 /** What a feed reads: a journal, or a session of the state port (state/port.ts). */
 export interface JournalSource {
+  /** The session's name, when the source is a session: its feed is found by it (see event-streams.ts). */
+  readonly name?: string
   subscribe(listener: JournalListener): () => void
 }
 
@@ -26,9 +28,13 @@ export class JournalFeed {
   readonly #readers = new Set<FeedReader>()
   #unsubscribe: (() => void) | undefined
 
-  constructor(journal: JournalSource, toData: (record: JournalRecord) => string) {
+  readonly #onIdle: () => void
+
+  /** `onIdle`: called whenever the last reader leaves (the feed is then unsubscribed). */
+  constructor(journal: JournalSource, toData: (record: JournalRecord) => string, onIdle: () => void = () => {}) {
     this.#journal = journal
     this.#toData = toData
+    this.#onIdle = onIdle
   }
 
   /** Readers now. */
@@ -59,5 +65,6 @@ export class JournalFeed {
     this.#readers.clear()
     this.#unsubscribe?.()
     this.#unsubscribe = undefined
+    this.#onIdle()
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createApp, prepareMock } from '../../../src/core/app.js'
 import type { SessionState, SessionStore } from '../../../src/core/state/port.js'
 import { SessionRegistry } from '../../../src/core/state/sessions.js'
+import { runScenario as run, scenario } from '../../helpers/port-scenario.js'
 
 /** Every call of the port answers later, as a networked store (Redis) would; `calls` counts them. */
 const later = <T extends object>(target: T, calls: Map<string, number>): T =>
@@ -32,59 +33,6 @@ const asyncStore = (calls: Map<string, number>) =>
   prepareMock({ seed: 7, delay: { min: 0, max: 0 } }, (start, max) =>
     later<SessionStore>(new SessionRegistry(start, max), calls),
   ).build()
-
-const auth = { Authorization: 'Bearer t', 'Content-Type': 'application/json' }
-const admin = { 'Content-Type': 'application/json' }
-
-/** One scenario touching every request-path call of the port: pets, ids, rules, latency, rate limit, clock, journal, deprecations, sessions. */
-const scenario: [method: string, path: string, headers?: Record<string, string>, body?: unknown][] = [
-  ['GET', '/v1/pets?limit=2', auth],
-  ['POST', '/v1/pets', auth, { name: 'Rex', categoryId: 1 }],
-  ['POST', '/v1/pets', { ...auth, 'X-Mock-Session': 'b' }, { name: 'Bo', categoryId: 2 }],
-  ['GET', '/v1/pets/1', auth],
-  ['POST', '/__admin/faults', admin, { operation: 'getPet', status: 503, times: 1 }],
-  ['POST', '/__admin/faults', admin, { operation: 'listPets', status: 500, probability: 0.5 }],
-  ['GET', '/v1/pets/1', auth],
-  ['GET', '/v1/pets/1', auth],
-  ['GET', '/v1/pets', auth],
-  ['GET', '/v1/pets', auth],
-  ['GET', '/v1/pets', auth],
-  ['GET', '/__admin/faults'],
-  ['PUT', '/__admin/rate-limit', admin, { rate: '2/m' }],
-  ['GET', '/v1/pets/2', auth],
-  ['GET', '/v1/pets/2', auth],
-  ['GET', '/v1/pets/2', auth],
-  ['GET', '/__admin/rate-limit'],
-  ['PUT', '/__admin/clock', admin, { now: '2030-01-01T00:00:00Z', frozen: true }],
-  ['GET', '/__admin/clock'],
-  ['GET', '/__admin/sessions'],
-  ['GET', '/__admin/health'],
-  ['DELETE', '/__admin/sessions/b'],
-  ['POST', '/__admin/reset'],
-  ['GET', '/v1/pets/99', auth],
-]
-
-const run = async (app: { request(path: string, init: RequestInit): Response | Promise<Response> }) => {
-  const answers = []
-  for (const [method, path, headers, body] of scenario) {
-    const res = await app.request(path, {
-      method,
-      ...(headers && { headers }),
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    })
-    const text = await res.text()
-    const json = text === '' ? null : JSON.parse(text)
-    // Times and uptimes differ between two runs; everything else must not.
-    if (json && typeof json === 'object' && 'uptimeSeconds' in json) delete json.uptimeSeconds
-    answers.push({
-      status: res.status,
-      ratelimit: res.headers.get('ratelimit'),
-      location: res.headers.get('location'),
-      json,
-    })
-  }
-  return answers
-}
 
 describe('the state port', () => {
   it('an asynchronous backend goes through the same stages and answers exactly as the in-memory one', async () => {

@@ -1,0 +1,124 @@
+/**
+ * Lua shared by the store's scripts (prepended to those that use it). Keys are
+ * built inside the scripts from a session's base (`<prefix>:s:<name>:`), so
+ * the store runs on a single Redis or Valkey, not on Redis Cluster.
+ */
+
+/** Numbers as Redis and JSON take them: integers without exponent (ids up to 2^53). */
+export const luaFormat = `
+local function fmt(n) return string.format('%.0f', n) end
+`
+
+/**
+ * The session's seeded generator in Lua: xoroshiro128+ and pure-rand's
+ * uniformFloat64 and uniformInt, word for word (LuaBitOp's 32-bit operations
+ * are JavaScript's), on the position the meta hash keeps (`rnd`: the four
+ * int32 words of RandomState). Both stores therefore draw the same sequence
+ * from the same position: a snapshot replays alike on either, and every
+ * replica draws from the one position in Redis.
+ */
+export const luaDraw = `
+local function rngLoad(m)
+  local r = {}
+  for word in string.gmatch(redis.call('HGET', m, 'rnd'), '[^,]+') do r[#r + 1] = tonumber(word) end
+  return r
+end
+local function rngSave(m, r)
+  redis.call('HSET', m, 'rnd', string.format('%d,%d,%d,%d', r[1], r[2], r[3], r[4]))
+end
+-- r = { s01, s00, s11, s10 }, as pure-rand's getState
+local function rngNext(r)
+  local s01, s00, s11, s10 = r[1], r[2], r[3], r[4]
+  local out = bit.tobit(s00 + s10)
+  local a0 = bit.bxor(s10, s00)
+  local a1 = bit.bxor(s11, s01)
+  r[2] = bit.bxor(bit.lshift(s00, 24), bit.rshift(s01, 8), a0, bit.lshift(a0, 16))
+  r[1] = bit.bxor(bit.lshift(s01, 24), bit.rshift(s00, 8), a1, bit.bor(bit.lshift(a1, 16), bit.rshift(a0, 16)))
+  r[4] = bit.bxor(bit.lshift(a1, 5), bit.rshift(a0, 27))
+  r[3] = bit.bxor(bit.lshift(a0, 5), bit.rshift(a1, 27))
+  return out
+end
+local function rngFloat(r)
+  local v1 = bit.band(rngNext(r), 67108863)
+  local v2 = bit.band(rngNext(r), 134217727)
+  return v1 * 1.4901161193847656e-8 + v2 * 1.1102230246251565e-16
+end
+local function rngInt(r, from, to)
+  local size = to - from + 1
+  local allowed = 4294967296
+  if size > 2 then allowed = math.floor(4294967296 / size) * size end
+  local v = rngNext(r) + 2147483648
+  while v >= allowed do v = rngNext(r) + 2147483648 end
+  return v % size + from
+end
+`
+
+/** The keys of a session's world: what a reset copies from the start template and a snapshot load replaces. */
+export const worldSuffixes = ['m', 'i', 'i:available', 'i:pending', 'i:sold', 'f', 'fj', 'fm', 'fr'] as const
+/** Besides the world: rate-limit windows, deprecation counters, the journal and its id counter. */
+export const sessionSuffixes = [...worldSuffixes, 'w', 'wo', 'd', 'j', 'jn'] as const
+
+const luaList = (items: readonly string[]): string => `{${items.map((s) => `'${s}'`).join(', ')}}`
+
+/** Copying a world from one base to another (COPY … REPLACE), and dropping a session's keys. */
+export const luaWorld = `
+local WORLD = ${luaList(worldSuffixes)}
+local ALL = ${luaList(sessionSuffixes)}
+local function copyWorld(from, to)
+  for _, s in ipairs(WORLD) do
+    if redis.call('EXISTS', from .. s) == 1 then
+      redis.call('COPY', from .. s, to .. s, 'REPLACE')
+    else
+      redis.call('DEL', to .. s)
+    end
+  end
+end
+local function dropKeys(b)
+  for _, s in ipairs(ALL) do redis.call('DEL', b .. s) end
+end
+local function zaddChunks(key, items)
+  for i = 1, #items, 1000 do
+    redis.call('ZADD', key, unpack(items, i, math.min(i + 999, #items)))
+  end
+end
+local function hsetChunks(key, items)
+  for i = 1, #items, 1000 do
+    redis.call('HSET', key, unpack(items, i, math.min(i + 999, #items)))
+  end
+end
+-- w: { meta = {field, value, …}, pets = {{id, status, json}, …}, faults = {{id, json, match, remaining}, …} }
+local function writeWorld(b, w)
+  for _, s in ipairs(WORLD) do redis.call('DEL', b .. s) end
+  redis.call('HSET', b .. 'm', unpack(w.meta))
+  local all, by = {}, { available = {}, pending = {}, sold = {} }
+  for _, p in ipairs(w.pets) do
+    all[#all + 1] = p[1]
+    all[#all + 1] = p[3]
+    local list = by[p[2]]
+    if list then
+      list[#list + 1] = p[1]
+      list[#list + 1] = p[3]
+    end
+  end
+  if #all > 0 then zaddChunks(b .. 'i', all) end
+  for status, list in pairs(by) do
+    if #list > 0 then zaddChunks(b .. 'i:' .. status, list) end
+  end
+  local ids, fj, fm, fr = {}, {}, {}, {}
+  for _, f in ipairs(w.faults) do
+    ids[#ids + 1] = f[1]
+    fj[#fj + 1] = f[1]; fj[#fj + 1] = f[2]
+    fm[#fm + 1] = f[1]; fm[#fm + 1] = f[3]
+    if f[4] ~= '' then fr[#fr + 1] = f[1]; fr[#fr + 1] = f[4] end
+  end
+  for i = 1, #ids, 1000 do redis.call('RPUSH', b .. 'f', unpack(ids, i, math.min(i + 999, #ids))) end
+  if #fj > 0 then hsetChunks(b .. 'fj', fj); hsetChunks(b .. 'fm', fm) end
+  if #fr > 0 then hsetChunks(b .. 'fr', fr) end
+end
+-- What a request reads of its session up front: latency, rate limit, clock, number of rules.
+local function metaOf(b)
+  local meta = redis.call('HMGET', b .. 'm', 'lmin', 'lmax', 'rl', 'cm', 'cv')
+  meta[6] = redis.call('LLEN', b .. 'f')
+  return meta
+end
+`

@@ -1,0 +1,347 @@
+import type { Redis } from 'ioredis'
+import type { DeprecationClient, DeprecationReport, FirstCall } from '../../../core/controls/deprecation-log.js'
+import { maxClientsPerOperation, maxUserAgentChars } from '../../../core/controls/deprecation-log.js'
+import {
+  type FaultRule,
+  type FaultRuleInput,
+  type FaultsFull,
+  type FaultTarget,
+  maxFaultRules,
+} from '../../../core/controls/faults.js'
+import { maxTrackedKeys, type RateDecision, type RateLimitPolicy } from '../../../core/controls/rate-limit.js'
+import type { JournalListener, JournalQuery, JournalRecord } from '../../../core/journal/journal.js'
+import type { NewPet, Pet, PetStatus } from '../../../core/state/pet.js'
+import type {
+  MaybePromise,
+  RateLimitState,
+  SessionContents,
+  SessionState,
+  SessionSummary,
+} from '../../../core/state/port.js'
+import type { StartState } from '../../../core/state/sessions.js'
+import type { CreateRefusal } from '../../../core/state/store.js'
+import type { LatencyRange, World } from '../../../core/state/world.js'
+import { type ClockSetting, type ClockView, MockClock } from '../../../core/time/clock.js'
+import {
+  afterId,
+  decodeClock,
+  decodeLatency,
+  decodePolicy,
+  decodeRandom,
+  encodeClock,
+  encodePolicy,
+  encodeWorld,
+  parsePets,
+  parseRule,
+  petFields,
+  ruleMatch,
+} from './codec.js'
+import type { Reply, RunScript } from './commands.js'
+import { deprecationReport } from './deprecation-report.js'
+
+/** What a request reads of its session up front, in the same script that selects it. */
+export interface SessionMeta {
+  latency: LatencyRange | null
+  rateLimit: RateLimitPolicy | undefined
+  clock: ClockSetting
+  faults: number
+}
+
+/** The meta a selecting script answers: lmin, lmax, rl, cm, cv, number of rules. */
+export const parseMeta = (reply: Reply): SessionMeta => {
+  const [lmin, lmax, rl, cm, cv, faults] = reply as (string | null)[]
+  return {
+    latency: decodeLatency(lmin, lmax),
+    rateLimit: decodePolicy(rl),
+    clock: decodeClock(cm, cv),
+    faults: Number(faults),
+  }
+}
+
+/** What a session needs of its store: Redis, the key layout, the start, the replica's event subscriptions. */
+export interface SessionContext {
+  run: RunScript
+  /** ioredis, for the plain reads that need no script. */
+  client: Redis
+  prefix: string
+  template: string
+  start: StartState
+  /** Turns a rejected call into the store's error (503 when Redis cannot be reached). */
+  failed: (error: unknown) => never
+  subscribe(channel: string, base: string, listener: JournalListener): () => void
+  endSubscriptions(channel: string): void
+}
+
+/**
+ * One session, as stored in Redis (the key layout is in the scripts'
+ * comments): the state port's methods, each one command or one script, so
+ * that any replica answers any request as a single process would. An object
+ * lives for one request (or one admin call): what the selecting script read
+ * up front (latency, rate limit, clock, whether there are rules) spares the
+ * hot path a round trip per stage, and is as fresh as the selection.
+ */
+export class RedisSession implements SessionState {
+  readonly name: string
+  readonly #ctx: SessionContext
+  readonly #base: string
+  #meta: SessionMeta | undefined
+
+  constructor(ctx: SessionContext, name: string, meta?: SessionMeta) {
+    this.name = name
+    this.#ctx = ctx
+    this.#base = `${ctx.prefix}:s:${name}:`
+    this.#meta = meta
+  }
+
+  get maxPets(): number {
+    return this.#ctx.start.maxPets
+  }
+
+  get channel(): string {
+    return `${this.#ctx.prefix}:ev:${this.name}`
+  }
+
+  #call<T>(promise: Promise<T>): Promise<T> {
+    return promise.catch(this.#ctx.failed)
+  }
+
+  #run(name: Parameters<RunScript>[0], ...args: (string | number)[]): Promise<Reply> {
+    return this.#call(this.#ctx.run(name, this.#base, ...args))
+  }
+
+  #withMeta<R>(use: (meta: SessionMeta) => MaybePromise<R>): MaybePromise<R> {
+    const meta = this.#meta
+    if (meta !== undefined) return use(meta)
+    return this.#run('psMeta').then((reply) => use((this.#meta = parseMeta(reply))))
+  }
+
+  getPet(id: number): Promise<Pet | undefined> {
+    return this.#call(this.#ctx.client.zrange(`${this.#base}i`, id, String(id), 'BYSCORE')).then(
+      (members) => parsePets(members)[0],
+    )
+  }
+
+  listPets(limit: number, status?: PetStatus): MaybePromise<Pet[]> {
+    if (limit <= 0) return []
+    const key = status === undefined ? `${this.#base}i` : `${this.#base}i:${status}`
+    return this.#call(this.#ctx.client.zrange(key, 0, String(limit - 1))).then(parsePets)
+  }
+
+  allPets(): Promise<Pet[]> {
+    return this.#call(this.#ctx.client.zrange(`${this.#base}i`, 0, '-1')).then(parsePets)
+  }
+
+  createPet(input: NewPet): Promise<Pet | CreateRefusal> {
+    return this.#run('psCreatePet', this.maxPets, petFields(input), input.status ?? '').then((id) => {
+      if (id === '') return 'full'
+      const pet: Pet = { id: Number(id), name: input.name, categoryId: input.categoryId }
+      if (input.status !== undefined) pet.status = input.status
+      return Object.freeze(pet)
+    })
+  }
+
+  replacePets(pets: readonly Pet[]): Promise<void> {
+    const args = pets.flatMap((pet) => [String(pet.id), pet.status ?? '', JSON.stringify(pet)])
+    return this.#run('psReplacePets', ...args).then(() => undefined)
+  }
+
+  generatorSeed(): Promise<number> {
+    return this.#call(this.#ctx.client.hget(`${this.#base}m`, 'seed')).then(Number)
+  }
+
+  takeFault(target: FaultTarget): MaybePromise<FaultRule | undefined> {
+    return this.#withMeta((meta) => {
+      // No rules: nothing to match and nothing drawn (most requests), as in memory.
+      if (meta.faults === 0) return undefined
+      const petId = target.petId
+      return this.#run('psTakeFault', target.operation, petId ?? '', petId === undefined ? '' : '1').then((reply) => {
+        if (reply === null) return undefined
+        const [json, remaining] = reply as [string, string]
+        return parseRule(json, remaining)
+      })
+    })
+  }
+
+  mayFault(): boolean {
+    // What the selection read; a session object made without it (listings) cannot tell.
+    return this.#meta === undefined || this.#meta.faults > 0
+  }
+
+  addFault(input: FaultRuleInput): Promise<FaultRule | FaultsFull> {
+    const times = input.times === undefined ? '' : String(input.times)
+    return this.#run('psAddFault', afterId(input), ruleMatch(input), times, maxFaultRules).then((id) => {
+      if (id === null) return 'full'
+      if (this.#meta) this.#meta.faults++
+      const rule: FaultRule = { id: Number(id), ...input }
+      if (input.times !== undefined) rule.remaining = input.times
+      return rule
+    })
+  }
+
+  listFaults(): Promise<FaultRule[]> {
+    return this.#run('psListFaults').then((reply) => {
+      const flat = reply as string[]
+      const rules: FaultRule[] = []
+      for (let i = 0; i + 1 < flat.length; i += 2) rules.push(parseRule(flat[i]!, flat[i + 1]!))
+      return rules
+    })
+  }
+
+  removeFault(id: number): Promise<boolean> {
+    this.#meta = undefined
+    return this.#run('psRemoveFault', String(id)).then((removed) => removed === 1)
+  }
+
+  clearFaults(): Promise<void> {
+    if (this.#meta) this.#meta.faults = 0
+    const b = this.#base
+    return this.#call(this.#ctx.client.del(`${b}f`, `${b}fj`, `${b}fm`, `${b}fr`)).then(() => undefined)
+  }
+
+  drawLatency(): MaybePromise<number | undefined> {
+    return this.#withMeta((meta) => {
+      const range = meta.latency
+      if (range === null) return undefined
+      if (range.min === range.max) return range.min
+      return this.#run('psDrawLatency').then((ms) => (ms === null ? undefined : Number(ms)))
+    })
+  }
+
+  rateLimitPolicy(): MaybePromise<RateLimitPolicy | undefined> {
+    return this.#withMeta((meta) => meta.rateLimit)
+  }
+
+  hitRateLimit(key: string): MaybePromise<RateDecision | undefined> {
+    return this.#withMeta((meta) => {
+      if (meta.rateLimit === undefined) return undefined
+      return this.#run('psHitRateLimit', key, Date.now(), maxTrackedKeys).then((reply) => {
+        if (reply === null) return undefined
+        const [allowed, remaining, resetSeconds, limit, windowSeconds] = (reply as number[]).map(Number) as number[]
+        return {
+          allowed: allowed === 1,
+          policy: { limit: limit!, windowSeconds: windowSeconds! },
+          remaining: remaining!,
+          resetSeconds: resetSeconds!,
+        }
+      })
+    })
+  }
+
+  rateLimit(): Promise<RateLimitState> {
+    return this.#run('psRateLimitState').then((reply) => {
+      const [policy, keys] = reply as [string | null, number]
+      return { policy: decodePolicy(policy), keys: Number(keys) }
+    })
+  }
+
+  setRateLimit(policy: RateLimitPolicy | undefined): Promise<void> {
+    if (this.#meta) this.#meta.rateLimit = policy && { ...policy }
+    return this.#run('psSetRateLimit', encodePolicy(policy)).then(() => undefined)
+  }
+
+  noteDeprecatedCall(operation: string, client: DeprecationClient, now: number): Promise<FirstCall> {
+    const key = JSON.stringify([client.authorization, client.userAgent?.slice(0, maxUserAgentChars) ?? null])
+    return this.#run('psNoteDeprecated', operation, key, String(now), maxClientsPerOperation).then((first) =>
+      first === null ? undefined : (first as FirstCall),
+    )
+  }
+
+  deprecationReport(): Promise<DeprecationReport[]> {
+    return this.#call(this.#ctx.client.hgetall(`${this.#base}d`)).then((fields) =>
+      deprecationReport(this.#ctx.start.deprecated ?? [], fields),
+    )
+  }
+
+  now(): MaybePromise<number> {
+    return this.#withMeta((meta) => new MockClock(meta.clock).now())
+  }
+
+  clockView(): MaybePromise<ClockView> {
+    return this.#withMeta((meta) => new MockClock(meta.clock).view())
+  }
+
+  setClock(setting: ClockSetting): Promise<ClockView> {
+    const [mode, value] = encodeClock(setting)
+    return this.#call(this.#ctx.client.hset(`${this.#base}m`, 'cm', mode, 'cv', value)).then(() => {
+      if (this.#meta) this.#meta.clock = setting
+      return new MockClock(setting).view()
+    })
+  }
+
+  record(entry: Omit<JournalRecord, 'id'>): Promise<JournalRecord> {
+    const size = this.#ctx.start.journalSize
+    return this.#run('psRecord', afterId(entry), size, this.channel).then((id) => {
+      const stored = entry as JournalRecord
+      stored.id = Number(id)
+      return stored
+    })
+  }
+
+  requests(query: JournalQuery = {}): Promise<JournalRecord[]> {
+    const filtered = query.operation !== undefined || query.status !== undefined
+    const limit = query.limit ?? this.#ctx.start.journalSize
+    if (limit <= 0) return Promise.resolve([])
+    // Newest first, as the memory journal lists them.
+    return this.#call(this.#ctx.client.lrange(`${this.#base}j`, 0, filtered ? -1 : limit - 1)).then((texts) => {
+      const result: JournalRecord[] = []
+      for (const text of texts) {
+        if (result.length >= limit) break
+        const entry = JSON.parse(text) as JournalRecord
+        if (query.operation !== undefined && entry.operation !== query.operation) continue
+        if (query.status !== undefined && entry.status !== query.status) continue
+        result.push(entry)
+      }
+      return result
+    })
+  }
+
+  clearRequests(): Promise<void> {
+    return this.#call(this.#ctx.client.del(`${this.#base}j`)).then(() => undefined)
+  }
+
+  subscribe(listener: JournalListener): () => void {
+    return this.#ctx.subscribe(this.channel, this.#base, listener)
+  }
+
+  close(): void {
+    this.#ctx.endSubscriptions(this.channel)
+  }
+
+  reset(): Promise<void> {
+    this.#meta = undefined
+    return this.#run('psReset', this.#ctx.template).then(() => undefined)
+  }
+
+  contents(): Promise<SessionContents> {
+    return this.#run('psContents').then((reply) => {
+      const [metaPairs, members, flatRules] = reply as [string[], string[], string[]]
+      const meta: Record<string, string> = {}
+      for (let i = 0; i + 1 < metaPairs.length; i += 2) meta[metaPairs[i]!] = metaPairs[i + 1]!
+      const faults: FaultRule[] = []
+      for (let i = 0; i + 1 < flatRules.length; i += 2) faults.push(parseRule(flatRules[i]!, flatRules[i + 1]!))
+      return {
+        seed: Number(meta.seed),
+        pets: parsePets(members),
+        nextId: Number(meta.nextId),
+        faults,
+        nextFaultId: Number(meta.nf),
+        latency: decodeLatency(meta.lmin, meta.lmax),
+        random: decodeRandom(meta.rnd!),
+        clock: new MockClock(decodeClock(meta.cm, meta.cv)).view(),
+        rateLimit: decodePolicy(meta.rl),
+      }
+    })
+  }
+
+  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): Promise<void> {
+    this.#meta = undefined
+    return this.#run('psLoad', encodeWorld(world, clock, rateLimit)).then(() => undefined)
+  }
+
+  summary(): Promise<SessionSummary> {
+    return this.#run('psSummary').then((reply) => {
+      const [pets, faults, requests] = (reply as number[]).map(Number) as [number, number, number]
+      return { name: this.name, pets, faults, requests }
+    })
+  }
+}

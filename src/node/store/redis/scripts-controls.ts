@@ -1,0 +1,110 @@
+import { luaFormat } from './lua-common.js'
+
+/** The per-request controls' scripts: rate-limit windows, deprecation counters, the journal (ARGV[1]: the session's base). */
+
+/**
+ * Counts a request of an API key against its window (ARGV: base, key, real
+ * now, most keys tracked), on the session's clock: { allowed 1/0, remaining,
+ * reset seconds, limit, window seconds }, or nil without a limit. Windows are
+ * `start,count` in a hash; recency of keys in a sorted set, the least recent
+ * forgotten beyond the cap, as in memory.
+ */
+export const hitRateLimitScript = `${luaFormat}
+local b, key = ARGV[1], ARGV[2]
+local m = b .. 'm'
+local meta = redis.call('HMGET', m, 'rl', 'cm', 'cv')
+if not meta[1] then return false end
+local limit, win = string.match(meta[1], '^(%d+),(%d+)$')
+limit, win = tonumber(limit), tonumber(win)
+local now = tonumber(ARGV[3])
+if meta[2] == 'frozen' then now = tonumber(meta[3]) elseif meta[2] == 'offset' then now = now + tonumber(meta[3]) end
+local windowMs = win * 1000
+local start, count
+local stored = redis.call('HGET', b .. 'w', key)
+if stored then
+  local s, c = string.match(stored, '^([^,]+),([^,]+)$')
+  start, count = tonumber(s), tonumber(c)
+end
+if not stored or now >= start + windowMs or now < start then start, count = now, 0 end
+redis.call('ZADD', b .. 'wo', redis.call('HINCRBY', m, 'wseq', 1), key)
+if redis.call('ZCARD', b .. 'wo') > tonumber(ARGV[4]) then
+  local oldest = redis.call('ZPOPMIN', b .. 'wo')
+  redis.call('HDEL', b .. 'w', oldest[1])
+end
+local reset = math.max(1, math.ceil((start + windowMs - now) / 1000))
+local allowed = 0
+if count < limit then
+  count = count + 1
+  allowed = 1
+end
+redis.call('HSET', b .. 'w', key, fmt(start) .. ',' .. fmt(count))
+local remaining = 0
+if allowed == 1 then remaining = limit - count end
+return { allowed, remaining, reset, limit, win }
+`
+
+/** A new rate limit (ARGV: base, `limit,window` or '' for none) with every window fresh. */
+export const setRateLimitScript = `
+local b = ARGV[1]
+if ARGV[2] == '' then redis.call('HDEL', b .. 'm', 'rl') else redis.call('HSET', b .. 'm', 'rl', ARGV[2]) end
+redis.call('DEL', b .. 'w', b .. 'wo')
+return 1
+`
+
+/** The rate limit as it stands (ARGV: base): { policy or nil, keys tracked }. */
+export const rateLimitStateScript = `
+local b = ARGV[1]
+return { redis.call('HGET', b .. 'm', 'rl'), redis.call('HLEN', b .. 'w') }
+`
+
+/**
+ * Counts a call of a deprecated operation (ARGV: base, operation, client key,
+ * now, most clients): 'client' for a client's first call, 'overflow' for the
+ * first call beyond the cap, else nil. Counters are `calls,first,last[,order]`
+ * in the hash `d`: `op\nt` (all), `op\no` (beyond the cap), `op\nn` (clients),
+ * `op\nc\n<key>` (one client).
+ */
+export const noteDeprecatedScript = `${luaFormat}
+local d, op, key, now = ARGV[1] .. 'd', ARGV[2], ARGV[3], ARGV[4]
+local function bump(field)
+  local v = redis.call('HGET', d, field)
+  if not v then
+    redis.call('HSET', d, field, '1,' .. now .. ',' .. now)
+    return true
+  end
+  local calls, first, _, rest = string.match(v, '^(%d+),([^,]+),([^,]+)(.*)$')
+  redis.call('HSET', d, field, fmt(tonumber(calls) + 1) .. ',' .. first .. ',' .. now .. rest)
+  return false
+end
+bump(op .. '\\nt')
+local field = op .. '\\nc\\n' .. key
+if redis.call('HEXISTS', d, field) == 1 then
+  bump(field)
+  return false
+end
+local clients = tonumber(redis.call('HGET', d, op .. '\\nn') or '0')
+if clients < tonumber(ARGV[5]) then
+  redis.call('HSET', d, field, '1,' .. now .. ',' .. now .. ',' .. fmt(clients))
+  redis.call('HSET', d, op .. '\\nn', fmt(clients + 1))
+  return 'client'
+end
+if bump(op .. '\\no') then return 'overflow' end
+return false
+`
+
+/**
+ * Records a request (ARGV: base, the JSON after `"id":N`, journal size,
+ * channel): the entry under the next id, the oldest dropped beyond the size,
+ * published to every replica's subscribers. Answers the id.
+ */
+export const recordScript = `
+local b = ARGV[1]
+local id = redis.call('INCR', b .. 'jn')
+local json = '{"id":' .. id .. ARGV[2]
+local size = tonumber(ARGV[3])
+if size > 0 then
+  if redis.call('LPUSH', b .. 'j', json) > size then redis.call('LTRIM', b .. 'j', 0, size - 1) end
+end
+redis.call('PUBLISH', ARGV[4], json)
+return id
+`

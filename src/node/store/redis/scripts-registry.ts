@@ -1,0 +1,115 @@
+import { luaWorld } from './lua-common.js'
+
+/**
+ * The session registry's scripts. ARGV[1] is the key prefix; the registry is
+ * the sorted set `<prefix>:reg` (name → recency), its clock `<prefix>:regseq`.
+ */
+
+const luaDrop = `
+local function drop(P, name)
+  dropKeys(P .. ':s:' .. name .. ':')
+  redis.call('ZREM', P .. ':reg', name)
+  -- An empty message ends the session's event streams on every replica.
+  redis.call('PUBLISH', P .. ':ev:' .. name, '')
+end
+`
+
+/**
+ * Writes the start template once (ARGV: prefix, template base, world JSON) and
+ * makes the default session from it when there is none, without touching the
+ * recency of one that exists (state survives restarts).
+ */
+export const initScript = `${luaWorld}
+local P, tpl = ARGV[1], ARGV[2]
+if redis.call('EXISTS', tpl .. 'ready') == 0 then
+  writeWorld(tpl, cjson.decode(ARGV[3]))
+  redis.call('SET', tpl .. 'ready', '1')
+end
+local b = P .. ':s:default:'
+if redis.call('EXISTS', b .. 'm') == 0 then copyWorld(tpl, b) end
+if not redis.call('ZSCORE', P .. ':reg', 'default') then
+  redis.call('ZADD', P .. ':reg', redis.call('INCR', P .. ':regseq'), 'default')
+end
+return 1
+`
+
+/**
+ * Selects a session (ARGV: prefix, name, template base, most sessions): made
+ * from the template when new, marked most recently used, and beyond the cap
+ * the least recently used ones dropped (never the default, nor the one asked
+ * for), all in one change. Answers what a request reads up front (metaOf).
+ */
+export const sessionScript = `${luaWorld}${luaDrop}
+local P, name, tpl, max = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local reg = P .. ':reg'
+local b = P .. ':s:' .. name .. ':'
+-- The most recent already (a client's requests, one after another): nothing to write, nothing to evict.
+local latest = redis.call('ZRANGE', reg, -1, -1)
+if latest[1] == name then return metaOf(b) end
+if redis.call('EXISTS', b .. 'm') == 0 then copyWorld(tpl, b) end
+redis.call('ZADD', reg, redis.call('INCR', P .. ':regseq'), name)
+local over = redis.call('ZCARD', reg) - max
+if over > 0 then
+  for _, victim in ipairs(redis.call('ZRANGE', reg, 0, over + 1)) do
+    if over == 0 then break end
+    if victim ~= 'default' and victim ~= name then
+      drop(P, victim)
+      over = over - 1
+    end
+  end
+end
+return metaOf(b)
+`
+
+/** What a request reads up front, for a session object made without it (listings). ARGV: base. */
+export const metaScript = `${luaWorld}
+return metaOf(ARGV[1])
+`
+
+/** Drops a session (ARGV: prefix, name): 0 for the default one or an unknown name. */
+export const dropScript = `${luaWorld}${luaDrop}
+local P, name = ARGV[1], ARGV[2]
+if name == 'default' or not redis.call('ZSCORE', P .. ':reg', name) then return 0 end
+drop(P, name)
+return 1
+`
+
+/** The default session's pets and the number of sessions (ARGV: prefix). */
+export const statsScript = `
+local P = ARGV[1]
+return { redis.call('ZCARD', P .. ':s:default:i'), redis.call('ZCARD', P .. ':reg') }
+`
+
+/** Back to the start (ARGV: base, template base): the world copied, journal emptied (its ids go on), windows and counters gone. */
+export const resetScript = `${luaWorld}
+local b = ARGV[1]
+copyWorld(ARGV[2], b)
+redis.call('DEL', b .. 'j', b .. 'w', b .. 'wo', b .. 'd')
+return 1
+`
+
+/** A snapshot load (ARGV: base, world JSON): the world, clock and rate limit (in its meta) at once, windows fresh; the journal stays. */
+export const loadScript = `${luaWorld}
+local b = ARGV[1]
+writeWorld(b, cjson.decode(ARGV[2]))
+redis.call('DEL', b .. 'w', b .. 'wo')
+return 1
+`
+
+/** Everything a snapshot saves, read at once (ARGV: base): meta, pets, rules. */
+export const contentsScript = `
+local b = ARGV[1]
+local ids = redis.call('LRANGE', b .. 'f', 0, -1)
+local rules = {}
+for _, id in ipairs(ids) do
+  rules[#rules + 1] = redis.call('HGET', b .. 'fj', id)
+  rules[#rules + 1] = redis.call('HGET', b .. 'fr', id) or ''
+end
+return { redis.call('HGETALL', b .. 'm'), redis.call('ZRANGE', b .. 'i', 0, -1), rules }
+`
+
+/** Sizes for listings (ARGV: base). */
+export const summaryScript = `
+local b = ARGV[1]
+return { redis.call('ZCARD', b .. 'i'), redis.call('LLEN', b .. 'f'), redis.call('LLEN', b .. 'j') }
+`

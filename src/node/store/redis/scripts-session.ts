@@ -1,0 +1,126 @@
+import { luaDraw, luaFormat } from './lua-common.js'
+
+/**
+ * One session's atomic changes, each a script (ARGV[1]: the session's base
+ * `<prefix>:s:<name>:`). Pets are sorted-set members (score: id, member: the
+ * pet's JSON), one set for all and one per status, so that a page is one
+ * ZRANGE. Rules: a list of ids in creation order, their JSON, what they match
+ * on (`operation\npetId\nprobability`) and remaining counts, in hashes.
+ */
+
+/**
+ * Creates a pet (ARGV: base, most pets, the JSON after `"id":N,`, status or
+ * ''): its id, or '' when full (at capacity, or ids used up).
+ */
+export const createPetScript = `${luaFormat}
+local b = ARGV[1]
+if redis.call('ZCARD', b .. 'i') >= tonumber(ARGV[2]) then return '' end
+local id = tonumber(redis.call('HGET', b .. 'm', 'nextId'))
+if id > 9007199254740991 then return '' end
+local sid = fmt(id)
+local json = '{"id":' .. sid .. ',' .. ARGV[3]
+redis.call('ZADD', b .. 'i', sid, json)
+if ARGV[4] ~= '' then redis.call('ZADD', b .. 'i:' .. ARGV[4], sid, json) end
+redis.call('HSET', b .. 'm', 'nextId', fmt(id + 1))
+return sid
+`
+
+/** Replaces every pet (ARGV: base, then id, status, JSON for each): new ids continue after the largest. */
+export const replacePetsScript = `${luaFormat}
+local b = ARGV[1]
+redis.call('DEL', b .. 'i', b .. 'i:available', b .. 'i:pending', b .. 'i:sold')
+local largest = 0
+for i = 2, #ARGV, 3 do
+  redis.call('ZADD', b .. 'i', ARGV[i], ARGV[i + 2])
+  if ARGV[i + 1] ~= '' then redis.call('ZADD', b .. 'i:' .. ARGV[i + 1], ARGV[i], ARGV[i + 2]) end
+  largest = math.max(largest, tonumber(ARGV[i]))
+end
+redis.call('HSET', b .. 'm', 'nextId', fmt(largest + 1))
+return 1
+`
+
+const luaRemoveRule = `
+local function removeRule(b, id)
+  if redis.call('LREM', b .. 'f', 0, id) == 0 then return 0 end
+  redis.call('HDEL', b .. 'fj', id)
+  redis.call('HDEL', b .. 'fm', id)
+  redis.call('HDEL', b .. 'fr', id)
+  return 1
+end
+`
+
+/**
+ * The first rule that applies (ARGV: base, operation, petId as sent, '1' when
+ * there is a petId): matched on operation and petId, then a draw for a rule
+ * with a probability below 1, counted down and removed at zero, in one
+ * change. Answers { rule JSON, remaining or '' }, or nil.
+ */
+export const takeFaultScript = `${luaFormat}${luaDraw}${luaRemoveRule}
+local b, op, petId, hasPetId = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
+for _, id in ipairs(redis.call('LRANGE', b .. 'f', 0, -1)) do
+  local rop, rpet, rprob = string.match(redis.call('HGET', b .. 'fm', id), '^([^\\n]*)\\n([^\\n]*)\\n([^\\n]*)$')
+  local applies = rop == '' or rop == op
+  if applies and rpet ~= '' then applies = op == 'getPet' and hasPetId and petId == rpet end
+  if applies and rprob ~= '' then
+    local p = tonumber(rprob)
+    if p < 1 then
+      local r = rngLoad(b .. 'm')
+      applies = rngFloat(r) < p
+      rngSave(b .. 'm', r)
+    end
+  end
+  if applies then
+    local json = redis.call('HGET', b .. 'fj', id)
+    local remaining = ''
+    if redis.call('HEXISTS', b .. 'fr', id) == 1 then
+      local left = redis.call('HINCRBY', b .. 'fr', id, -1)
+      remaining = fmt(left)
+      if left <= 0 then removeRule(b, id) end
+    end
+    return { json, remaining }
+  end
+end
+return false
+`
+
+/** Adds a rule (ARGV: base, the JSON after `"id":N`, match line, times or '', most rules): its id, or false at the cap. */
+export const addFaultScript = `${luaFormat}
+local b = ARGV[1]
+if redis.call('LLEN', b .. 'f') >= tonumber(ARGV[5]) then return false end
+local id = redis.call('HGET', b .. 'm', 'nf')
+redis.call('HSET', b .. 'm', 'nf', fmt(tonumber(id) + 1))
+redis.call('RPUSH', b .. 'f', id)
+redis.call('HSET', b .. 'fj', id, '{"id":' .. id .. ARGV[2])
+redis.call('HSET', b .. 'fm', id, ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', b .. 'fr', id, ARGV[4]) end
+return id
+`
+
+/** The rules in creation order (ARGV: base): JSON, remaining or '' for each. */
+export const listFaultsScript = `
+local b = ARGV[1]
+local out = {}
+for _, id in ipairs(redis.call('LRANGE', b .. 'f', 0, -1)) do
+  out[#out + 1] = redis.call('HGET', b .. 'fj', id)
+  out[#out + 1] = redis.call('HGET', b .. 'fr', id) or ''
+end
+return out
+`
+
+/** Removes a rule (ARGV: base, id): 1, or 0 when there is none. */
+export const removeFaultScript = `${luaRemoveRule}
+return removeRule(ARGV[1], ARGV[2])
+`
+
+/** The latency of the next answer (ARGV: base): a draw from the range, nil when the session has none. */
+export const drawLatencyScript = `${luaDraw}
+local m = ARGV[1] .. 'm'
+local range = redis.call('HMGET', m, 'lmin', 'lmax')
+if not range[1] then return false end
+local low, high = tonumber(range[1]), tonumber(range[2])
+if low == high then return low end
+local r = rngLoad(m)
+local ms = rngInt(r, low, high)
+rngSave(m, r)
+return ms
+`

@@ -1,0 +1,16 @@
+import type { TestProject } from 'vitest/node'
+import { startRedis } from './redis-server.js'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set in the `redis` project: the URL of the redis-server its suites run on. */
+    redisUrl: string
+  }
+}
+
+/** vitest global setup of the `redis` project: one redis-server for the run, stopped by PID at the end. */
+export default async function redisSetup(project: TestProject): Promise<() => Promise<void>> {
+  const redis = await startRedis()
+  project.provide('redisUrl', redis.url)
+  return () => redis.dispose()
+}

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { createApp } from '../../../src/core/app.js'
+import { assertContract } from '../../helpers/contract.js'
+import { type LoadBalancer, sharedProxyConf, startLoadBalancer } from '../../helpers/nginx.js'
+import { runScenario } from '../../helpers/port-scenario.js'
+import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+import { bearer, readStreamUntil, startReplicas } from '../../helpers/replicas.js'
+
+const deploy = (path: string) => fileURLToPath(new URL(`../../../deploy/${path}`, import.meta.url))
+
+interface ComposeService {
+  image?: string
+  build?: { context: string }
+  environment?: Record<string, string>
+  volumes?: string[]
+  depends_on?: unknown
+  command?: string[]
+}
+
+describe('deploy/compose.yaml', () => {
+  const compose = parse(readFileSync(deploy('compose.yaml'), 'utf8'), { merge: true }) as {
+    services: Record<string, ComposeService>
+    volumes: Record<string, unknown>
+  }
+  const replicas = Object.entries(compose.services).filter(([name]) => name.startsWith('replica-'))
+
+  it('runs Redis with its append-only file on a volume, three replicas of one image on it, and nginx', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['nginx', 'redis', 'replica-1', 'replica-2', 'replica-3'])
+    expect(compose.services['redis']!.command).toEqual(['redis-server', '--appendonly', 'yes', '--save', ''])
+    expect(compose.services['redis']!.volumes).toEqual(['redis-data:/data'])
+    expect(compose.volumes).toHaveProperty('redis-data')
+    expect(new Set(replicas.map(([, s]) => s.image)).size).toBe(1)
+    expect(compose.services['replica-1']!.build).toEqual({ context: '..' })
+    for (const [, service] of replicas) {
+      expect(service.environment).toMatchObject({ STORE: 'redis://redis:6379', HOST: '0.0.0.0', PORT: '4010' })
+      expect(service.depends_on).toEqual({ redis: { condition: 'service_healthy' } })
+    }
+  })
+
+  it('points nginx at every replica, round robin, with the proxy configuration the test below uses', () => {
+    const volumes = compose.services['nginx']!.volumes!
+    expect(volumes).toEqual([
+      './nginx/nginx.conf:/etc/nginx/nginx.conf:ro',
+      './nginx/petstore-proxy.conf:/etc/nginx/petstore-proxy.conf:ro',
+    ])
+    expect(deploy('nginx/petstore-proxy.conf')).toBe(sharedProxyConf)
+    const conf = readFileSync(deploy('nginx/nginx.conf'), 'utf8')
+    const servers = [...conf.matchAll(/^\s*server (\S+);$/gm)].map((m) => m[1])
+    expect(servers).toEqual(replicas.map(([name, s]) => `${name}:${s.environment!['PORT']}`))
+    expect(conf).toContain('include /etc/nginx/petstore-proxy.conf;')
+    // Round robin is nginx's default: no other balancing method is named.
+    expect(conf).not.toMatch(/\b(ip_hash|hash|least_conn|random)\b/)
+  })
+})
+
+describe('three replicas behind nginx (Debian nginx on loopback, the shared proxy configuration)', () => {
+  let redis: RedisServer
+  let group: Awaited<ReturnType<typeof startReplicas>>
+  let lb: LoadBalancer
+
+  beforeAll(async () => {
+    redis = await startRedis()
+    group = await startReplicas(redis.url, 3, { args: ['--seed', '7', '--delay', '0-0'] })
+    lb = await startLoadBalancer(group.replicas.map((r) => new URL(r.url).host))
+  }, 60_000)
+
+  afterAll(async () => {
+    await lb?.stop()
+    await group?.stop()
+    await redis?.dispose()
+  })
+
+  it('answers the port scenario exactly as one in-memory server, every answer within the contract, spread over all three', async () => {
+    const expected = await runScenario(createApp({ seed: 7, delay: { min: 0, max: 0 } }))
+    const through = {
+      request: async (path: string, init: RequestInit) => {
+        const res = await fetch(`${lb.url}${path}`, init)
+        await assertContract(init.method ?? 'GET', path, res)
+        return res
+      },
+    }
+    const got = await runScenario(through)
+    expect(got).toEqual(expected)
+    expect(new Set(lb.upstreams())).toEqual(new Set(group.replicas.map((r) => new URL(r.url).host)))
+  })
+
+  it('streams the journal through the load balancer while requests land on any replica', async () => {
+    const text = await readStreamUntil(
+      `${lb.url}/__admin/requests/stream`,
+      (seen) => (seen.match(/"path":"\/v1\/pets\/3"/g) ?? []).length >= 3,
+      async () => {
+        for (let i = 0; i < 3; i++) await fetch(`${lb.url}/v1/pets/3`, { headers: bearer })
+      },
+    )
+    expect(text.match(/event: request/g)).toHaveLength(3)
+  })
+})

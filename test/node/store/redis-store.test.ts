@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp, prepareMock } from '../../../src/core/app.js'
+import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
+import type { StartState } from '../../../src/core/state/sessions.js'
+import { startWorld } from '../../../src/core/state/world.js'
+import { streamCaps } from '../../../src/core/journal/event-streams.js'
+import { runScenario, scenario } from '../../helpers/port-scenario.js'
+import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+
+let redis: RedisServer
+let opened: RedisSessionStore[] = []
+let prefixes = 0
+
+beforeAll(async () => {
+  redis = await startRedis()
+}, 30_000)
+
+afterAll(async () => {
+  for (const store of opened) store.close()
+  await redis?.dispose()
+})
+
+/** A store on the test's Redis under a prefix of its own. */
+const redisFactory = async (prefix = `t${++prefixes}`) => {
+  const factory = await openRedisStore({ url: redis.url, prefix })
+  return (start: StartState, max: number) => {
+    const store = factory(start, max)
+    opened.push(store)
+    return store
+  }
+}
+
+describe('the Redis store', () => {
+  it('answers the port scenario exactly as the in-memory store: ids, counted rules, seeded draws, rate limit, clock, sessions', async () => {
+    const expected = await runScenario(createApp({ seed: 7, delay: { min: 0, max: 0 } }))
+    const app = prepareMock({ seed: 7, delay: { min: 0, max: 0 } }, await redisFactory()).build()
+    const got = await runScenario(app)
+    for (const [i, answer] of got.entries())
+      expect({ step: scenario[i], ...answer }).toEqual({ step: scenario[i], ...expected[i] })
+  })
+
+  it('caps event streams per session as the in-memory store does, although each request gets a new session object', async () => {
+    const app = prepareMock({}, await redisFactory()).build()
+    const open = () => app.request('/__admin/requests/stream', { headers: { 'X-Mock-Session': 'qa' } })
+    const streams = await Promise.all(Array.from({ length: streamCaps.perSession }, open))
+    expect(streams.map((res) => res.status)).toEqual(Array(streamCaps.perSession).fill(200))
+    const refused = await open()
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toEqual({
+      code: 'too_many_requests',
+      message: `This session already has ${streamCaps.perSession} open event streams, the most it may have; close one first.`,
+      status: 429,
+    })
+    for (const res of streams) await res.body!.cancel()
+    const again = await open()
+    expect(again.status).toBe(200)
+    await again.body!.cancel()
+  })
+
+  it('draws latency and rule probabilities as the in-memory generator does, one draw after another', async () => {
+    const options = {
+      seed: 42,
+      delay: { min: 0, max: 3 },
+      faults: [{ operation: 'getPet', status: 500, probability: 0.3 }],
+    }
+    const memory = createApp(options)
+    const app = prepareMock(options, await redisFactory()).build()
+    const sequence = async (target: { request(path: string, init: RequestInit): Response | Promise<Response> }) => {
+      const statuses: number[] = []
+      for (let i = 0; i < 30; i++) {
+        const res = await target.request('/v1/pets/1', { headers: { Authorization: 'Bearer t' } })
+        statuses.push(res.status)
+      }
+      const res = await target.request('/__admin/snapshot', {})
+      const snapshot = (await res.json()) as { random: number[] }
+      return { statuses, random: snapshot.random }
+    }
+    const expected = await sequence(memory)
+    expect(expected.statuses).toContain(500)
+    expect(await sequence(app)).toEqual(expected)
+  })
+})
+
+describe('the Redis store’s event streams', () => {
+  // Answered now: after the subscription below, as a request recorded from then on is.
+  const entry = (path: string) => ({
+    time: Date.now(),
+    method: 'GET',
+    url: `http://localhost${path}`,
+    path,
+    operation: 'getPet',
+    status: 200,
+    durationMs: 1,
+    headers: [],
+  })
+
+  it('a listener hears of every entry recorded on another replica from its subscription on, each once, in order, even while its connection opens', async () => {
+    const prefix = `events${++prefixes}`
+    const start: StartState = {
+      world: startWorld({ pets: [], faults: [], latency: undefined, seed: 1 }),
+      maxPets: 10,
+      journalSize: 10,
+    }
+    // Two stores with connections of their own: two replicas.
+    const [a, b] = [(await redisFactory(prefix))(start, 5), (await redisFactory(prefix))(start, 5)]
+    const onA = await a.session('watched')
+    const onB = await b.session('watched')
+    const heard: number[] = []
+    let ended = 0
+    // Subscribed and, in the same tick, three entries recorded through the other replica's connection.
+    onB.subscribe({ record: (r) => heard.push(r.id), end: () => ended++ })
+    await Promise.all([onA.record(entry('/1')), onA.record(entry('/2')), onA.record(entry('/3'))])
+    for (let i = 0; i < 50 && heard.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    await onA.record(entry('/4'))
+    for (let i = 0; i < 50 && heard.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(heard).toEqual([1, 2, 3, 4])
+    // Dropping the session on one replica ends the streams on the other.
+    expect(await a.dropSession('watched')).toBe(true)
+    for (let i = 0; i < 50 && ended === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(ended).toBe(1)
+  })
+})
+
+describe('a store made while Redis is away', () => {
+  it('answers 503 store_unavailable, and starts by itself once Redis is back', async () => {
+    const factory = await redisFactory(`away${++prefixes}`)
+    await redis.stop('SIGKILL')
+    const start: StartState = {
+      world: startWorld({ pets: [], faults: [], latency: undefined, seed: 1 }),
+      maxPets: 10,
+      journalSize: 10,
+    }
+    const store = factory(start, 5)
+    await expect(store.ready).rejects.toMatchObject({ status: 503, code: 'store_unavailable' })
+    await expect(store.session('x')).rejects.toMatchObject({ status: 503, code: 'store_unavailable' })
+    await expect(store.stats()).rejects.toMatchObject({ status: 503, code: 'store_unavailable' })
+    await redis.restart()
+    let stats: { pets: number; sessions: number } | undefined
+    for (let attempt = 0; attempt < 50 && stats === undefined; attempt++) {
+      stats = await store.stats().catch(() => undefined)
+      if (stats === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(stats).toEqual({ pets: 0, sessions: 1 })
+    const session = await store.session('x')
+    expect(await session.summary()).toEqual({ name: 'x', pets: 0, faults: 0, requests: 0 })
+  })
+})

@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config'
+
+// The suites that need Debian's redis-server and nginx (npm run test:redis; .ci/run installs both, and
+// the helpers install them when missing where apt-get can): kept out of `npm test`, which needs only
+// Node, as the browser and container suites are.
+// The end-to-end contract suites: every file that builds its app with contractApp (test/helpers/contract.ts),
+// run again with their apps on the Redis store, against a redis-server the project's global setup starts.
+const contractSuites = [
+  'test/core/bad-input.test.ts',
+  'test/core/properties.test.ts',
+  'test/core/routes/*.test.ts',
+  'test/core/spec/served-document.test.ts',
+  'test/core/spec/spec-driven.test.ts',
+  'test/core/stages/*.test.ts',
+  'test/core/state/seed.test.ts',
+]
+
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 15_000,
+    globalSetup: ['test/helpers/build.ts'],
+    projects: [
+      {
+        extends: true,
+        // The store itself, three replicas on one Redis, Redis outages, a load balancer (nginx): each
+        // starts its own redis-server (and nginx) on loopback ports.
+        test: { name: 'redis-store', include: ['test/node/store/{redis-store,replicas,outage,load-balancer}.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'redis', include: contractSuites, globalSetup: ['test/helpers/redis-setup.ts'] },
+      },
+    ],
+  },
+})
