@@ -14,6 +14,30 @@ ps_all=(ps -a); [ "$engine" = podman ] && ps_all+=(--external)
 fail() { echo "FAIL $*" >&2; exit 1; }
 ok() { echo "ok   $*"; }
 
+# wait_healthy URL: waits (bounded: 10 s) until URL/__admin/health answers 2xx; non-zero if it never does.
+wait_healthy() {
+  local _
+  for _ in $(seq 1 100); do
+    node -e "fetch('$1/__admin/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# free_port: a TCP port of 127.0.0.1 free a moment ago (for engines that need a fixed host port).
+free_port() {
+  node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
+}
+
+# swap FILE COUNT PATTERN REPLACEMENT: sed's s|PATTERN|REPLACEMENT| on FILE (BRE), failing unless
+# PATTERN matches exactly COUNT lines: a recipe that changed must not be run half-swapped.
+swap() {
+  local file=$1 count=$2 pattern=$3 replacement=$4 n
+  n=$(grep -c -- "$pattern" "$file" || true)
+  [ "$n" = "$count" ] || fail "$(basename "$file"): $n lines match $pattern, expected $count"
+  sed -i "s|$pattern|$replacement|" "$file"
+}
+
 # report_leftovers: the last step of a cleanup. Calls the suite's `leftovers` (what of this run
 # still exists, a "kind name" a line; non-zero when the engine cannot tell) and turns anything
 # left into a failure of the caller's `code`; then says how the suite ended.

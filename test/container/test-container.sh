@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the image and proves it: read-only run, smoke suite over the socket, uid 1000,
-# health check, stop within 2 s with exit code 0 (idle and under load), size budget.
+# health check, stop within 2 s with exit code 0 (idle and under load), size budget; then runs the
+# compose and Kubernetes recipes of docs/recipes with it (recipe-compose.sh, recipe-kubernetes.sh).
 # Works with Docker or Podman: CONTAINER_ENGINE chooses, otherwise whichever works.
-# Removes every container, image and file it created, also on failure or Ctrl-C, and fails
+# Removes every container, pod, network, secret, image and file it created, also on failure or Ctrl-C, and fails
 # if any of them is still there afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,6 +20,12 @@ run_label="petstore-mock.test-run=$run_id"
 work=$(mktemp -d)
 containers=()
 volumes=()
+# Made by the recipes' runs (names of this run, recorded before they are created).
+pods=()
+compose_projects=()
+networks=()
+secrets=()
+recipe_images=()
 load_pid=
 
 # Names of this run's containers: recorded ones plus any with its label or name prefix.
@@ -27,23 +34,42 @@ run_containers() {
     printf '%s\n' "${containers[@]}"
     "$engine" "${ps_all[@]}" --filter "label=$run_label" --format '{{.Names}}' || true
     "$engine" "${ps_all[@]}" --filter "name=$run_id-" --format '{{.Names}}' || true
+    compose_containers || true
   } 2>/dev/null | sed '/^$/d' | sort -u
+}
+
+# Containers of this run's compose projects (the recipe script names its jobs' containers itself).
+compose_containers() {
+  local p
+  for p in "${compose_projects[@]}"; do
+    "$engine" "${ps_all[@]}" --filter "label=com.docker.compose.project=$p" --format '{{.Names}}' || return 1
+  done
 }
 
 # What of this run still exists, a "kind name" a line; fails if the engine cannot tell.
 leftovers() {
-  local names images vols i v
+  local names images vols i v p n s others=
   names=$("$engine" "${ps_all[@]}" --filter "label=$run_label" --format '{{.Names}}' &&
-    "$engine" "${ps_all[@]}" --filter "name=$run_id-" --format '{{.Names}}') || return 1
+    "$engine" "${ps_all[@]}" --filter "name=$run_id-" --format '{{.Names}}' && compose_containers) || return 1
   images=$("$engine" images -a -q --filter "label=$run_label") || return 1
   vols=$("$engine" volume ls -q --filter "label=$run_label") || return 1
-  for i in "$tag" "$tag-build"; do
+  for i in "$tag" "$tag-build" "${recipe_images[@]}"; do
     if "$engine" image inspect "$i" >/dev/null 2>&1; then images+=$'\n'"$i"; fi
   done
   for v in "${volumes[@]}"; do
     if "$engine" volume inspect "$v" >/dev/null 2>&1; then vols+=$'\n'"$v"; fi
   done
+  for p in "${pods[@]}"; do
+    if "$engine" pod exists "$p" 2>/dev/null; then others+="pod $p"$'\n'; fi
+  done
+  for n in "${networks[@]}"; do
+    if "$engine" network inspect "$n" >/dev/null 2>&1; then others+="network $n"$'\n'; fi
+  done
+  for s in "${secrets[@]}"; do
+    if "$engine" secret inspect "$s" >/dev/null 2>&1; then others+="secret $s"$'\n'; fi
+  done
   {
+    printf '%s' "$others"
     sed '/^$/d; s/^/container /' <<<"$names"
     sed '/^$/d; s/^/image /' <<<"$images"
     sed '/^$/d; s/^/volume /' <<<"$vols"
@@ -51,16 +77,21 @@ leftovers() {
 }
 
 cleanup() {
-  local code=$? c v
+  local code=$? c v p n s i
   # A second Ctrl-C must not cut the cleanup short.
   trap '' INT TERM HUP
   if [ -n "$load_pid" ]; then kill "$load_pid" 2>/dev/null || true; wait "$load_pid" 2>/dev/null || true; fi
+  for p in "${pods[@]}"; do "$engine" pod rm -f "$p" >/dev/null 2>&1 || true; done
   for c in $(run_containers); do
     # None expected (the image declares no VOLUME), but note any anonymous volume, to prove it gone.
     mapfile -t -O "${#volumes[@]}" volumes < <("$engine" inspect --format \
       '{{range .Mounts}}{{if eq .Type "volume"}}{{println .Name}}{{end}}{{end}}' "$c" 2>/dev/null | sed '/^$/d')
     "$engine" rm -f -v "$c" >/dev/null 2>&1 || true
   done
+  for n in "${networks[@]}"; do "$engine" network rm -f "$n" >/dev/null 2>&1 || true; done
+  for s in "${secrets[@]}"; do "$engine" secret rm "$s" >/dev/null 2>&1 || true; done
+  # The recipes' images are children of $tag: removed first.
+  for i in "${recipe_images[@]}"; do "$engine" rmi -f "$i" >/dev/null 2>&1 || true; done
   "$engine" rmi -f "$tag" "$tag-build" $("$engine" images -a -q --filter "label=$run_label" 2>/dev/null) \
     >/dev/null 2>&1 || true
   for v in "${volumes[@]}"; do "$engine" volume rm -f "$v" >/dev/null 2>&1 || true; done
@@ -98,12 +129,7 @@ start() {
   local port
   port=$("$engine" port "$name" 4010 | head -1 | sed 's/.*://')
   url="http://127.0.0.1:$port"
-  for _ in $(seq 1 100); do
-    if node -e "fetch('$url/__admin/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"; then
-      return 0
-    fi
-    sleep 0.1
-  done
+  wait_healthy "$url" && return 0
   "$engine" logs "$name" >&2 || true
   fail "$name did not become healthy in 10 s"
 }
@@ -156,3 +182,7 @@ printf 'image %s bytes, base %s %s bytes, added %s bytes (%s MiB; budget 20 MiB)
   "$size" "$base_image" "$base_size" "$added" "$(node -e "console.log(($added/1048576).toFixed(1))")"
 [ "$added" -le "$budget_bytes" ] || fail "the image adds more than 20 MiB to the base"
 ok "size within budget"
+
+# 6. the container recipes of docs/recipes, run as written with this image
+source test/container/recipe-compose.sh
+source test/container/recipe-kubernetes.sh
