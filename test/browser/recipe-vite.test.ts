@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,6 +14,7 @@ import {
   tool,
 } from '../docs/recipe-files.js'
 import { launchChromium } from '../helpers/chromium.js'
+import { freePort } from '../helpers/free-port.js'
 
 // docs/recipes/vite.md, extracted into a temporary project with the packed petstore-mock: the page's
 // commands run as written (`npx <tool>` as the repository's copy of it; the servers get a loopback
@@ -38,16 +38,6 @@ const own = {
     include: ['src'],
   }),
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 let browser: Browser
 let recipe: RecipeProject

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from './free-port.js'
 
 /** Debian's nginx. */
 export const nginxPath = process.env['NGINX'] ?? '/usr/sbin/nginx'
@@ -16,16 +16,6 @@ export const ensureNginx = (): void => {
   if (existsSync(nginxPath)) return
   execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], { stdio: 'ignore' })
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 /** An nginx of a test's own, round robin over `upstreams` (host:port), stopped by its PID. */
 export interface LoadBalancer {

@@ -1,8 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './free-port.js'
 
 /** Debian's redis-server. */
 export const redisServerPath = process.env['REDIS_SERVER'] ?? '/usr/bin/redis-server'
@@ -26,16 +26,6 @@ export interface RedisServer {
   /** Stops it and removes its directory. */
   dispose(): Promise<void>
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 const launch = (port: number, dir: string, timeoutMs: number): Promise<ChildProcess> =>
   new Promise((resolve, reject) => {
