@@ -13,6 +13,7 @@ import { journal } from '../stages/journal.js'
 import { mockControl } from '../stages/mock-control.js'
 import { rateLimit } from '../stages/rate-limit.js'
 import { session } from '../stages/session.js'
+import { readAheadFor } from './read-ahead.js'
 import { chain, type Next, type OnError, type Stage } from '../stages/stage.js'
 import { sunsetGate } from '../stages/sunset.js'
 import { validateRequest } from '../stages/validate-request.js'
@@ -70,7 +71,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       [
         journal(op, transport, onError),
         cors,
-        selectSession,
+        forward ? selectSession : session(sessions, readAheadFor(op)),
         op.deprecated ? deprecation(op, logger) : undefined,
         mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),
         forward ? undefined : authenticate,

@@ -13,6 +13,8 @@ import type { Answer, Next, Stage } from './stage.js'
 const describeClient = ({ authorization, userAgent }: DeprecationClient): string =>
   `${authorization ?? 'a client without Authorization'} with User-Agent ${userAgent === null ? 'none' : JSON.stringify(userAgent)}`
 
+const ignore = (): void => undefined
+
 /**
  * Marks every answer of a deprecated operation, errors included, with
  * `Deprecation`, `Sunset` and a `Link` to the replacement; counts the call in
@@ -25,13 +27,7 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Stage => 
   )
   const until = operation.sunset ? ` and will be removed on ${formatDay(operation.sunset)}` : ''
   const replacement = replacementOf(operation)
-  const warned = (
-    first: FirstCall,
-    client: DeprecationClient,
-    name: string,
-    next: Next,
-    c: Context<AppEnv>,
-  ): Answer => {
+  const warn = (first: FirstCall, client: DeprecationClient, name: string): void => {
     if (first === 'client') {
       logger.warn(
         `${operation.id} is deprecated${until}; called by ${describeClient(client)} (session ${name}); use ${replacement} instead`,
@@ -41,8 +37,6 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Stage => 
         `${operation.id}: more distinct clients than the report keeps in session ${name}; further ones are counted as "other" and not logged`,
       )
     }
-    addAnswerHeaders(c, headers)
-    return next(c)
   }
 
   return (c, next) => {
@@ -53,7 +47,11 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Stage => 
       userAgent: c.req.header('User-Agent') ?? null,
     }
     const first = session.noteDeprecatedCall(operation.id, client, Date.now())
-    if (first instanceof Promise) return first.then((f) => warned(f, client, session.name, next, c))
-    return warned(first, client, session.name, next, c)
+    // The answer does not wait for the count (only the log does): a store that lives elsewhere sends
+    // it with the request's journal entry, one round trip, and the entry's failure answers for both.
+    if (first instanceof Promise) first.then((f) => warn(f, client, session.name), ignore)
+    else warn(first, client, session.name)
+    addAnswerHeaders(c, headers)
+    return next(c)
   }
 }

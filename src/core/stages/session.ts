@@ -3,22 +3,26 @@ import { addAnswerHeaders } from '../http/respond.js'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import type { RateLimitPolicy } from '../controls/rate-limit.js'
-import type { SessionStore } from '../state/port.js'
+import type { ReadAhead, SessionStore } from '../state/port.js'
 import { latencyWait } from './latency.js'
 import { rateLimitPolicyHeaders } from './rate-limit.js'
 import type { Answer, Next, Stage } from './stage.js'
 
+/** The read a request's handler will most likely make, guessed from the raw request; undefined: no guess. */
+export type ReadAheadOf = (c: Context<AppEnv>) => ReadAhead | undefined
+
 /**
  * Selects the request's session (`X-Mock-Session`; 400 for a bad name), puts
  * the session's rate-limit policy on every answer and waits the session's
- * latency before the rest runs.
+ * latency before the rest runs. `readAheadOf`: the read the operation's
+ * handler will likely make, named to the store with the selection (port.ts).
  */
 export const session =
-  (sessions: SessionStore): Stage =>
+  (sessions: SessionStore, readAheadOf?: ReadAheadOf): Stage =>
   (c, next) => {
     // Written out rather than with whenReady: the in-memory store answers now, and a request that
     // waits for nothing allocates no closure on its way (the hot path's figures).
-    const selected = setSession(c, sessions)
+    const selected = setSession(c, sessions, readAheadOf?.(c))
     if (selected instanceof Promise) return selected.then((s) => withPolicy(c, next, s.rateLimitPolicy()))
     return withPolicy(c, next, selected.rateLimitPolicy())
   }

@@ -154,15 +154,23 @@ export interface SessionState {
   summary(): MaybePromise<SessionSummary>
 }
 
+/**
+ * A read a request is about to make, named when its session is selected so
+ * that a store that lives elsewhere can answer it with the selection (one
+ * round trip, not two). A hint: the store answers the later call from it
+ * only when that call asks for the same, and the in-memory store ignores it.
+ */
+export type ReadAhead = { getPet: number } | { listPets: { limit: number; status: PetStatus | undefined } }
+
 /** The session registry behind the port. */
 export interface SessionStore {
   /**
    * Atomic: the named session (default: the default one), created from the
    * start state when new and marked most recently used; beyond the cap
    * (--max-sessions) the least recently used one, never the default, is
-   * dropped in the same change.
+   * dropped in the same change. `readAhead`: see {@link ReadAhead}.
    */
-  session(name?: string): MaybePromise<SessionState>
+  session(name?: string, readAhead?: ReadAhead): MaybePromise<SessionState>
   /** Every session, least recently used first, without touching recency. */
   sessions(): MaybePromise<SessionState[]>
   /** Drops a session; false for the default one or an unknown name. */

@@ -14,6 +14,7 @@ import type { NewPet, Pet, PetStatus } from '../../../core/state/pet.js'
 import type {
   MaybePromise,
   RateLimitState,
+  ReadAhead,
   SessionContents,
   SessionState,
   SessionSummary,
@@ -39,6 +40,8 @@ import {
 import type { Reply, RunScript } from './commands.js'
 import { deprecationReport } from './deprecation-report.js'
 
+const parsePet = (json: Reply): Pet | undefined => (json === null ? undefined : (JSON.parse(json as string) as Pet))
+
 /** What a request reads of its session up front, in the same script that selects it. */
 export interface SessionMeta {
   latency: LatencyRange | null
@@ -56,6 +59,12 @@ export const parseMeta = (reply: Reply): SessionMeta => {
     clock: decodeClock(cm, cv),
     faults: Number(faults),
   }
+}
+
+/** A read named with the selection (port.ts ReadAhead), and what the selecting script answered for it. */
+export interface AheadRead {
+  read: ReadAhead
+  reply: Reply
 }
 
 /** What a session needs of its store: Redis, the key layout, the start, the replica's event subscriptions. */
@@ -85,12 +94,22 @@ export class RedisSession implements SessionState {
   readonly #ctx: SessionContext
   readonly #base: string
   #meta: SessionMeta | undefined
+  /** The read the selection answered ahead, until it is used or a change of pets makes it stale. */
+  #ahead: AheadRead | undefined
 
-  constructor(ctx: SessionContext, name: string, meta?: SessionMeta) {
+  constructor(ctx: SessionContext, name: string, meta?: SessionMeta, ahead?: AheadRead) {
     this.name = name
     this.#ctx = ctx
     this.#base = `${ctx.prefix}:s:${name}:`
     this.#meta = meta
+    this.#ahead = ahead
+  }
+
+  /** The reply read ahead for exactly this read, once; undefined when there is none. */
+  #aheadFor(matches: (read: ReadAhead) => boolean): { reply: Reply } | undefined {
+    const ahead = this.#ahead
+    this.#ahead = undefined
+    return ahead !== undefined && matches(ahead.read) ? ahead : undefined
   }
 
   get maxPets(): number {
@@ -115,16 +134,21 @@ export class RedisSession implements SessionState {
     return this.#run('psMeta').then((reply) => use((this.#meta = parseMeta(reply))))
   }
 
-  getPet(id: number): Promise<Pet | undefined> {
-    return this.#call(this.#ctx.client.zrange(`${this.#base}i`, id, String(id), 'BYSCORE')).then(
-      (members) => parsePets(members)[0],
-    )
+  getPet(id: number): MaybePromise<Pet | undefined> {
+    const ahead = this.#aheadFor((read) => 'getPet' in read && read.getPet === id)
+    if (ahead !== undefined) return parsePet(ahead.reply)
+    return this.#run('psGetPet', id).then(parsePet)
   }
 
   listPets(limit: number, status?: PetStatus): MaybePromise<Pet[]> {
+    const ahead = this.#aheadFor(
+      (read) => 'listPets' in read && read.listPets.limit === limit && read.listPets.status === status,
+    )
     if (limit <= 0) return []
-    const key = status === undefined ? `${this.#base}i` : `${this.#base}i:${status}`
-    return this.#call(this.#ctx.client.zrange(key, 0, String(limit - 1))).then(parsePets)
+    if (ahead !== undefined) return parsePets(ahead.reply as string[])
+    return this.#run('psListPets', status === undefined ? 'i' : `i:${status}`, limit).then((members) =>
+      parsePets(members as string[]),
+    )
   }
 
   allPets(): Promise<Pet[]> {
@@ -132,6 +156,7 @@ export class RedisSession implements SessionState {
   }
 
   createPet(input: NewPet): Promise<Pet | CreateRefusal> {
+    this.#ahead = undefined
     return this.#run('psCreatePet', this.maxPets, petFields(input), input.status ?? '').then((id) => {
       if (id === '') return 'full'
       const pet: Pet = { id: Number(id), name: input.name, categoryId: input.categoryId }
@@ -141,6 +166,7 @@ export class RedisSession implements SessionState {
   }
 
   replacePets(pets: readonly Pet[]): Promise<void> {
+    this.#ahead = undefined
     const args = pets.flatMap((pet) => [String(pet.id), pet.status ?? '', JSON.stringify(pet)])
     return this.#run('psReplacePets', ...args).then(() => undefined)
   }
@@ -309,6 +335,7 @@ export class RedisSession implements SessionState {
 
   reset(): Promise<void> {
     this.#meta = undefined
+    this.#ahead = undefined
     return this.#run('psReset', this.#ctx.template).then(() => undefined)
   }
 
@@ -335,6 +362,7 @@ export class RedisSession implements SessionState {
 
   load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): Promise<void> {
     this.#meta = undefined
+    this.#ahead = undefined
     return this.#run('psLoad', encodeWorld(world, clock, rateLimit)).then(() => undefined)
   }
 

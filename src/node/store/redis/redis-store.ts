@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { Redis, ReplyError } from 'ioredis'
 import { ApiError } from '../../../core/http/errors.js'
-import type { MaybePromise, SessionStore } from '../../../core/state/port.js'
+import type { MaybePromise, ReadAhead, SessionStore } from '../../../core/state/port.js'
 import { defaultSessionName, type StartState } from '../../../core/state/sessions.js'
 import { encodeWorld } from './codec.js'
-import { defineScripts, type RunScript } from './commands.js'
+import { defineScripts, type Reply, type RunScript } from './commands.js'
 import { JournalEvents } from './journal-events.js'
 import { parseMeta, RedisSession, type SessionContext } from './redis-session.js'
 
@@ -16,6 +16,14 @@ export interface RedisStoreOptions {
   prefix: string
   /** Longest wait for Redis, ms: a command, a connection (default 2000). */
   timeoutMs?: number
+}
+
+/** The selecting script's arguments for a read named ahead (see sessionScript). */
+const aheadArgs = (readAhead: ReadAhead | undefined): (string | number)[] => {
+  if (readAhead === undefined) return []
+  if ('getPet' in readAhead) return ['pet', readAhead.getPet]
+  const { limit, status } = readAhead.listPets
+  return limit > 0 ? ['list', status === undefined ? 'i' : `i:${status}`, limit] : []
 }
 
 /** The answer while Redis cannot be reached: 503, code `store_unavailable`. */
@@ -49,8 +57,9 @@ export const connectRedis = (url: string, timeoutMs = 2000): Redis =>
     commandTimeout: timeoutMs,
     connectTimeout: timeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
-    // Commands of concurrent requests issued in the same tick leave in one write.
-    enableAutoPipelining: true,
+    // No auto-pipelining: the scripts' calls are batched per turn already (commands.ts), and
+    // ioredis's own batching would hold each batch one more turn of the event loop.
+    enableAutoPipelining: false,
   })
 
 /**
@@ -117,10 +126,23 @@ export class RedisSessionStore implements SessionStore {
     return this.#initialised ? use() : this.#init().then(use)
   }
 
-  session(name: string = defaultSessionName): MaybePromise<RedisSession> {
-    if (!this.#initialised) return this.#init().then(() => this.session(name))
-    return this.#run('psSession', this.#prefix, name, this.#ctx.template, this.#maxSessions).then(
-      (meta) => new RedisSession(this.#ctx, name, parseMeta(meta)),
+  session(name: string = defaultSessionName, readAhead?: ReadAhead): MaybePromise<RedisSession> {
+    if (!this.#initialised) return this.#init().then(() => this.session(name, readAhead))
+    return this.#run(
+      'psSession',
+      this.#prefix,
+      name,
+      this.#ctx.template,
+      this.#maxSessions,
+      ...aheadArgs(readAhead),
+    ).then(
+      (reply) =>
+        new RedisSession(
+          this.#ctx,
+          name,
+          parseMeta(reply),
+          readAhead && { read: readAhead, reply: (reply as Reply[])[6] ?? null },
+        ),
       failed,
     )
   }

@@ -37,15 +37,26 @@ return 1
  * Selects a session (ARGV: prefix, name, template base, most sessions): made
  * from the template when new, marked most recently used, and beyond the cap
  * the least recently used ones dropped (never the default, nor the one asked
- * for), all in one change. Answers what a request reads up front (metaOf).
+ * for), all in one change. Answers what a request reads up front (metaOf),
+ * then the read named ahead (ARGV[5]: 'pet' with the id, 'list' with the
+ * index's suffix and the limit, '' for none): the pet's JSON or nil, or the page.
  */
 export const sessionScript = `${luaWorld}${luaDrop}
 local P, name, tpl, max = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local reg = P .. ':reg'
 local b = P .. ':s:' .. name .. ':'
+local function answer()
+  local meta = metaOf(b)
+  if ARGV[5] == 'pet' then
+    meta[7] = redis.call('ZRANGE', b .. 'i', ARGV[6], ARGV[6], 'BYSCORE')[1] or false
+  elseif ARGV[5] == 'list' then
+    meta[7] = redis.call('ZRANGE', b .. ARGV[6], 0, tonumber(ARGV[7]) - 1)
+  end
+  return meta
+end
 -- The most recent already (a client's requests, one after another): nothing to write, nothing to evict.
 local latest = redis.call('ZRANGE', reg, -1, -1)
-if latest[1] == name then return metaOf(b) end
+if latest[1] == name then return answer() end
 if redis.call('EXISTS', b .. 'm') == 0 then copyWorld(tpl, b) end
 redis.call('ZADD', reg, redis.call('INCR', P .. ':regseq'), name)
 local over = redis.call('ZCARD', reg) - max
@@ -58,7 +69,7 @@ if over > 0 then
     end
   end
 end
-return metaOf(b)
+return answer()
 `
 
 /** What a request reads up front, for a session object made without it (listings). ARGV: base. */

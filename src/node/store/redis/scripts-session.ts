@@ -8,6 +8,16 @@ import { luaDraw, luaFormat } from './lua-common.js'
  * on (`operation\npetId\nprobability`) and remaining counts, in hashes.
  */
 
+/** A pet's JSON (ARGV: base, id), or nil when there is none. */
+export const getPetScript = `
+return redis.call('ZRANGE', ARGV[1] .. 'i', ARGV[2], ARGV[2], 'BYSCORE')[1]
+`
+
+/** Up to a number of pets' JSON ascending by id (ARGV: base, the index's suffix: 'i' or 'i:<status>', limit). */
+export const listPetsScript = `
+return redis.call('ZRANGE', ARGV[1] .. ARGV[2], 0, tonumber(ARGV[3]) - 1)
+`
+
 /**
  * Creates a pet (ARGV: base, most pets, the JSON after `"id":N,`, status or
  * ''): its id, or '' when full (at capacity, or ids used up).
