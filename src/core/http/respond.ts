@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, ConnectionResetError } from './errors.js'
+import { toJsonText } from './known-json.js'
 import type { Logger } from './log.js'
 
 const jsonType = { 'content-type': 'application/json' } as const
@@ -45,13 +46,13 @@ export const answer = (
   return res
 }
 
-/** A JSON answer: `value` serialised, with `headers` (lower-case names) besides the content type. */
+/** A JSON answer: `value` serialised (its known text when marked: known-json.ts), with `headers` (lower-case names) besides the content type. */
 export const jsonAnswer = (
   c: Context<AppEnv>,
   value: unknown,
   status = 200,
   headers?: Readonly<Record<string, string>>,
-): Response => answer(c, JSON.stringify(value), status, headers ? { ...jsonType, ...headers } : jsonType)
+): Response => answer(c, toJsonText(value), status, headers ? { ...jsonType, ...headers } : jsonType)
 
 /** Adds headers that every answer to this request carries, errors included. */
 export const addAnswerHeaders = (c: Context<AppEnv>, headers: Readonly<Record<string, string>>): void => {

@@ -1,5 +1,3 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import type { DeprecationClient, FirstCall } from '../controls/deprecation-log.js'
 import { formatDay } from '../time/instant.js'
 import { redactAuthorization } from '../journal/journal.js'
@@ -8,7 +6,7 @@ import type { Logger } from '../http/log.js'
 import { authorizationOf } from '../http/request-authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'
 import type { SpecOperation } from '../spec/spec.js'
-import type { Answer, Next, Stage } from './stage.js'
+import type { Stage } from './stage.js'
 
 const describeClient = ({ authorization, userAgent }: DeprecationClient): string =>
   `${authorization ?? 'a client without Authorization'} with User-Agent ${userAgent === null ? 'none' : JSON.stringify(userAgent)}`

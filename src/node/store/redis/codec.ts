@@ -4,6 +4,7 @@ import type { RateLimitPolicy } from '../../../core/controls/rate-limit.js'
 import type { NewPet, Pet } from '../../../core/state/pet.js'
 import type { LatencyRange, World } from '../../../core/state/world.js'
 import type { ClockSetting } from '../../../core/time/clock.js'
+import { withJsonText } from '../../../core/http/known-json.js'
 
 /** JSON of an object with its first brace cut, to follow `{"id":N` (the id is known only inside a script). */
 export const afterId = (value: object): string => {
@@ -18,9 +19,21 @@ export const petFields = (input: NewPet): string => {
   return JSON.stringify(pet).slice(1)
 }
 
-/** Pets as sorted-set members: JSON texts, ascending by id, joined into one array parse. */
-export const parsePets = (members: readonly string[]): Pet[] =>
-  members.length === 0 ? [] : (JSON.parse(`[${members.join(',')}]`) as Pet[])
+/**
+ * Pets as sorted-set members: JSON texts (JSON.stringify's), ascending by id,
+ * joined into one array parse. A page to be answered as it is (`answered`)
+ * keeps its text for the answer (known-json.ts).
+ */
+export const parsePets = (members: readonly string[], answered = false): Pet[] => {
+  if (members.length === 0) return []
+  const text = `[${members.join(',')}]`
+  const pets = JSON.parse(text) as Pet[]
+  return answered ? withJsonText(pets, text) : pets
+}
+
+/** A pet from its member text, keeping the text for the answer; undefined for none. */
+export const parsePet = (json: string | null): Pet | undefined =>
+  json === null ? undefined : withJsonText(JSON.parse(json) as Pet, json)
 
 /** What a rule is matched on, as the scripts read it: `operation\npetId\nprobability`, '' for absent. */
 export const ruleMatch = (rule: FaultRuleInput): string =>

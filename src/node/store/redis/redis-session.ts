@@ -32,6 +32,7 @@ import {
   encodeClock,
   encodePolicy,
   encodeWorld,
+  parsePet,
   parsePets,
   parseRule,
   petFields,
@@ -39,8 +40,6 @@ import {
 } from './codec.js'
 import type { Reply, RunScript } from './commands.js'
 import { deprecationReport } from './deprecation-report.js'
-
-const parsePet = (json: Reply): Pet | undefined => (json === null ? undefined : (JSON.parse(json as string) as Pet))
 
 /** What a request reads of its session up front, in the same script that selects it. */
 export interface SessionMeta {
@@ -136,8 +135,8 @@ export class RedisSession implements SessionState {
 
   getPet(id: number): MaybePromise<Pet | undefined> {
     const ahead = this.#aheadFor((read) => 'getPet' in read && read.getPet === id)
-    if (ahead !== undefined) return parsePet(ahead.reply)
-    return this.#run('psGetPet', id).then(parsePet)
+    if (ahead !== undefined) return parsePet(ahead.reply as string | null)
+    return this.#run('psGetPet', id).then((json) => parsePet(json as string | null))
   }
 
   listPets(limit: number, status?: PetStatus): MaybePromise<Pet[]> {
@@ -145,9 +144,9 @@ export class RedisSession implements SessionState {
       (read) => 'listPets' in read && read.listPets.limit === limit && read.listPets.status === status,
     )
     if (limit <= 0) return []
-    if (ahead !== undefined) return parsePets(ahead.reply as string[])
+    if (ahead !== undefined) return parsePets(ahead.reply as string[], true)
     return this.#run('psListPets', status === undefined ? 'i' : `i:${status}`, limit).then((members) =>
-      parsePets(members as string[]),
+      parsePets(members as string[], true),
     )
   }
 
