@@ -1,0 +1,149 @@
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { prepareMock } from '../../../src/core/app.js'
+import { defineScripts } from '../../../src/node/store/redis/commands.js'
+import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
+import { startWorld } from '../../../src/core/state/world.js'
+import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+
+let redis: RedisServer
+const opened: RedisSessionStore[] = []
+const clients: Redis[] = []
+
+beforeAll(async () => {
+  redis = await startRedis()
+}, 30_000)
+
+afterAll(async () => {
+  for (const store of opened) store.close()
+  for (const client of clients) client.disconnect()
+  await redis?.dispose()
+})
+
+const client = () => {
+  const made = new Redis(redis.url)
+  clients.push(made)
+  return made
+}
+
+const appOn = async (prefix: string, options: Parameters<typeof prepareMock>[0] = {}) => {
+  const factory = await openRedisStore({ url: redis.url, prefix })
+  return prepareMock({ seed: 3, ...options }, (start, max) => {
+    const store = factory(start, max)
+    opened.push(store)
+    return store
+  }).build()
+}
+
+/** The commands the store sends while `work` runs: its scripts (INFO commandstats counts what they call apart). */
+const commandsDuring = async (work: () => Promise<unknown>): Promise<number> => {
+  const stats = client()
+  const calls = async () =>
+    [...(await stats.info('commandstats')).matchAll(/^cmdstat_(evalsha|eval):calls=(\d+)/gm)]
+      .map((m) => Number(m[2]))
+      .reduce((a, b) => a + b, 0)
+  const before = await calls()
+  await work()
+  return (await calls()) - before
+}
+
+const auth = { Authorization: 'Bearer t' }
+
+describe('the Redis store sends the script calls of one turn as one command', () => {
+  it('runs the calls of a batch in order, each with its own answer, and a failing call fails alone', async () => {
+    const run = defineScripts(client())
+    const base = 'unit:s:default:'
+    await client().zadd(`${base}i`, 1, '{"id":1,"name":"a","categoryId":1}', 2, '{"id":2,"name":"b","categoryId":1}')
+    const answers = await Promise.allSettled([
+      run('psGetPet', base, 2),
+      run('psGetPet', base, 'not a number'),
+      run('psListPets', base, 'i', 5),
+      run('psGetPet', base, 9),
+    ])
+    expect(answers[0]).toEqual({ status: 'fulfilled', value: '{"id":2,"name":"b","categoryId":1}' })
+    expect(answers[1]!.status).toBe('rejected')
+    expect(String((answers[1] as PromiseRejectedResult).reason)).toMatch(/float/)
+    expect(answers[2]).toEqual({
+      status: 'fulfilled',
+      value: ['{"id":1,"name":"a","categoryId":1}', '{"id":2,"name":"b","categoryId":1}'],
+    })
+    expect(answers[3]).toEqual({ status: 'fulfilled', value: null })
+  })
+
+  it('40 requests at once take far fewer commands than their 120 script calls, with every answer right', async () => {
+    const app = await appOn('burst')
+    await app.request('/v1/pets/1', { headers: auth })
+    let answers: Response[] = []
+    const commands = await commandsDuring(async () => {
+      answers = await Promise.all(Array.from({ length: 40 }, () => app.request('/v1/pets/1', { headers: auth })))
+    })
+    expect(answers.map((res) => res.status)).toEqual(Array(40).fill(200))
+    const bodies = await Promise.all(answers.map((res) => res.json()))
+    expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1)
+    // Each request: the selection with its read, the deprecation count, the journal entry.
+    expect(commands).toBeLessThanOrEqual(12)
+  })
+
+  it.each([
+    ['GET /v1/pets/{id}', '/v1/pets/1', 2],
+    ['GET /v1/pets?limit=20', '/v1/pets?limit=20', 2],
+    ['GET /v1/pets?status=sold&limit=100', '/v1/pets?status=sold&limit=100', 2],
+  ])(
+    '%s alone is two round trips: the selection with the read named ahead, then the journal entry',
+    async (_name, path, trips) => {
+      const app = await appOn(`trips${trips}${path.length}`)
+      await app.request(path, { headers: auth })
+      const commands = await commandsDuring(() =>
+        Promise.resolve(app.request(path, { headers: auth })).then((res) => res.arrayBuffer()),
+      )
+      expect(commands).toBe(trips)
+    },
+  )
+
+  it('POST /v1/pets alone is three: the selection, the create, the journal entry', async () => {
+    const app = await appOn('trips-create')
+    const post = () =>
+      app.request('/v1/pets', {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: '{"name":"Rex","categoryId":1}',
+      })
+    await post()
+    expect(await commandsDuring(post)).toBe(3)
+  })
+})
+
+describe('reads named ahead are hints: the handler is answered from one only when it asks for exactly that', () => {
+  it('a guess the validated input differs from is read again; a clamped limit and a bad id are answered as in memory', async () => {
+    const factory = await openRedisStore({ url: redis.url, prefix: 'ahead-port' })
+    const pets = [1, 2, 3, 4, 5, 6].map((id) => ({ id, name: `p${id}`, categoryId: 1 }))
+    const sessions = factory(
+      { world: startWorld({ pets, faults: [], latency: undefined, seed: 1 }), maxPets: 100, journalSize: 10 },
+      10,
+    )
+    opened.push(sessions)
+    const five = await sessions.session('default', { listPets: { limit: 5, status: undefined } })
+    expect((await five.listPets(3)).map((p) => p.id)).toEqual([1, 2, 3])
+    const petTwo = await sessions.session('default', { getPet: 2 })
+    expect((await petTwo.getPet(4))?.id).toBe(4)
+    const app = await appOn('ahead-clamp', { silences: { limitRange: 'clamp' } })
+    const all = (await (await app.request('/v1/pets?limit=100', { headers: auth })).json()) as { id: number }[]
+    const big = await app.request('/v1/pets?limit=100000', { headers: auth })
+    expect(await big.json()).toEqual(all.slice(0, 100))
+    const bad = await app.request('/v1/pets/abc', { headers: auth })
+    expect(bad.status).toBe(400)
+  })
+
+  it('a pet created between the selection and the read of another request is not missed by later reads', async () => {
+    const app = await appOn('ahead-fresh')
+    const created = await app.request('/v1/pets', {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: '{"name":"Fresh","categoryId":2}',
+    })
+    const { id } = (await created.json()) as { id: number }
+    const got = await app.request(`/v1/pets/${id}`, { headers: auth })
+    expect(got.status).toBe(200)
+    expect(await got.json()).toEqual({ id, name: 'Fresh', categoryId: 2 })
+  })
+})
