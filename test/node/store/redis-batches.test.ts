@@ -36,7 +36,7 @@ const appOn = async (prefix: string, options: Parameters<typeof prepareMock>[0] 
 }
 
 /** The commands the store sends while `work` runs: its scripts (INFO commandstats counts what they call apart). */
-const commandsDuring = async (work: () => Promise<unknown>): Promise<number> => {
+const commandsDuring = async (work: () => unknown): Promise<number> => {
   const stats = client()
   const calls = async () =>
     [...(await stats.info('commandstats')).matchAll(/^cmdstat_(evalsha|eval):calls=(\d+)/gm)]
