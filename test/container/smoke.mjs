@@ -1,19 +1,11 @@
 // Smoke suite run against a container over its published port: node test/container/smoke.mjs <base-url>
-// Exits non-zero on the first failed check.
+// Runs every check (checks.mjs prints each) and exits non-zero when any failed.
+import { check, client, finish } from './checks.mjs'
+
 const base = process.argv[2]
 const key = { Authorization: 'Bearer smoke-key' }
 const json = { 'Content-Type': 'application/json' }
-let failures = 0
-
-const check = (label, ok, detail = '') => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${label}${ok ? '' : `: ${detail}`}`)
-  if (!ok) failures++
-}
-const call = async (path, init = {}) => {
-  const res = await fetch(`${base}${path}`, init)
-  const text = await res.text()
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
-}
+const call = client(base)
 
 const list = await call('/v1/pets', { headers: key })
 check(
@@ -103,4 +95,4 @@ check(
   JSON.stringify([state.status, await state.text(), yamlPets]),
 )
 
-process.exit(failures === 0 ? 0 : 1)
+finish()

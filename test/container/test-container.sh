@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the image and proves it: read-only run, smoke suite over the socket, uid 1000,
-# health check, stop within 2 s with exit code 0 (idle and under load), size budget; then runs the
-# compose and Kubernetes recipes of docs/recipes with it (recipe-compose.sh, recipe-kubernetes.sh).
+# health check, stop within 2 s with exit code 0 (idle and under load), size budget; two replicas of
+# it on one redis-server (redis-replicas.sh); then runs the compose and Kubernetes recipes of
+# docs/recipes with it (recipe-compose.sh, recipe-kubernetes.sh).
 # Works with Docker or Podman: CONTAINER_ENGINE chooses, otherwise whichever works.
 # Removes every container, pod, network, secret, image and file it created, also on failure or Ctrl-C, and fails
 # if any of them is still there afterwards.
@@ -27,6 +28,8 @@ networks=()
 secrets=()
 recipe_images=()
 load_pid=
+# The redis-server of redis-replicas.sh, while it runs.
+redis_pid=
 
 # Names of this run's containers: recorded ones plus any with its label or name prefix.
 run_containers() {
@@ -81,6 +84,7 @@ cleanup() {
   # A second Ctrl-C must not cut the cleanup short.
   trap '' INT TERM HUP
   if [ -n "$load_pid" ]; then kill "$load_pid" 2>/dev/null || true; wait "$load_pid" 2>/dev/null || true; fi
+  if [ -n "$redis_pid" ]; then kill -KILL "$redis_pid" 2>/dev/null || true; wait "$redis_pid" 2>/dev/null || true; fi
   for p in "${pods[@]}"; do "$engine" pod rm -f "$p" >/dev/null 2>&1 || true; done
   for c in $(run_containers); do
     # None expected (the image declares no VOLUME), but note any anonymous volume, to prove it gone.
@@ -183,6 +187,9 @@ printf 'image %s bytes, base %s %s bytes, added %s bytes (%s MiB; budget 20 MiB)
 [ "$added" -le "$budget_bytes" ] || fail "the image adds more than 20 MiB to the base"
 ok "size within budget"
 
-# 6. the container recipes of docs/recipes, run as written with this image
+# 6. two replicas on one Redis, the image as built with STORE=redis://…
+source test/container/redis-replicas.sh
+
+# 7. the container recipes of docs/recipes, run as written with this image
 source test/container/recipe-compose.sh
 source test/container/recipe-kubernetes.sh
