@@ -51,6 +51,10 @@ describe('deploy/compose.yaml', () => {
     const servers = [...conf.matchAll(/^\s*server (\S+);$/gm)].map((m) => m[1])
     expect(servers).toEqual(replicas.map(([name, s]) => `${name}:${s.environment!['PORT']}`))
     expect(conf).toContain('include /etc/nginx/petstore-proxy.conf;')
+    // An idle connection is closed by nginx before a replica closes it (Node's 5 s): no request is
+    // re-sent (petstore-proxy.conf), so none may go out on a connection being closed.
+    expect(conf).toMatch(/^\s*keepalive_timeout 4s;$/m)
+    expect(readFileSync(sharedProxyConf, 'utf8')).toMatch(/^\s*proxy_next_upstream off;$/m)
     // Round robin is nginx's default: no other balancing method is named.
     expect(conf).not.toMatch(/\b(ip_hash|hash|least_conn|random)\b/)
   })
