@@ -103,6 +103,12 @@ export const contractApp = (options: AppOptions = {}) => {
  */
 export const sendableInHeader = (code: number): boolean => balanced === undefined || code !== 0x7f
 
+/**
+ * Whether a test's request can carry this text in its URL: in process any; over HTTP (the `redis-lb`
+ * project) no NUL, which nginx refuses (`%00`) with a 400 page of its own before any replica sees it.
+ */
+export const sendableInUrl = (text: string): boolean => balanced === undefined || !text.includes('\0')
+
 /** Headers with a valid bearer token, plus any given. */
 export const auth = (extra: Record<string, string> = {}, token = 'test-token'): Record<string, string> => ({
   Authorization: `Bearer ${token}`,
