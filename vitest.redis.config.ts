@@ -32,6 +32,17 @@ export default defineConfig({
         extends: true,
         test: { name: 'redis', include: contractSuites, globalSetup: ['test/helpers/redis-setup.ts'] },
       },
+      {
+        extends: true,
+        // The same suites with every request over HTTP through Debian's nginx (the shared proxy
+        // configuration, round robin) to three replicas on one Redis (test/helpers/load-balanced.ts).
+        test: {
+          name: 'redis-lb',
+          include: [...contractSuites, 'test/node/store/load-balanced.test.ts'],
+          globalSetup: ['test/helpers/redis-setup.ts'],
+          provide: { loadBalanced: true },
+        },
+      },
     ],
   },
 })

@@ -1,6 +1,11 @@
+import type { Hono } from 'hono'
+import type { AppEnv } from '../../src/core/app-env.js'
 import { type AppOptions, createApp, loadSpec, type Spec, yamlCodec } from '../../src/index.js'
 import { prepareMock } from '../../src/core/app.js'
-import { testStore } from './test-store.js'
+import { nodeTransport } from '../../src/node/node-transport.js'
+import { testLoadBalanced, testReplicaStores, testStore } from './test-store.js'
+
+const balanced = testLoadBalanced ? await import('./load-balanced.js') : undefined
 
 /** The bundled contract, loaded once per test file. */
 export const spec: Spec = loadSpec()
@@ -53,14 +58,35 @@ export const assertContract = async (
   if (res.status === 410 && !documented && operation?.sunset) assertGone(where, body as { code?: unknown }, res)
 }
 
+// In the `redis-lb` project: three replicas of the app, each on its own store of one shared prefix and
+// served by the Node host's transport, behind nginx (load-balanced.ts). The app handed back is the
+// first replica, whose `request` goes through nginx like every other request.
+const behindLoadBalancer = (options: AppOptions, through: NonNullable<typeof balanced>) => {
+  const replicas = testReplicaStores().map((store) =>
+    prepareMock({ spec, yaml: yamlCodec, transport: nodeTransport, ...options }, store).build(),
+  )
+  const id = through.addReplicaSet(replicas)
+  const [app, ...others] = replicas as [Hono<AppEnv>, ...Hono<AppEnv>[]]
+  app.request = (input: Request | string | URL, init?: RequestInit) => through.requestThrough(id, input, init)
+  // A route a test adds (to check what an unexpected exception gives) is added to every replica.
+  const get = app.get
+  app.get = ((...args: Parameters<typeof get>) => {
+    for (const other of others) other.get(...args)
+    return get(...args)
+  }) as typeof get
+  return app
+}
+
 /**
  * An app whose every answer is checked against the contract before a test
- * sees it; on the Redis store in the `redis` project (vitest.config.ts), so
- * that every suite built on it holds both stores to the same behaviour.
+ * sees it; on the Redis store in the `redis` project, and behind nginx over
+ * three replicas on one Redis in the `redis-lb` one (vitest.redis.config.ts),
+ * so that every suite built on it holds every store and host to the same behaviour.
  */
 export const contractApp = (options: AppOptions = {}) => {
-  const app =
-    testStore === undefined
+  const app = balanced
+    ? behindLoadBalancer(options, balanced)
+    : testStore === undefined
       ? createApp({ spec, ...options })
       : prepareMock({ spec, yaml: yamlCodec, ...options }, testStore).build()
   const request = async (url: string, init: RequestInit = {}): Promise<Response> => {
@@ -70,6 +96,18 @@ export const contractApp = (options: AppOptions = {}) => {
   }
   return { app, request }
 }
+
+/**
+ * Whether a test's request can carry this character in a header value: in process any; over HTTP
+ * (the `redis-lb` project) not DEL, which Node's HTTP clients (node:http, fetch) refuse to send.
+ */
+export const sendableInHeader = (code: number): boolean => balanced === undefined || code !== 0x7f
+
+/**
+ * Whether a test's request can carry this text in its URL: in process any; over HTTP (the `redis-lb`
+ * project) no NUL, which nginx refuses (`%00`) with a 400 page of its own before any replica sees it.
+ */
+export const sendableInUrl = (text: string): boolean => balanced === undefined || !text.includes('\0')
 
 /** Headers with a valid bearer token, plus any given. */
 export const auth = (extra: Record<string, string> = {}, token = 'test-token'): Record<string, string> => ({

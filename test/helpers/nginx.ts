@@ -48,6 +48,7 @@ http {
     upstream petstore {
 ${upstreams.map((u) => `        server ${u};`).join('\n')}
         keepalive 8;
+        keepalive_timeout 4s;
     }
     server {
         listen 127.0.0.1:${port};

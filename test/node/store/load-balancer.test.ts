@@ -51,6 +51,10 @@ describe('deploy/compose.yaml', () => {
     const servers = [...conf.matchAll(/^\s*server (\S+);$/gm)].map((m) => m[1])
     expect(servers).toEqual(replicas.map(([name, s]) => `${name}:${s.environment!['PORT']}`))
     expect(conf).toContain('include /etc/nginx/petstore-proxy.conf;')
+    // An idle connection is closed by nginx before a replica closes it (Node's 5 s): no request is
+    // re-sent (petstore-proxy.conf), so none may go out on a connection being closed.
+    expect(conf).toMatch(/^\s*keepalive_timeout 4s;$/m)
+    expect(readFileSync(sharedProxyConf, 'utf8')).toMatch(/^\s*proxy_next_upstream off;$/m)
     // Round robin is nginx's default: no other balancing method is named.
     expect(conf).not.toMatch(/\b(ip_hash|hash|least_conn|random)\b/)
   })
@@ -85,6 +89,36 @@ describe('three replicas behind nginx (Debian nginx on loopback, the shared prox
     const got = await runScenario(through)
     expect(got).toEqual(expected)
     expect(new Set(lb.upstreams())).toEqual(new Set(group.replicas.map((r) => new URL(r.url).host)))
+  })
+
+  it('closes the connection unanswered when a replica resets it, and re-sends the request to no other replica', async () => {
+    const session = { 'X-Mock-Session': 'reset-once' }
+    const rule = await fetch(`${lb.url}/__admin/faults`, {
+      method: 'POST',
+      headers: { ...session, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ fault: 'connection_reset', times: 1 }),
+    })
+    expect(rule.status).toBe(201)
+    // Not nginx's HTML 502, and not an answer from another replica with the fault used up.
+    await expect(fetch(`${lb.url}/v1/pets/3`, { headers: { ...bearer, ...session } })).rejects.toThrow('fetch failed')
+    expect((await fetch(`${lb.url}/v1/pets/3`, { headers: { ...bearer, ...session } })).status).toBe(200)
+    const journal = await (await fetch(`${lb.url}/__admin/requests`, { headers: session })).json()
+    // Newest first; a reset answered nothing (status 0).
+    expect(journal.requests.map((r: { path: string; status: number }) => [r.path, r.status])).toEqual([
+      ['/v1/pets/3', 200],
+      ['/v1/pets/3', 0],
+    ])
+  })
+
+  it("leaves a body above 1 MiB to the replica: its 413 Error, not nginx's page", async () => {
+    const res = await fetch(`${lb.url}/v1/pets`, {
+      method: 'POST',
+      headers: { ...bearer, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(1024 * 1024), categoryId: 1 }),
+    })
+    await assertContract('POST', '/v1/pets', res)
+    expect(res.status).toBe(413)
+    expect(await res.json()).toMatchObject({ code: 'payload_too_large', status: 413 })
   })
 
   it('streams the journal through the load balancer while requests land on any replica', async () => {
