@@ -65,7 +65,7 @@ describe('the Redis store sends the script calls of one turn as one command', ()
     expect(String((answers[1] as PromiseRejectedResult).reason)).toMatch(/float/)
     expect(answers[2]).toEqual({
       status: 'fulfilled',
-      value: ['{"id":1,"name":"a","categoryId":1}', '{"id":2,"name":"b","categoryId":1}'],
+      value: '[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1}]',
     })
     expect(answers[3]).toEqual({ status: 'fulfilled', value: null })
   })

@@ -4,7 +4,35 @@ import type { RateLimitPolicy } from '../../../core/controls/rate-limit.js'
 import type { NewPet, Pet } from '../../../core/state/pet.js'
 import type { LatencyRange, World } from '../../../core/state/world.js'
 import type { ClockSetting } from '../../../core/time/clock.js'
+import type { JournalRecord, KeptBody } from '../../../core/journal/journal.js'
 import { withJsonText } from '../../../core/http/known-json.js'
+
+// A journal entry as stored and published: its JSON, then, when the answer had a body, a NUL and
+// the body's text as it is. The text (a page of pets: most of an entry's bytes) is then neither
+// escaped into a JSON string when recorded nor unescaped when read. JSON.stringify escapes every
+// control character, so the first NUL is the separator.
+const bodySeparator = '\u0000'
+
+/**
+ * A journal entry as recordScript stores it after `{"id":N` (see
+ * {@link decodeEntry}); `entry` itself is left as it is.
+ */
+export const encodeEntry = (entry: Omit<JournalRecord, 'id'>): string => {
+  const body = entry.response?.body
+  if (body === undefined) return afterId(entry)
+  const { text, ...rest } = body
+  return `${afterId({ ...entry, response: { ...entry.response!, body: rest } })}${bodySeparator}${text}`
+}
+
+/** A stored journal entry, as recorded. */
+export const decodeEntry = (stored: string): JournalRecord => {
+  const at = stored.indexOf(bodySeparator)
+  if (at === -1) return JSON.parse(stored) as JournalRecord
+  const entry = JSON.parse(stored.slice(0, at)) as JournalRecord
+  const rest = entry.response!.body as Omit<KeptBody, 'text'>
+  entry.response!.body = { text: stored.slice(at + 1), ...rest }
+  return entry
+}
 
 /** JSON of an object with its first brace cut, to follow `{"id":N` (the id is known only inside a script). */
 export const afterId = (value: object): string => {
@@ -19,17 +47,12 @@ export const petFields = (input: NewPet): string => {
   return JSON.stringify(pet).slice(1)
 }
 
-/**
- * Pets as sorted-set members: JSON texts (JSON.stringify's), ascending by id,
- * joined into one array parse. A page to be answered as it is (`answered`)
- * keeps its text for the answer (known-json.ts).
- */
-export const parsePets = (members: readonly string[], answered = false): Pet[] => {
-  if (members.length === 0) return []
-  const text = `[${members.join(',')}]`
-  const pets = JSON.parse(text) as Pet[]
-  return answered ? withJsonText(pets, text) : pets
-}
+/** Pets as sorted-set members: JSON texts, ascending by id, joined into one array parse. */
+export const parsePets = (members: readonly string[]): Pet[] =>
+  members.length === 0 ? [] : (JSON.parse(`[${members.join(',')}]`) as Pet[])
+
+/** A page as listPetsScript answers it (a JSON array text), keeping its text for the answer. */
+export const parsePage = (text: string): Pet[] => (text === '[]' ? [] : withJsonText(JSON.parse(text) as Pet[], text))
 
 /** A pet from its member text, keeping the text for the answer; undefined for none. */
 export const parsePet = (json: string | null): Pet | undefined =>

@@ -28,6 +28,7 @@ const scripts = {
   psRateLimitState: controls.rateLimitStateScript,
   psNoteDeprecated: controls.noteDeprecatedScript,
   psRecord: controls.recordScript,
+  psRecordNoted: controls.recordNotedScript,
 } as const
 
 /** The name of one of the store's scripts. */

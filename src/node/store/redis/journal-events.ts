@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis'
+import { decodeEntry } from './codec.js'
 import type { JournalListener, JournalRecord } from '../../../core/journal/journal.js'
 
 interface Channel {
@@ -69,9 +70,7 @@ export class JournalEvents {
         const from = Number(last ?? 0)
         const texts = await this.#client.lrange(`${base}j`, 0, -1)
         if (this.#channels.get(channel) !== state) return
-        const missed = texts
-          .map((text) => JSON.parse(text) as JournalRecord)
-          .filter((entry) => entry.id > from || entry.time >= since)
+        const missed = texts.map(decodeEntry).filter((entry) => entry.id > from || entry.time >= since)
         const early = state.early ?? []
         state.early = undefined
         state.told = 0
@@ -96,7 +95,7 @@ export class JournalEvents {
       if (text === '') return this.end(channel)
       const state = this.#channels.get(channel)
       if (!state) return
-      const entry = JSON.parse(text) as JournalRecord
+      const entry = decodeEntry(text)
       if (state.early) state.early.push(entry)
       else this.#tell(state, entry)
     })

@@ -26,12 +26,15 @@ import { type ClockSetting, type ClockView, MockClock } from '../../../core/time
 import {
   afterId,
   decodeClock,
+  decodeEntry,
   decodeLatency,
   decodePolicy,
   decodeRandom,
   encodeClock,
+  encodeEntry,
   encodePolicy,
   encodeWorld,
+  parsePage,
   parsePet,
   parsePets,
   parseRule,
@@ -66,6 +69,15 @@ export interface AheadRead {
   reply: Reply
 }
 
+/** A deprecated call's count waiting to leave, with the journal entry or alone. */
+interface PendingNote {
+  args: (string | number)[]
+  resolve: (first: FirstCall) => void
+  reject: (error: unknown) => void
+}
+
+const firstCall = (reply: Reply): FirstCall => (reply === null ? undefined : (reply as FirstCall))
+
 /** What a session needs of its store: Redis, the key layout, the start, the replica's event subscriptions. */
 export interface SessionContext {
   run: RunScript
@@ -95,6 +107,8 @@ export class RedisSession implements SessionState {
   #meta: SessionMeta | undefined
   /** The read the selection answered ahead, until it is used or a change of pets makes it stale. */
   #ahead: AheadRead | undefined
+  /** A deprecated call counted but not yet sent (see noteDeprecatedCall). */
+  #note: PendingNote | undefined
 
   constructor(ctx: SessionContext, name: string, meta?: SessionMeta, ahead?: AheadRead) {
     this.name = name
@@ -144,9 +158,9 @@ export class RedisSession implements SessionState {
       (read) => 'listPets' in read && read.listPets.limit === limit && read.listPets.status === status,
     )
     if (limit <= 0) return []
-    if (ahead !== undefined) return parsePets(ahead.reply as string[], true)
-    return this.#run('psListPets', status === undefined ? 'i' : `i:${status}`, limit).then((members) =>
-      parsePets(members as string[], true),
+    if (ahead !== undefined) return parsePage(ahead.reply as string)
+    return this.#run('psListPets', status === undefined ? 'i' : `i:${status}`, limit).then((page) =>
+      parsePage(page as string),
     )
   }
 
@@ -264,11 +278,25 @@ export class RedisSession implements SessionState {
     return this.#run('psSetRateLimit', encodePolicy(policy)).then(() => undefined)
   }
 
+  /**
+   * The count leaves with the request's journal entry when that is recorded in
+   * the same turn (one call: recordNotedScript), as it is on the hot path;
+   * else alone, at the end of the turn. Either way it is counted once.
+   */
   noteDeprecatedCall(operation: string, client: DeprecationClient, now: number): Promise<FirstCall> {
     const key = JSON.stringify([client.authorization, client.userAgent?.slice(0, maxUserAgentChars) ?? null])
-    return this.#run('psNoteDeprecated', operation, key, String(now), maxClientsPerOperation).then((first) =>
-      first === null ? undefined : (first as FirstCall),
-    )
+    this.#sendNote()
+    return new Promise<FirstCall>((resolve, reject) => {
+      this.#note = { args: [operation, key, String(now), maxClientsPerOperation], resolve, reject }
+      setImmediate(() => this.#sendNote())
+    })
+  }
+
+  #sendNote(): void {
+    const note = this.#note
+    if (note === undefined) return
+    this.#note = undefined
+    this.#run('psNoteDeprecated', ...note.args).then((first) => note.resolve(firstCall(first)), note.reject)
   }
 
   deprecationReport(): Promise<DeprecationReport[]> {
@@ -295,8 +323,24 @@ export class RedisSession implements SessionState {
 
   record(entry: Omit<JournalRecord, 'id'>): Promise<JournalRecord> {
     const size = this.#ctx.start.journalSize
-    return this.#run('psRecord', afterId(entry), size, this.channel).then((id) => {
-      const stored = entry as JournalRecord
+    const stored = entry as JournalRecord
+    const note = this.#note
+    if (note !== undefined) {
+      this.#note = undefined
+      return this.#run('psRecordNoted', encodeEntry(entry), size, this.channel, ...note.args).then(
+        (reply) => {
+          const [id, first] = reply as [number, Reply]
+          note.resolve(firstCall(first))
+          stored.id = Number(id)
+          return stored
+        },
+        (error: unknown) => {
+          note.reject(error)
+          throw error
+        },
+      )
+    }
+    return this.#run('psRecord', encodeEntry(entry), size, this.channel).then((id) => {
       stored.id = Number(id)
       return stored
     })
@@ -311,7 +355,7 @@ export class RedisSession implements SessionState {
       const result: JournalRecord[] = []
       for (const text of texts) {
         if (result.length >= limit) break
-        const entry = JSON.parse(text) as JournalRecord
+        const entry = decodeEntry(text)
         if (query.operation !== undefined && entry.operation !== query.operation) continue
         if (query.status !== undefined && entry.status !== query.status) continue
         result.push(entry)

@@ -58,53 +58,75 @@ return { redis.call('HGET', b .. 'm', 'rl'), redis.call('HLEN', b .. 'w') }
 `
 
 /**
- * Counts a call of a deprecated operation (ARGV: base, operation, client key,
- * now, most clients): 'client' for a client's first call, 'overflow' for the
- * first call beyond the cap, else nil. Counters are `calls,first,last[,order]`
+ * Counting a call of a deprecated operation: `note(d, op, key, now, most
+ * clients)` answers 'client' for a client's first call, 'overflow' for the
+ * first call beyond the cap, else false. Counters are `calls,first,last[,order]`
  * in the hash `d`: `op\nt` (all), `op\no` (beyond the cap), `op\nn` (clients),
  * `op\nc\n<key>` (one client).
  */
-export const noteDeprecatedScript = `${luaFormat}
-local d, op, key, now = ARGV[1] .. 'd', ARGV[2], ARGV[3], ARGV[4]
-local function bump(field)
-  local v = redis.call('HGET', d, field)
-  if not v then
-    redis.call('HSET', d, field, '1,' .. now .. ',' .. now)
-    return true
+const luaNote = `${luaFormat}
+local function note(d, op, key, now, maxClients)
+  local function bump(field)
+    local v = redis.call('HGET', d, field)
+    if not v then
+      redis.call('HSET', d, field, '1,' .. now .. ',' .. now)
+      return true
+    end
+    local calls, first, _, rest = string.match(v, '^(%d+),([^,]+),([^,]+)(.*)$')
+    redis.call('HSET', d, field, fmt(tonumber(calls) + 1) .. ',' .. first .. ',' .. now .. rest)
+    return false
   end
-  local calls, first, _, rest = string.match(v, '^(%d+),([^,]+),([^,]+)(.*)$')
-  redis.call('HSET', d, field, fmt(tonumber(calls) + 1) .. ',' .. first .. ',' .. now .. rest)
+  bump(op .. '\\nt')
+  local field = op .. '\\nc\\n' .. key
+  if redis.call('HEXISTS', d, field) == 1 then
+    bump(field)
+    return false
+  end
+  local clients = tonumber(redis.call('HGET', d, op .. '\\nn') or '0')
+  if clients < maxClients then
+    redis.call('HSET', d, field, '1,' .. now .. ',' .. now .. ',' .. fmt(clients))
+    redis.call('HSET', d, op .. '\\nn', fmt(clients + 1))
+    return 'client'
+  end
+  if bump(op .. '\\no') then return 'overflow' end
   return false
 end
-bump(op .. '\\nt')
-local field = op .. '\\nc\\n' .. key
-if redis.call('HEXISTS', d, field) == 1 then
-  bump(field)
-  return false
-end
-local clients = tonumber(redis.call('HGET', d, op .. '\\nn') or '0')
-if clients < tonumber(ARGV[5]) then
-  redis.call('HSET', d, field, '1,' .. now .. ',' .. now .. ',' .. fmt(clients))
-  redis.call('HSET', d, op .. '\\nn', fmt(clients + 1))
-  return 'client'
-end
-if bump(op .. '\\no') then return 'overflow' end
-return false
+`
+
+/** Counts a call of a deprecated operation (ARGV: base, operation, client key, now, most clients): see luaNote. */
+export const noteDeprecatedScript = `${luaNote}
+return note(ARGV[1] .. 'd', ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]))
 `
 
 /**
- * Records a request (ARGV: base, the JSON after `"id":N`, journal size,
- * channel): the entry under the next id, the oldest dropped beyond the size,
- * published to every replica's subscribers. Answers the id.
+ * Recording a request: `record(b, tail, size, channel)` stores the entry
+ * (`{"id":N` then `tail`, the JSON after the id) under the next id, drops the
+ * oldest beyond the size, publishes it to every replica's subscribers and
+ * answers the id.
  */
-export const recordScript = `
-local b = ARGV[1]
-local id = redis.call('INCR', b .. 'jn')
-local json = '{"id":' .. id .. ARGV[2]
-local size = tonumber(ARGV[3])
-if size > 0 then
-  if redis.call('LPUSH', b .. 'j', json) > size then redis.call('LTRIM', b .. 'j', 0, size - 1) end
+const luaRecord = `
+local function record(b, tail, size, channel)
+  local id = redis.call('INCR', b .. 'jn')
+  local json = '{"id":' .. id .. tail
+  if size > 0 then
+    if redis.call('LPUSH', b .. 'j', json) > size then redis.call('LTRIM', b .. 'j', 0, size - 1) end
+  end
+  redis.call('PUBLISH', channel, json)
+  return id
 end
-redis.call('PUBLISH', ARGV[4], json)
-return id
+`
+
+/** Records a request (ARGV: base, the JSON after `"id":N`, journal size, channel): see luaRecord. */
+export const recordScript = `${luaRecord}
+return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4])
+`
+
+/**
+ * Counts a deprecated call and records its request, one call (ARGV: those of
+ * recordScript, then operation, client key, now, most clients): { id, what
+ * note answers }.
+ */
+export const recordNotedScript = `${luaRecord}${luaNote}
+local first = note(ARGV[1] .. 'd', ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8]))
+return { record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]), first }
 `

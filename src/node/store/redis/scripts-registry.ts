@@ -39,7 +39,8 @@ return 1
  * the least recently used ones dropped (never the default, nor the one asked
  * for), all in one change. Answers what a request reads up front (metaOf),
  * then the read named ahead (ARGV[5]: 'pet' with the id, 'list' with the
- * index's suffix and the limit, '' for none): the pet's JSON or nil, or the page.
+ * index's suffix and the limit, '' for none): the pet's JSON or nil, or the
+ * page as one JSON array text (one string to decode, not one per pet).
  */
 export const sessionScript = `${luaWorld}${luaDrop}
 local P, name, tpl, max = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
@@ -50,7 +51,7 @@ local function answer()
   if ARGV[5] == 'pet' then
     meta[7] = redis.call('ZRANGE', b .. 'i', ARGV[6], ARGV[6], 'BYSCORE')[1] or false
   elseif ARGV[5] == 'list' then
-    meta[7] = redis.call('ZRANGE', b .. ARGV[6], 0, tonumber(ARGV[7]) - 1)
+    meta[7] = '[' .. table.concat(redis.call('ZRANGE', b .. ARGV[6], 0, tonumber(ARGV[7]) - 1), ',') .. ']'
   end
   return meta
 end

@@ -13,9 +13,13 @@ export const getPetScript = `
 return redis.call('ZRANGE', ARGV[1] .. 'i', ARGV[2], ARGV[2], 'BYSCORE')[1]
 `
 
-/** Up to a number of pets' JSON ascending by id (ARGV: base, the index's suffix: 'i' or 'i:<status>', limit). */
+/**
+ * Up to a number of pets ascending by id (ARGV: base, the index's suffix: 'i'
+ * or 'i:<status>', limit), as one JSON array text: one string to decode, not
+ * one per pet.
+ */
 export const listPetsScript = `
-return redis.call('ZRANGE', ARGV[1] .. ARGV[2], 0, tonumber(ARGV[3]) - 1)
+return '[' .. table.concat(redis.call('ZRANGE', ARGV[1] .. ARGV[2], 0, tonumber(ARGV[3]) - 1), ',') .. ']'
 `
 
 /**

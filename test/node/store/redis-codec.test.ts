@@ -1,0 +1,59 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { JournalRecord } from '../../../src/core/journal/journal.js'
+import { decodeEntry, encodeEntry } from '../../../src/node/store/redis/codec.js'
+
+const base: Omit<JournalRecord, 'id'> = {
+  time: 1,
+  method: 'GET',
+  url: 'http://localhost/v1/pets',
+  path: '/v1/pets',
+  operation: 'listPets',
+  status: 200,
+  durationMs: 0.5,
+  headers: ['Authorization', 'Bearer …'],
+}
+
+/** As recordScript stores it: `{"id":N` then the encoded tail. */
+const stored = (id: number, entry: Omit<JournalRecord, 'id'>) => `{"id":${id}${encodeEntry(entry)}`
+
+describe('journal entries as the Redis store keeps them (the answer body after a NUL, unescaped)', () => {
+  it('an entry without an answer body is its JSON', () => {
+    const entry = { ...base, status: 0 }
+    expect(stored(3, entry)).toBe(JSON.stringify({ id: 3, ...entry }))
+    expect(decodeEntry(stored(3, entry))).toEqual({ id: 3, ...entry })
+  })
+
+  it('any entry, whatever its bodies hold (NULs, quotes, unpaired surrogates, cut texts), decodes to itself, keys in order', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 200 })
+    fc.assert(
+      fc.property(
+        text,
+        text,
+        fc.boolean(),
+        fc.option(fc.nat(), { nil: undefined }),
+        (responseText, requestText, json, truncatedFrom) => {
+          const body =
+            truncatedFrom === undefined ? { text: responseText, json } : { text: responseText, json, truncatedFrom }
+          const entry: Omit<JournalRecord, 'id'> = {
+            ...base,
+            body: { text: requestText, json: false },
+            response: { status: 200, headers: { 'content-type': 'application/json' }, body },
+          }
+          const decoded = decodeEntry(stored(7, entry))
+          expect(decoded).toEqual({ id: 7, ...entry })
+          expect(JSON.stringify(decoded)).toBe(JSON.stringify({ id: 7, ...entry }))
+        },
+      ),
+    )
+  })
+
+  it('leaves the entry it encodes as it was', () => {
+    const entry: Omit<JournalRecord, 'id'> = {
+      ...base,
+      response: { status: 200, headers: {}, body: { text: '[]', json: true } },
+    }
+    encodeEntry(entry)
+    expect(entry.response!.body).toEqual({ text: '[]', json: true })
+  })
+})
