@@ -26,7 +26,10 @@ export default defineConfig({
         extends: true,
         // The store itself, three replicas on one Redis, Redis outages, a load balancer (nginx): each
         // starts its own redis-server (and nginx) on loopback ports.
-        test: { name: 'redis-store', include: ['test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer}.test.ts'] },
+        test: {
+          name: 'redis-store',
+          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer}.test.ts'],
+        },
       },
       {
         extends: true,
