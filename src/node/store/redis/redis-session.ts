@@ -279,16 +279,17 @@ export class RedisSession implements SessionState {
   }
 
   /**
-   * The count leaves with the request's journal entry when that is recorded in
-   * the same turn (one call: recordNotedScript), as it is on the hot path;
-   * else alone, at the end of the turn. Either way it is counted once.
+   * The count leaves with the request's journal entry when that is recorded
+   * before the current job ends (one call: recordNotedScript), as it is on the
+   * hot path, where nothing is awaited between the two; else alone, once the
+   * job ends. Either way it is counted once.
    */
   noteDeprecatedCall(operation: string, client: DeprecationClient, now: number): Promise<FirstCall> {
     const key = JSON.stringify([client.authorization, client.userAgent?.slice(0, maxUserAgentChars) ?? null])
     this.#sendNote()
     return new Promise<FirstCall>((resolve, reject) => {
       this.#note = { args: [operation, key, String(now), maxClientsPerOperation], resolve, reject }
-      setImmediate(() => this.#sendNote())
+      queueMicrotask(() => this.#sendNote())
     })
   }
 

@@ -66,29 +66,28 @@ return { redis.call('HGET', b .. 'm', 'rl'), redis.call('HLEN', b .. 'w') }
  */
 const luaNote = `${luaFormat}
 local function note(d, op, key, now, maxClients)
-  local function bump(field)
-    local v = redis.call('HGET', d, field)
-    if not v then
-      redis.call('HSET', d, field, '1,' .. now .. ',' .. now)
-      return true
-    end
+  -- A counter's next value: one more call, the first kept, the last now, the rest (order) kept.
+  local function bumped(v)
+    if not v then return '1,' .. now .. ',' .. now end
     local calls, first, _, rest = string.match(v, '^(%d+),([^,]+),([^,]+)(.*)$')
-    redis.call('HSET', d, field, fmt(tonumber(calls) + 1) .. ',' .. first .. ',' .. now .. rest)
+    return fmt(tonumber(calls) + 1) .. ',' .. first .. ',' .. now .. rest
+  end
+  local total, field, count = op .. '\\nt', op .. '\\nc\\n' .. key, op .. '\\nn'
+  -- One read and one write on the common path (a client seen before).
+  local got = redis.call('HMGET', d, total, field, count)
+  if got[2] then
+    redis.call('HSET', d, total, bumped(got[1]), field, bumped(got[2]))
     return false
   end
-  bump(op .. '\\nt')
-  local field = op .. '\\nc\\n' .. key
-  if redis.call('HEXISTS', d, field) == 1 then
-    bump(field)
-    return false
-  end
-  local clients = tonumber(redis.call('HGET', d, op .. '\\nn') or '0')
+  local clients = tonumber(got[3] or '0')
   if clients < maxClients then
-    redis.call('HSET', d, field, '1,' .. now .. ',' .. now .. ',' .. fmt(clients))
-    redis.call('HSET', d, op .. '\\nn', fmt(clients + 1))
+    redis.call('HSET', d, total, bumped(got[1]), field, '1,' .. now .. ',' .. now .. ',' .. fmt(clients), count, fmt(clients + 1))
     return 'client'
   end
-  if bump(op .. '\\no') then return 'overflow' end
+  local other = op .. '\\no'
+  local was = redis.call('HGET', d, other)
+  redis.call('HSET', d, total, bumped(got[1]), other, bumped(was))
+  if not was then return 'overflow' end
   return false
 end
 `
