@@ -44,7 +44,7 @@ export type RunScript = (name: ScriptName, ...args: (string | number)[]) => Prom
  * Every script as a function of one Lua program, and a loop that runs a batch
  * of calls (ARGV: name, number of arguments, the arguments; again for the
  * next) in order, each under pcall so that one call's error is its own:
- * answers `{1, reply}` or `{0, message}` per call.
+ * answers `1, reply` or `0, message` per call, in one flat array.
  */
 export const batchScript = `
 local S = {}
@@ -61,10 +61,10 @@ while i <= #ARGV do
   local ok, reply = pcall(fn, args)
   if ok then
     if reply == nil then reply = false end
-    out[n] = { 1, reply }
+    out[2 * n - 1], out[2 * n] = 1, reply
   else
     if type(reply) == 'table' then reply = reply.err or 'script error' end
-    out[n] = { 0, tostring(reply) }
+    out[2 * n - 1], out[2 * n] = 0, tostring(reply)
   end
 end
 return out
@@ -94,7 +94,7 @@ interface Call {
  */
 export const defineScripts = (client: Redis): RunScript => {
   client.defineCommand('psBatch', { numberOfKeys: 0, lua: batchScript })
-  const send = client as unknown as { psBatch(argv: (string | number)[]): Promise<[number, Reply][]> }
+  const send = client as unknown as { psBatch(argv: (string | number)[]): Promise<Reply[]> }
   let queue: Call[] = []
   const flush = () => {
     const calls = queue
@@ -108,8 +108,8 @@ export const defineScripts = (client: Redis): RunScript => {
     send.psBatch(argv).then(
       (replies) => {
         calls.forEach((call, k) => {
-          const [ok, reply] = replies[k] ?? [0, 'no reply']
-          if (ok === 1) call.resolve(reply)
+          const reply = replies[2 * k + 1] ?? null
+          if (replies[2 * k] === 1) call.resolve(reply)
           else call.reject(new ReplyError(String(reply)))
         })
       },

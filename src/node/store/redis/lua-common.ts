@@ -115,10 +115,12 @@ local function writeWorld(b, w)
   if #fj > 0 then hsetChunks(b .. 'fj', fj); hsetChunks(b .. 'fm', fm) end
   if #fr > 0 then hsetChunks(b .. 'fr', fr) end
 end
--- What a request reads of its session up front: latency, rate limit, clock, number of rules.
+-- What a request reads of its session up front, as one text (one string to decode, not six):
+-- latency min and max, rate limit, clock mode and value, number of rules, '|' between, '' for none.
 local function metaOf(b)
   local meta = redis.call('HMGET', b .. 'm', 'lmin', 'lmax', 'rl', 'cm', 'cv')
+  for i = 1, 5 do meta[i] = meta[i] or '' end
   meta[6] = redis.call('LLEN', b .. 'f')
-  return meta
+  return table.concat(meta, '|')
 end
 `

@@ -52,15 +52,23 @@ export interface SessionMeta {
   faults: number
 }
 
-/** The meta a selecting script answers: lmin, lmax, rl, cm, cv, number of rules. */
-export const parseMeta = (reply: Reply): SessionMeta => {
-  const [lmin, lmax, rl, cm, cv, faults] = reply as (string | null)[]
+/** The meta as metaOf writes it: lmin, lmax, rl, cm, cv, number of rules, '|' between, '' for none. */
+export const parseMeta = (text: string): SessionMeta => {
+  const [lmin, lmax, rl, cm, cv, faults] = text.split('|').map((part) => (part === '' ? null : part))
   return {
     latency: decodeLatency(lmin, lmax),
     rateLimit: decodePolicy(rl),
     clock: decodeClock(cm, cv),
     faults: Number(faults),
   }
+}
+
+/** A selecting script's answer: the meta, and after a NUL the read named ahead ('' for no pet). */
+export const parseSelection = (reply: string): { meta: SessionMeta; ahead: Reply } => {
+  const at = reply.indexOf('\0')
+  if (at === -1) return { meta: parseMeta(reply), ahead: null }
+  const ahead = reply.slice(at + 1)
+  return { meta: parseMeta(reply.slice(0, at)), ahead: ahead === '' ? null : ahead }
 }
 
 /** A read named with the selection (port.ts ReadAhead), and what the selecting script answered for it. */
@@ -144,7 +152,7 @@ export class RedisSession implements SessionState {
   #withMeta<R>(use: (meta: SessionMeta) => MaybePromise<R>): MaybePromise<R> {
     const meta = this.#meta
     if (meta !== undefined) return use(meta)
-    return this.#run('psMeta').then((reply) => use((this.#meta = parseMeta(reply))))
+    return this.#run('psMeta').then((reply) => use((this.#meta = parseMeta(reply as string))))
   }
 
   getPet(id: number): MaybePromise<Pet | undefined> {

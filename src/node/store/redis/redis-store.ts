@@ -4,9 +4,9 @@ import { ApiError } from '../../../core/http/errors.js'
 import type { MaybePromise, ReadAhead, SessionStore } from '../../../core/state/port.js'
 import { defaultSessionName, type StartState } from '../../../core/state/sessions.js'
 import { encodeWorld } from './codec.js'
-import { defineScripts, type Reply, type RunScript } from './commands.js'
+import { defineScripts, type RunScript } from './commands.js'
 import { JournalEvents } from './journal-events.js'
-import { parseMeta, RedisSession, type SessionContext } from './redis-session.js'
+import { parseSelection, RedisSession, type SessionContext } from './redis-session.js'
 
 /** How the store reaches Redis. */
 export interface RedisStoreOptions {
@@ -135,16 +135,10 @@ export class RedisSessionStore implements SessionStore {
       this.#ctx.template,
       this.#maxSessions,
       ...aheadArgs(readAhead),
-    ).then(
-      (reply) =>
-        new RedisSession(
-          this.#ctx,
-          name,
-          parseMeta(reply),
-          readAhead && { read: readAhead, reply: (reply as Reply[])[6] ?? null },
-        ),
-      failed,
-    )
+    ).then((reply) => {
+      const { meta, ahead } = parseSelection(reply as string)
+      return new RedisSession(this.#ctx, name, meta, readAhead && { read: readAhead, reply: ahead })
+    }, failed)
   }
 
   sessions(): Promise<RedisSession[]> {

@@ -38,9 +38,9 @@ return 1
  * from the template when new, marked most recently used, and beyond the cap
  * the least recently used ones dropped (never the default, nor the one asked
  * for), all in one change. Answers what a request reads up front (metaOf),
- * then the read named ahead (ARGV[5]: 'pet' with the id, 'list' with the
- * index's suffix and the limit, '' for none): the pet's JSON or nil, or the
- * page as one JSON array text (one string to decode, not one per pet).
+ * then, after a NUL, the read named ahead (ARGV[5]: 'pet' with the id, 'list'
+ * with the index's suffix and the limit, '' for none): the pet's JSON or ''
+ * for none, or the page as one JSON array text. One string to decode.
  */
 export const sessionScript = `${luaWorld}${luaDrop}
 local P, name, tpl, max = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
@@ -49,9 +49,9 @@ local b = P .. ':s:' .. name .. ':'
 local function answer()
   local meta = metaOf(b)
   if ARGV[5] == 'pet' then
-    meta[7] = redis.call('ZRANGE', b .. 'i', ARGV[6], ARGV[6], 'BYSCORE')[1] or false
+    return meta .. '\\0' .. (redis.call('ZRANGE', b .. 'i', ARGV[6], ARGV[6], 'BYSCORE')[1] or '')
   elseif ARGV[5] == 'list' then
-    meta[7] = '[' .. table.concat(redis.call('ZRANGE', b .. ARGV[6], 0, tonumber(ARGV[7]) - 1), ',') .. ']'
+    return meta .. '\\0[' .. table.concat(redis.call('ZRANGE', b .. ARGV[6], 0, tonumber(ARGV[7]) - 1), ',') .. ']'
   end
   return meta
 end
