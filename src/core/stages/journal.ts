@@ -76,7 +76,7 @@ const record = (
   start: number,
   res: Response | undefined,
   transport: Transport,
-): void | Promise<void> => {
+): void | Promise<unknown> => {
   const session = c.get('session')
   if (session === undefined) return
   const shapedBy = c.get('shaping')
@@ -108,9 +108,9 @@ const record = (
   })
 }
 
-/** Nothing once the entry is stored: the answer goes out after its entry is in the journal. */
-const stored = (done: MaybePromise<JournalRecord>): void | Promise<void> =>
-  done instanceof Promise ? done.then(() => undefined) : undefined
+/** Nothing, or what settles once the entry is stored: the answer goes out after its entry is in the journal. */
+const stored = (done: MaybePromise<JournalRecord>): void | Promise<unknown> =>
+  done instanceof Promise ? done : undefined
 
 /** `res` once recorded. */
 const recorded = (

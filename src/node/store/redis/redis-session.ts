@@ -336,7 +336,8 @@ export class RedisSession implements SessionState {
     const note = this.#note
     if (note !== undefined) {
       this.#note = undefined
-      return this.#run('psRecordNoted', encodeEntry(entry), size, this.channel, ...note.args).then(
+      // One `then` each (no `catch` first): the hot path's every request goes through here.
+      return this.#ctx.run('psRecordNoted', this.#base, encodeEntry(entry), size, this.channel, ...note.args).then(
         (reply) => {
           const [id, first] = reply as [number, Reply]
           note.resolve(firstCall(first))
@@ -345,14 +346,14 @@ export class RedisSession implements SessionState {
         },
         (error: unknown) => {
           note.reject(error)
-          throw error
+          return this.#ctx.failed(error)
         },
       )
     }
-    return this.#run('psRecord', encodeEntry(entry), size, this.channel).then((id) => {
+    return this.#ctx.run('psRecord', this.#base, encodeEntry(entry), size, this.channel).then((id) => {
       stored.id = Number(id)
       return stored
-    })
+    }, this.#ctx.failed)
   }
 
   requests(query: JournalQuery = {}): Promise<JournalRecord[]> {
