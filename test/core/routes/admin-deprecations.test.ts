@@ -72,6 +72,18 @@ describe('GET /__admin/deprecations', () => {
     ])
   })
 
+  it('counts calls answered by a fault rule and calls that waited for other store calls first, once each', async () => {
+    const { request } = contractApp({ pets })
+    const rule = await request('/__admin/faults', adminJson({ operation: 'getPet', status: 503, times: 1 }, 'POST'))
+    expect(rule.status).toBe(201)
+    expect((await request('/v1/pets/1', { headers: alice })).status).toBe(503)
+    await request('/__admin/faults', adminJson({ operation: 'listPets', status: 500, times: 1 }, 'POST'))
+    expect((await request('/v1/pets/1', { headers: alice })).status).toBe(200)
+    expect((await request('/v1/pets/1', { headers: alice })).status).toBe(200)
+    const [getPet] = await report(request)
+    expect(getPet).toMatchObject({ operation: 'getPet', calls: 3, clients: [{ userAgent: 'shop-web/2.1', calls: 3 }] })
+  })
+
   it('warns once per client and session, the first time, naming the date, the client and the replacement', async () => {
     const { warnings, logger } = capture()
     const { request } = contractApp({ pets, logger })

@@ -146,6 +146,8 @@ export class RedisSession implements SessionState {
   }
 
   #run(name: Parameters<RunScript>[0], ...args: (string | number)[]): Promise<Reply> {
+    // A count still waiting goes first, so that calls leave in the order they were made.
+    if (this.#note !== undefined) this.#sendNote()
     return this.#call(this.#ctx.run(name, this.#base, ...args))
   }
 
@@ -287,17 +289,17 @@ export class RedisSession implements SessionState {
   }
 
   /**
-   * The count leaves with the request's journal entry when that is recorded
-   * before the current job ends (one call: recordNotedScript), as it is on the
-   * hot path, where nothing is awaited between the two; else alone, once the
-   * job ends. Either way it is counted once.
+   * The count leaves with the request's journal entry (one call:
+   * recordNotedScript), or just before this session's next call if one comes
+   * first, so that calls keep their order. Every request that counts one is
+   * recorded (the journal stage leads each operation's chain, errors and
+   * resets included), so the count always leaves, once.
    */
   noteDeprecatedCall(operation: string, client: DeprecationClient, now: number): Promise<FirstCall> {
     const key = JSON.stringify([client.authorization, client.userAgent?.slice(0, maxUserAgentChars) ?? null])
     this.#sendNote()
     return new Promise<FirstCall>((resolve, reject) => {
       this.#note = { args: [operation, key, String(now), maxClientsPerOperation], resolve, reject }
-      queueMicrotask(() => this.#sendNote())
     })
   }
 
