@@ -11,8 +11,6 @@ import type { Stage } from './stage.js'
 const describeClient = ({ authorization, userAgent }: DeprecationClient): string =>
   `${authorization ?? 'a client without Authorization'} with User-Agent ${userAgent === null ? 'none' : JSON.stringify(userAgent)}`
 
-const ignore = (): void => undefined
-
 /**
  * Marks every answer of a deprecated operation, errors included, with
  * `Deprecation`, `Sunset` and a `Link` to the replacement; counts the call in
@@ -44,11 +42,10 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Stage => 
       authorization: authorization === undefined ? null : redactAuthorization(authorization),
       userAgent: c.req.header('User-Agent') ?? null,
     }
-    const first = session.noteDeprecatedCall(operation.id, client, Date.now())
     // The answer does not wait for the count (only the log does): a store that lives elsewhere sends
-    // it with the request's journal entry, one round trip, and the entry's failure answers for both.
-    if (first instanceof Promise) first.then((f) => warn(f, client, session.name), ignore)
-    else warn(first, client, session.name)
+    // it with the request's journal entry, one round trip, and tells `warn` when Redis has answered.
+    const first = session.noteDeprecatedCall(operation.id, client, Date.now(), warn)
+    if (first !== undefined) warn(first, client, session.name)
     addAnswerHeaders(c, headers)
     return next(c)
   }

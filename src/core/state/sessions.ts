@@ -173,6 +173,7 @@ export class Session implements SessionState {
   }
 
   noteDeprecatedCall(operation: string, client: DeprecationClient, now: number): FirstCall {
+    // Answered now: `heard` is for stores that answer later.
     return this.deprecations.record(operation, client, now)
   }
 

@@ -12,6 +12,7 @@ import { maxTrackedKeys, type RateDecision, type RateLimitPolicy } from '../../.
 import type { JournalListener, JournalQuery, JournalRecord } from '../../../core/journal/journal.js'
 import type { NewPet, Pet, PetStatus } from '../../../core/state/pet.js'
 import type {
+  DeprecationHeard,
   MaybePromise,
   RateLimitState,
   ReadAhead,
@@ -80,11 +81,12 @@ export interface AheadRead {
 /** A deprecated call's count waiting to leave, with the journal entry or alone. */
 interface PendingNote {
   args: (string | number)[]
-  resolve: (first: FirstCall) => void
-  reject: (error: unknown) => void
+  client: DeprecationClient
+  heard: DeprecationHeard
 }
 
-const firstCall = (reply: Reply): FirstCall => (reply === null ? undefined : (reply as FirstCall))
+// A count sent alone that Redis refused: the request's journal entry answers for the outage.
+const ignore = (): void => undefined
 
 /** What a session needs of its store: Redis, the key layout, the start, the replica's event subscriptions. */
 export interface SessionContext {
@@ -295,19 +297,22 @@ export class RedisSession implements SessionState {
    * recorded (the journal stage leads each operation's chain, errors and
    * resets included), so the count always leaves, once.
    */
-  noteDeprecatedCall(operation: string, client: DeprecationClient, now: number): Promise<FirstCall> {
+  noteDeprecatedCall(operation: string, client: DeprecationClient, now: number, heard: DeprecationHeard): FirstCall {
     const key = JSON.stringify([client.authorization, client.userAgent?.slice(0, maxUserAgentChars) ?? null])
     this.#sendNote()
-    return new Promise<FirstCall>((resolve, reject) => {
-      this.#note = { args: [operation, key, String(now), maxClientsPerOperation], resolve, reject }
-    })
+    this.#note = { args: [operation, key, String(now), maxClientsPerOperation], client, heard }
+    return undefined
   }
 
   #sendNote(): void {
     const note = this.#note
     if (note === undefined) return
     this.#note = undefined
-    this.#run('psNoteDeprecated', ...note.args).then((first) => note.resolve(firstCall(first)), note.reject)
+    this.#run('psNoteDeprecated', ...note.args).then((first) => this.#heard(note, first), ignore)
+  }
+
+  #heard(note: PendingNote, first: Reply): void {
+    if (first !== null) note.heard(first as FirstCall, note.client, this.name)
   }
 
   deprecationReport(): Promise<DeprecationReport[]> {
@@ -339,18 +344,14 @@ export class RedisSession implements SessionState {
     if (note !== undefined) {
       this.#note = undefined
       // One `then` each (no `catch` first): the hot path's every request goes through here.
-      return this.#ctx.run('psRecordNoted', this.#base, encodeEntry(entry), size, this.channel, ...note.args).then(
-        (reply) => {
+      return this.#ctx
+        .run('psRecordNoted', this.#base, encodeEntry(entry), size, this.channel, ...note.args)
+        .then((reply) => {
           const [id, first] = reply as [number, Reply]
-          note.resolve(firstCall(first))
+          this.#heard(note, first)
           stored.id = Number(id)
           return stored
-        },
-        (error: unknown) => {
-          note.reject(error)
-          return this.#ctx.failed(error)
-        },
-      )
+        }, this.#ctx.failed)
     }
     return this.#ctx.run('psRecord', this.#base, encodeEntry(entry), size, this.channel).then((id) => {
       stored.id = Number(id)
