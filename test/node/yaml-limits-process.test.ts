@@ -116,10 +116,14 @@ describe('YAML in the server process', () => {
     return { status, time: performance.now() - started, wait }
   }
 
-  /** The best of three uploads of each body, YAML and JSON alternating (the machine is shared). */
-  const bestOfThree = async (url: string, yaml: string, json: string) => {
+  /**
+   * The best of five uploads of each body, YAML and JSON alternating: the machine is shared (in CI
+   * with the other test files), and three let one slow YAML round against one quick JSON round
+   * decide (4.6× once, against 2.5–2.8× at quiet moments).
+   */
+  const bestOfFive = async (url: string, yaml: string, json: string) => {
     const best = { yaml: { time: Infinity, wait: Infinity }, json: { time: Infinity, wait: Infinity } }
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       for (const [kind, body, type] of [
         ['yaml', yaml, 'application/yaml'],
         ['json', json, 'application/json'],
@@ -135,7 +139,7 @@ describe('YAML in the server process', () => {
     server = await spawnServer(['--log', 'silent'])
     expect((await upload(server.url, petsYaml, 'application/yaml')).status).toBe(204)
     expect((await upload(server.url, petsJson, 'application/json')).status).toBe(204)
-    const best = await bestOfThree(server.url, petsYaml, petsJson)
+    const best = await bestOfFive(server.url, petsYaml, petsJson)
     expect(best.yaml.time).toBeLessThan(4 * best.json.time)
     expect(best.yaml.wait).toBeLessThan(4 * Math.max(best.json.wait, 1))
   }, 120_000)
@@ -147,7 +151,7 @@ describe('YAML in the server process', () => {
     const before = peakRssMib(pid)
     // Read whole, then refused: a list is no state.
     expect((await upload(server.url, ones, 'application/yaml')).status).toBe(400)
-    const best = await bestOfThree(server.url, ones, ones)
+    const best = await bestOfFive(server.url, ones, ones)
     expect(peakRssMib(pid) - before).toBeLessThan(192)
     expect(best.yaml.time).toBeLessThan(5 * best.json.time)
   }, 120_000)
