@@ -74,6 +74,7 @@ return out
 const maxBatchCalls = 256
 
 interface Call {
+  name: ScriptName
   args: (string | number)[]
   resolve: (reply: Reply) => void
   reject: (error: unknown) => void
@@ -102,8 +103,8 @@ export const defineScripts = (client: Redis): RunScript => {
     if (calls.length === 0) return
     const argv: (string | number)[] = []
     for (const call of calls) {
-      argv.push(call.args[0]!, call.args.length - 1)
-      for (let k = 1; k < call.args.length; k++) argv.push(call.args[k]!)
+      argv.push(call.name, call.args.length)
+      for (const arg of call.args) argv.push(arg)
     }
     send.psBatch(argv).then(
       (replies) => {
@@ -121,7 +122,7 @@ export const defineScripts = (client: Redis): RunScript => {
   return (name, ...args) =>
     new Promise<Reply>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush)
-      queue.push({ args: [name, ...args], resolve, reject })
+      queue.push({ name, args, resolve, reject })
       if (queue.length >= maxBatchCalls) flush()
     })
 }
