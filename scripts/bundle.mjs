@@ -4,6 +4,7 @@
 //   node scripts/bundle.mjs dist/bundle --self-contained   everything inside: the image has no node_modules
 // Plain JavaScript, so that it runs on every Node the package supports, before anything is compiled.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { build } from 'esbuild'
 import { compileEagerly, startChunks } from './eager-compile.mjs'
 import { preparedRoutesPlugin, preparedRoutesSource } from './prepare-routes.mjs'
@@ -36,7 +37,12 @@ mkdirSync(outdir, { recursive: true })
 const preparedRoutes = await preparedRoutesSource([builtinsByExport], `${outdir}/.prepare-routes.mjs`)
 
 const { metafile } = await build({
-  entryPoints: ['src/bin.ts'],
+  // The YAML reader's worker thread is a second entry, in chunks/ beside the chunk that starts it
+  // (src/node/yaml-off-thread.ts: new URL('./yaml-worker.js', import.meta.url)); checked below.
+  entryPoints: [
+    { in: 'src/bin.ts', out: 'bin' },
+    { in: 'src/node/yaml-worker.ts', out: 'chunks/yaml-worker' },
+  ],
   outdir,
   bundle: true,
   platform: 'node',
@@ -61,6 +67,12 @@ for (const chunk of Object.keys(metafile.outputs)) {
   const code = readFileSync(chunk, 'utf8')
   const hashbang = /^#!.*\n/.exec(code)?.[0] ?? ''
   if (/\brequire\b/.test(code)) writeFileSync(chunk, hashbang + requireLine + code.slice(hashbang.length))
+}
+
+// Whatever chunk esbuild puts the worker's starter in must find the worker beside it.
+for (const chunk of Object.keys(metafile.outputs)) {
+  if (!readFileSync(chunk, 'utf8').includes('./yaml-worker.js')) continue
+  if (dirname(chunk) !== `${outdir}/chunks`) throw new Error(`${chunk} starts chunks/yaml-worker.js, not beside it`)
 }
 
 // What a start runs, compiled when the compile cache is made (scripts/eager-compile.mjs).

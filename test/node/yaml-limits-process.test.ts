@@ -94,13 +94,18 @@ describe('YAML in the server process', () => {
   const petsJson = JSON.stringify(parse(petsYaml))
   const ones = `[${'1,'.repeat(2 ** 19 - 100)}1]`
 
-  /** One upload's time and the longest a /v1 request waited meanwhile (ms). */
-  const upload = async (url: string, body: string, type: string) => {
-    const api = async () => {
-      const start = performance.now()
-      await (await fetch(`${url}/v1/pets/1`, { headers: { Authorization: 'Bearer t' } })).arrayBuffer()
-      return performance.now() - start
-    }
+  const api = async (url: string) => {
+    const start = performance.now()
+    await (await fetch(`${url}/v1/pets/1`, { headers: { Authorization: 'Bearer t' } })).arrayBuffer()
+    return performance.now() - start
+  }
+
+  /**
+   * One upload: its status, its time, and with `probe` the longest a /v1 request sent meanwhile
+   * waited (ms), else 0. Time is measured without the probe: YAML is read on a worker thread, which
+   * the probing client and the server's event loop would otherwise share the 2 cores with.
+   */
+  const upload = async (url: string, body: string, type: string, probe: boolean) => {
     const started = performance.now()
     let done = false
     const sent = fetch(`${url}/__admin/state`, { method: 'PUT', headers: { 'Content-Type': type }, body }).then(
@@ -111,38 +116,40 @@ describe('YAML in the server process', () => {
       },
     )
     let wait = 0
-    for (let i = 0; i < 10_000 && !done; i++) wait = Math.max(wait, await api())
+    for (let i = 0; i < 10_000 && probe && !done; i++) wait = Math.max(wait, await api(url))
     const status = await sent
     return { status, time: performance.now() - started, wait }
   }
 
   /**
-   * The best of `rounds` uploads of each body, YAML and JSON alternating: the machine is shared (in
-   * CI with the other test files). Three rounds let one slow YAML round against one quick JSON
-   * round decide the stall ratio (4.6× once, against 2.5–2.8× at quiet moments): that test takes
-   * five. The peak-RSS test keeps three, the uploads its bound is for.
+   * The best of `rounds` uploads of each body, YAML and JSON alternating, timed alone and, with
+   * `probe`, once more probed: the machine is shared (in CI with the other test files), and the best
+   * round of each is the one least disturbed.
    */
-  const bestOf = async (rounds: number, url: string, yaml: string, json: string) => {
+  const bestOf = async (rounds: number, url: string, yaml: string, json: string, probe: boolean) => {
     const best = { yaml: { time: Infinity, wait: Infinity }, json: { time: Infinity, wait: Infinity } }
     for (let i = 0; i < rounds; i++) {
       for (const [kind, body, type] of [
         ['yaml', yaml, 'application/yaml'],
         ['json', json, 'application/json'],
       ] as const) {
-        const { time, wait } = await upload(url, body, type)
+        const { time } = await upload(url, body, type, false)
+        const { wait } = probe ? await upload(url, body, type, true) : { wait: 0 }
         best[kind] = { time: Math.min(best[kind].time, time), wait: Math.min(best[kind].wait, wait) }
       }
     }
     return best
   }
 
-  it('a valid 1 MiB YAML upload of pets takes at most 4× the same data as JSON, and stalls /v1 no more than 4× as long (was 9×, 3–9×)', async () => {
+  it('a valid 1 MiB YAML upload of pets takes at most 5× the same data as JSON (was 9×), and stalls /v1 less than JSON does: it is read on a worker thread (was 2.5–4× the stall of JSON)', async () => {
     server = await spawnServer(['--log', 'silent'])
-    expect((await upload(server.url, petsYaml, 'application/yaml')).status).toBe(204)
-    expect((await upload(server.url, petsJson, 'application/json')).status).toBe(204)
-    const best = await bestOf(5, server.url, petsYaml, petsJson)
-    expect(best.yaml.time).toBeLessThan(4 * best.json.time)
-    expect(best.yaml.wait).toBeLessThan(4 * Math.max(best.json.wait, 1))
+    expect((await upload(server.url, petsYaml, 'application/yaml', false)).status).toBe(204)
+    expect((await upload(server.url, petsJson, 'application/json', false)).status).toBe(204)
+    const best = await bestOf(5, server.url, petsYaml, petsJson, true)
+    // 2.5–3.1× here (Node 24, 2 vCPU): js-yaml parses ~12× slower than JSON.parse, and the worker's
+    // copies cost ~7 ms; the stall 0.2–0.4× JSON's, which lossless-json parses on the event loop.
+    expect(best.yaml.time).toBeLessThan(5 * best.json.time)
+    expect(best.yaml.wait).toBeLessThan(Math.max(best.json.wait, 1))
   }, 120_000)
 
   it('[1,1,…] of 1 MiB as YAML: about as fast as JSON (was 30×), peak RSS +192 MiB at most over three uploads (was +615 MiB)', async () => {
@@ -151,8 +158,8 @@ describe('YAML in the server process', () => {
     await putYaml(server.url, '/__admin/state', 'pets: []')
     const before = peakRssMib(pid)
     // Read whole, then refused: a list is no state.
-    expect((await upload(server.url, ones, 'application/yaml')).status).toBe(400)
-    const best = await bestOf(3, server.url, ones, ones)
+    expect((await upload(server.url, ones, 'application/yaml', false)).status).toBe(400)
+    const best = await bestOf(3, server.url, ones, ones, false)
     expect(peakRssMib(pid) - before).toBeLessThan(192)
     expect(best.yaml.time).toBeLessThan(5 * best.json.time)
   }, 120_000)

@@ -8,13 +8,16 @@ export const safeIntegers = (value: unknown): unknown => {
   return value
 }
 
+/** A YAML text that the host could not read within the memory it gives the reader (a 413, not a 400). */
+export class YamlTooLargeError extends Error {}
+
 /**
  * YAML for snapshots, provided by the host like its transport: the Node host
  * has one (src/node/yaml-codec.ts); without one (msw in a browser, whose
  * bundle carries no YAML parser) snapshots are JSON only.
  */
 export interface YamlCodec {
-  /** Parses YAML data with exact integers; rejects with an error naming the line. */
+  /** Parses YAML data with exact integers; rejects with an error naming the line, or a {@link YamlTooLargeError}. */
   parse(text: string): Promise<unknown>
   stringify(data: unknown): Promise<string>
 }

@@ -3,7 +3,7 @@ import { ApiError, badRequest } from '../http/errors.js'
 import { parseJsonExact } from '../http/json.js'
 import { bodyIsAbsent, readBodyText } from '../http/read-body.js'
 import type { Transport } from '../http/transport.js'
-import type { YamlCodec } from '../http/yaml-data.js'
+import { type YamlCodec, YamlTooLargeError } from '../http/yaml-data.js'
 import type { Stage } from './stage.js'
 
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml']
@@ -52,6 +52,8 @@ export const readDataBody = async (c: Context, deps: DataBodyDeps, noun: string)
   try {
     return await deps.yaml!.parse(text)
   } catch (error) {
+    if (error instanceof YamlTooLargeError)
+      throw new ApiError(413, `Request body is too large to read as YAML: ${error.message}.`)
     throw badRequest(`Request body is not valid YAML: ${(error as Error).message}`)
   }
 }
