@@ -1,11 +1,16 @@
 import { defineConfig } from 'vitest/config'
 
+/** What every Node suite runs with (this file's and vitest.redis.config.ts's projects). */
+export const nodeSuites = {
+  pool: 'forks' as const,
+  maxWorkers: 2,
+  testTimeout: 15_000,
+  globalSetup: ['test/helpers/build.ts'],
+}
+
 export default defineConfig({
   test: {
-    pool: 'forks',
-    maxWorkers: 2,
-    testTimeout: 15_000,
-    globalSetup: ['test/helpers/build.ts'],
+    ...nodeSuites,
     include: ['test/**/*.test.ts'],
     // Run apart: browser suites (npm run test:browser, vitest.browser.config.ts), the ones that need a
     // container engine and the image (npm run test:testcontainers), and the ones that need redis-server

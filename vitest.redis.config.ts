@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { nodeSuites } from './vitest.config.js'
 
 // The suites that need Debian's redis-server and nginx (npm run test:redis; .ci/run installs both, and
 // the helpers install them when missing where apt-get can): kept out of `npm test`, which needs only
@@ -17,10 +18,7 @@ const contractSuites = [
 
 export default defineConfig({
   test: {
-    pool: 'forks',
-    maxWorkers: 2,
-    testTimeout: 15_000,
-    globalSetup: ['test/helpers/build.ts'],
+    ...nodeSuites,
     projects: [
       {
         extends: true,

@@ -61,18 +61,16 @@ const { metafile } = await build({
 
 // The CommonJS dependencies bundled in (yaml, Ajv: --self-contained) require() Node built-ins: the
 // chunks that mention require get one (esbuild's __require shim reads it from its own chunk). Not the
-// others: making one costs every start a module object and import.meta.
+// others: making one costs every start a module object and import.meta. And whatever chunk esbuild
+// puts the YAML worker's starter in must find the worker beside it.
 const requireLine = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);\n"
 for (const chunk of Object.keys(metafile.outputs)) {
   const code = readFileSync(chunk, 'utf8')
   const hashbang = /^#!.*\n/.exec(code)?.[0] ?? ''
   if (/\brequire\b/.test(code)) writeFileSync(chunk, hashbang + requireLine + code.slice(hashbang.length))
-}
-
-// Whatever chunk esbuild puts the worker's starter in must find the worker beside it.
-for (const chunk of Object.keys(metafile.outputs)) {
-  if (!readFileSync(chunk, 'utf8').includes('./yaml-worker.js')) continue
-  if (dirname(chunk) !== `${outdir}/chunks`) throw new Error(`${chunk} starts chunks/yaml-worker.js, not beside it`)
+  if (code.includes('./yaml-worker.js') && dirname(chunk) !== `${outdir}/chunks`) {
+    throw new Error(`${chunk} starts chunks/yaml-worker.js, not beside it`)
+  }
 }
 
 // What a start runs, compiled when the compile cache is made (scripts/eager-compile.mjs).

@@ -27,7 +27,6 @@ const stopped = (which: Worker, error: Error) => {
   if (waiting.length > 0) {
     const next = started()
     for (const { text } of waiting) next.postMessage(text)
-    next.ref()
   }
 }
 
@@ -71,7 +70,8 @@ export const parseYamlOffThread = (text: string): Promise<unknown> => {
     waiting.push({ text, resolve, reject })
     const thread = worker ?? started()
     thread.postMessage(text)
-    // Waiting for an answer keeps the process alive, as a pending read of a file would.
+    // Waiting for an answer keeps the process alive, as a pending read of a file would (a new
+    // worker is referenced already; one that went idle was unreferenced).
     thread.ref()
   })
 }
