@@ -9,11 +9,20 @@ import { nodeSuites } from './vitest.config.js'
 const contractSuites = [
   'test/core/bad-input.test.ts',
   'test/core/properties.test.ts',
-  'test/core/routes/*.test.ts',
+  'test/core/access/{admin-guard,api-key-auth,cors-policy}.test.ts',
+  'test/core/body/data-body.test.ts',
+  'test/core/clock/clock-routes.test.ts',
+  'test/core/faults/{fault-routes,mock-control}.test.ts',
+  'test/core/http/stage.test.ts',
+  'test/core/journal/{har-routes,requests-routes,stream-routes}.test.ts',
+  'test/core/lifecycle/{deprecation-routes,sunset-stage}.test.ts',
+  'test/core/panel/panel-routes.test.ts',
+  'test/core/pets/{pets,seed}.test.ts',
+  'test/core/pipeline/read-ahead.test.ts',
+  'test/core/rate-limit/rate-limit-stage.test.ts',
+  'test/core/sessions/{session-routes,snapshot-routes,state-routes}.test.ts',
   'test/core/spec/served-document.test.ts',
   'test/core/spec/spec-driven.test.ts',
-  'test/core/stages/*.test.ts',
-  'test/core/state/seed.test.ts',
 ]
 
 export default defineConfig({

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module'
 import { Ajv } from 'ajv'
 import { openapiTypes } from 'petstore-mock-openapi-typescript'
 import { parse } from 'yaml'
-import { faultRuleSchema } from '../src/core/controls/faults.js'
-import { validatePets } from '../src/core/state/seed.js'
-import { snapshotSchema } from '../src/core/state/snapshot.js'
+import { faultRuleSchema } from '../src/core/faults/fault-rules.js'
+import { validatePets } from '../src/core/pets/seed.js'
+import { snapshotSchema } from '../src/core/sessions/snapshot.js'
 import { contractAjvOptions, documentId, integerFormats } from '../src/core/spec/ajv.js'
 import { parseSpec } from '../src/core/spec/parse-spec.js'
 import { schemaPointers } from '../src/core/spec/spec.js'
@@ -40,7 +40,7 @@ const contractModule = (): string => {
   const version: string = JSON.parse(read('package.json')).version
   return [
     header('openapi.yaml, fixtures/pets.yaml and package.json'),
-    "import type { Pet } from '../core/state/pet.js'",
+    "import type { Pet } from '../core/pets/pet.js'",
     '',
     '/** The package version. */',
     `export const packageVersion = ${JSON.stringify(version)}`,

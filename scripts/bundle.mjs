@@ -38,10 +38,10 @@ const preparedRoutes = await preparedRoutesSource([builtinsByExport], `${outdir}
 
 const { metafile } = await build({
   // The YAML reader's worker thread is a second entry, in chunks/ beside the chunk that starts it
-  // (src/node/yaml-off-thread.ts: new URL('./yaml-worker.js', import.meta.url)); checked below.
+  // (src/node/yaml/yaml-off-thread.ts: new URL('./yaml-worker.js', import.meta.url)); checked below.
   entryPoints: [
     { in: 'src/bin.ts', out: 'bin' },
-    { in: 'src/node/yaml-worker.ts', out: 'chunks/yaml-worker' },
+    { in: 'src/node/yaml/yaml-worker.ts', out: 'chunks/yaml-worker' },
   ],
   outdir,
   bundle: true,

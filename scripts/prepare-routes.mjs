@@ -1,15 +1,15 @@
 // hono builds its router when it routes its first request: 2 ms of every start. For the default
 // command line (request log on or off), scripts/bundle.mjs builds it once here, with the app's own
-// code, and embeds the result in place of src/node/prepared-routes.ts; a start then checks that its
-// routes are exactly those before using it (src/node/prepared-router.ts). Plain JavaScript.
+// code, and embeds the result in place of src/node/server/prepared-routes.ts; a start then checks that its
+// routes are exactly those before using it (src/node/server/prepared-router.ts). Plain JavaScript.
 import { rmSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 
 const entry = `
-import { parseCommandLine } from './src/node/cli.ts'
+import { parseCommandLine } from './src/node/cli/cli.ts'
 import { serverApp } from './src/node/main.ts'
-import { preparedRoutesModule, prepareRoutes } from './src/node/prepared-router.ts'
+import { preparedRoutesModule, prepareRoutes } from './src/node/server/prepared-router.ts'
 
 const prepared = []
 for (const log of ['silent', 'json']) {
@@ -21,7 +21,7 @@ for (const log of ['silent', 'json']) {
 export default preparedRoutesModule(prepared)
 `
 
-/** The source of src/node/prepared-routes.ts for the bundle; `scratch` is a file it may write and removes. */
+/** The source of src/node/server/prepared-routes.ts for the bundle; `scratch` is a file it may write and removes. */
 export const preparedRoutesSource = async (plugins, scratch) => {
   const { outputFiles } = await build({
     stdin: { contents: entry, resolveDir: process.cwd(), loader: 'ts', sourcefile: 'prepare-routes.ts' },
@@ -42,7 +42,7 @@ export const preparedRoutesSource = async (plugins, scratch) => {
   }
 }
 
-/** An esbuild plugin that replaces src/node/prepared-routes.ts with `source`. */
+/** An esbuild plugin that replaces src/node/server/prepared-routes.ts with `source`. */
 export const preparedRoutesPlugin = (source) => ({
   name: 'prepared-routes',
   setup(build) {

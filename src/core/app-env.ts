@@ -1,6 +1,6 @@
 import type { Shaping } from './journal/journal.js'
-import type { RateDecision } from './controls/rate-limit.js'
-import type { SessionState } from './state/port.js'
+import type { RateDecision } from './rate-limit/rate-limit.js'
+import type { SessionState } from './sessions/port.js'
 import type { SpecOperation } from './spec/spec.js'
 
 /** A request's parameters and body after validation against the contract. */

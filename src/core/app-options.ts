@@ -1,11 +1,11 @@
-import { checkRatePolicy, type RateLimitPolicy } from './controls/rate-limit.js'
-import { maxDelayMs } from './controls/faults.js'
-import type { LatencyRange } from './state/world.js'
+import { checkRatePolicy, type RateLimitPolicy } from './rate-limit/rate-limit.js'
+import { maxDelayMs } from './faults/fault-rules.js'
+import type { LatencyRange } from './sessions/world.js'
 import { checkSilences, type SpecSilences } from './spec/silences.js'
 
 /**
  * The defaults of the app's options, the one place they are written: createApp
- * applies them, and the hosts (src/node/config.ts, src/msw/options.ts) start
+ * applies them, and the hosts (src/node/cli/config.ts, src/msw/options.ts) start
  * from them. In a module of its own (with the checks) so that a host reads
  * them without loading the app.
  */
@@ -18,7 +18,7 @@ export const appDefaults = {
 
 /**
  * The accepted ranges of the app's numeric options, with the server flag of
- * each (a test keeps src/node/options.ts's flags equal to them).
+ * each (a test keeps src/node/cli/options.ts's flags equal to them).
  */
 export const optionLimits = {
   maxPets: { flag: 'max-pets', min: 0, max: 100_000_000 },

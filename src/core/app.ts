@@ -2,29 +2,29 @@ import { Hono } from 'hono'
 import { appDefaults, checkAppOptions } from './app-options.js'
 import type { AppEnv } from './app-env.js'
 import { type ClockOption, MockClock, startClock } from './time/clock.js'
-import { ruleValidatorFor, type FaultRuleInput } from './controls/faults.js'
+import { ruleValidatorFor, type FaultRuleInput } from './faults/fault-rules.js'
 import { createLogger, type Logger } from './http/log.js'
-import { adminGuard } from './stages/admin-guard.js'
-import { apiKeyAuth } from './stages/api-key-auth.js'
-import { type CorsOrigins, corsPolicy } from './stages/cors-policy.js'
-import { requestLog } from './stages/request-log.js'
-import { selectSession } from './stages/select-session.js'
-import { toMiddleware } from './stages/stage.js'
-import type { Pet } from './state/pet.js'
-import { formatRate, type RateLimitPolicy } from './controls/rate-limit.js'
+import { adminGuard } from './access/admin-guard.js'
+import { apiKeyAuth } from './access/api-key-auth.js'
+import { type CorsOrigins, corsPolicy } from './access/cors-policy.js'
+import { requestLog } from './http/request-log.js'
+import { selectSession } from './sessions/select-session.js'
+import { toMiddleware } from './http/stage.js'
+import type { Pet } from './pets/pet.js'
+import { formatRate, type RateLimitPolicy } from './rate-limit/rate-limit.js'
 import { handleError } from './http/respond.js'
 import { routeMethods } from './http/route-methods.js'
-import { adminRoutes } from './routes/admin.js'
-import { panelRedirect } from './routes/admin-panel.js'
-import { docsRoutes } from './routes/docs.js'
-import { apiChains } from './routes/api-chains.js'
-import { petHandlers } from './routes/pet-handlers.js'
-import { defaultSeed, validatePets } from './state/seed.js'
+import { adminRoutes } from './admin/admin-routes.js'
+import { panelRedirect } from './panel/panel-routes.js'
+import { docsRoutes } from './docs/docs-routes.js'
+import { apiChains } from './pipeline/api-chains.js'
+import { petHandlers } from './pets/pet-handlers.js'
+import { defaultSeed, validatePets } from './pets/seed.js'
 import type { SpecSilences } from './spec/silences.js'
 import { bodyFieldNames } from './spec/body-fields.js'
 import type { Proxy } from './proxy/create-proxy.js'
-import type { SessionStore } from './state/port.js'
-import { SessionRegistry, type StartState } from './state/sessions.js'
+import type { SessionStore } from './sessions/port.js'
+import { SessionRegistry, type StartState } from './sessions/memory-store.js'
 import {
   clockSettingOf,
   createSnapshotValidator,
@@ -32,14 +32,14 @@ import {
   type Snapshot,
   snapshotClock,
   worldOf,
-} from './state/snapshot.js'
+} from './sessions/snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
 import type { Spec } from './spec/spec.js'
 import { type Transport, webTransport } from './http/transport.js'
-import { cors } from './stages/cors.js'
-import { apiRealm } from './stages/mock-control.js'
-import { type LatencyRange, startWorld } from './state/world.js'
-import type { YamlCodec } from './http/yaml-data.js'
+import { cors } from './access/cors-stage.js'
+import { apiRealm } from './faults/mock-control.js'
+import { type LatencyRange, startWorld } from './sessions/world.js'
+import type { YamlCodec } from './body/yaml-data.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
 
 /** Options of {@link createApp}; every one has a default. */
@@ -109,7 +109,7 @@ export { appDefaults }
  * Builds the Hono app: the contract's operations routed from the document,
  * each one route whose handler is a chain of plain stages (journal → CORS →
  * session → mock controls → authenticate → rate limit → sunset → read body →
- * validate → handle; see routes/api-chains.ts), the served document and the
+ * validate → handle; see pipeline/api-chains.ts), the served document and the
  * /__admin control plane.
  * Web `Request` → `Response` only: no socket, no file (see src/node/ for
  * the server).
@@ -124,7 +124,7 @@ export interface PreparedMock<Store extends SessionStore = SessionRegistry> {
   build(): Hono<AppEnv>
 }
 
-/** Makes a mock's sessions, from every session's start state and the most sessions kept: an implementation of the state port (state/port.ts). */
+/** Makes a mock's sessions, from every session's start state and the most sessions kept: an implementation of the state port (sessions/port.ts). */
 export type StoreFactory<Store extends SessionStore> = (start: StartState, maxSessions: number) => Store
 
 const memoryStore: StoreFactory<SessionRegistry> = (start, maxSessions) => new SessionRegistry(start, maxSessions)
@@ -201,7 +201,7 @@ export function prepareMock(
   app.onError(onError)
   app.notFound(api.unmatched)
   // Global middleware runs for every request (hono then composes each route's handlers): only the
-  // request log when requests are logged; the API's routes are one handler each (routes/api-chains.ts).
+  // request log when requests are logged; the API's routes are one handler each (pipeline/api-chains.ts).
   const { request } = logger
   if (request) app.use(requestLog({ ...logger, request }))
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))

@@ -4,17 +4,17 @@
  * `operations` are generated from openapi.yaml by openapi-typescript, for openapi-fetch and the like.
  * Type-only: this entry point has no runtime code.
  */
-export type { NewPet, Pet, PetStatus } from '../core/state/pet.js'
+export type { NewPet, Pet, PetStatus } from '../core/pets/pet.js'
 export type { ErrorBody } from '../core/http/errors.js'
-export type { FaultKind, FaultRule, FaultRuleInput } from '../core/controls/faults.js'
+export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
 export type { JournalQuery, Shaping } from '../core/journal/journal.js'
 export type { JournalEntry } from '../core/journal/journal-entry.js'
 export type { Har, HarEntry, HarPair } from '../core/journal/har.js'
-export type { Snapshot } from '../core/state/snapshot.js'
-export type { LatencyRange } from '../core/state/world.js'
-export type { SessionSummary } from '../core/state/port.js'
+export type { Snapshot } from '../core/sessions/snapshot.js'
+export type { LatencyRange } from '../core/sessions/world.js'
+export type { SessionSummary } from '../core/sessions/port.js'
 export type { ClockView } from '../core/time/clock.js'
-export type { ClientUsage, DeprecationReport } from '../core/controls/deprecation-log.js'
+export type { ClientUsage, DeprecationReport } from '../core/lifecycle/deprecation-log.js'
 export type {
   ClockRequest,
   DeprecationList,
@@ -25,5 +25,5 @@ export type {
   SeedRequest,
   SessionList,
   StateBody,
-} from '../core/routes/admin-bodies.js'
+} from '../core/admin/admin-bodies.js'
 export type { components, operations, paths } from '../generated/openapi-types.js'

@@ -1,6 +1,6 @@
 import { errorCodeFor } from '../core/http/errors.js'
 import { formatSilence, type SpecSilences } from '../core/spec/silences.js'
-import { silenceSwitches } from '../node/silence-switches.js'
+import { silenceSwitches } from '../node/cli/silence-switches.js'
 import type { Answer } from './answer.js'
 import { validBody } from './bad-bodies.js'
 import { contractDrifts } from '../core/spec/answer-drifts.js'

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/core/app.js'
-import { fakePets } from '../../src/core/state/seed.js'
+import { fakePets } from '../../src/core/pets/seed.js'
 import { fixturePets } from '../../src/generated/contract.js'
 import { panelScript } from '../../src/generated/panel.js'
 import type { PageAnswer } from './fixtures/msw-page.js'

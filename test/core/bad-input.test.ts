@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { maxNameChars } from '../../src/core/state/pet-limits.js'
+import { maxNameChars } from '../../src/core/pets/pet-limits.js'
 import { auth, contractApp, postJson } from '../helpers/contract.js'
 
 const SAFE = '9007199254740991'

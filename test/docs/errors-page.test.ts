@@ -10,7 +10,7 @@ import {
   answerConnect,
   answerExpectation,
   requestErrorResponse,
-} from '../../src/node/protocol-errors.js'
+} from '../../src/node/server/protocol-errors.js'
 import { codeSpans, docsRoot, pageTables, readPage } from '../helpers/doc-tables.js'
 
 // docs/reference/errors.md lists the `code` of every status the mock answers with an `Error` body.

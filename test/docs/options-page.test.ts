@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { optionSpecs } from '../../src/node/options.js'
+import { optionSpecs } from '../../src/node/cli/options.js'
 import { verifyUsage } from '../../src/verify/command.js'
 import { codeSpans, pageTables, readPage } from '../helpers/doc-tables.js'
 
 // docs/reference/options.md promises every option of the command: the table must list exactly the
-// flags of src/node/options.ts, each with its own variable and its default, so neither can drift.
+// flags of src/node/cli/options.ts, each with its own variable and its default, so neither can drift.
 
 const page = readPage('docs/reference/options.md')
 const table = pageTables(page).find((candidate) => candidate.header[0] === 'Flag' && candidate.header[1] === 'Variable')
@@ -19,7 +19,7 @@ describe('docs/reference/options.md', () => {
     expect(rows.length).toBeGreaterThan(0)
   })
 
-  it('lists exactly the flags of src/node/options.ts, each once', () => {
+  it('lists exactly the flags of src/node/cli/options.ts, each once', () => {
     expect(rows.map((row) => row.flag).sort()).toEqual(optionSpecs.map((spec) => spec.flag).sort())
   })
 

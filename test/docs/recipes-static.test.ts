@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse, parseAllDocuments } from 'yaml'
-import { optionSpecs } from '../../src/node/options.js'
+import { optionSpecs } from '../../src/node/cli/options.js'
 import { type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
 import { recipeCommands, recipeFiles, repoRoot } from './recipe-files.js'
 

@@ -2,7 +2,7 @@ import type { Hono } from 'hono'
 import type { AppEnv } from '../../src/core/app-env.js'
 import { type AppOptions, createApp, loadSpec, type Spec, yamlCodec } from '../../src/index.js'
 import { prepareMock } from '../../src/core/app.js'
-import { nodeTransport } from '../../src/node/node-transport.js'
+import { nodeTransport } from '../../src/node/server/node-transport.js'
 import { testLoadBalanced, testReplicaStores, testStore } from './test-store.js'
 
 const balanced = testLoadBalanced ? await import('./load-balanced.js') : undefined

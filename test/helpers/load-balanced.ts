@@ -2,13 +2,13 @@ import { Agent, type IncomingMessage, request as httpRequest } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Hono } from 'hono'
 import { afterAll } from 'vitest'
-import { listen, type RunningServer } from '../../src/node/server.js'
+import { listen, type RunningServer } from '../../src/node/server/server.js'
 import { type LoadBalancer, startLoadBalancer } from './nginx.js'
 
 /**
  * The `redis-lb` project's path for every request of the contract suites: over HTTP through Debian's
  * nginx (the shared proxy configuration, round robin) to three Node listeners in this worker, each the
- * Node host's own `listen` (src/node/server.ts), each serving one replica of the app a suite built.
+ * Node host's own `listen` (src/node/server/server.ts), each serving one replica of the app a suite built.
  * A worker has one nginx and three listeners for all the apps its file builds: the helper names the
  * app in a header of its own, which each listener removes before the replica sees the request.
  */

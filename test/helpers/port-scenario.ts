@@ -1,4 +1,4 @@
-/** A scenario touching every request-path call of the state port, and how to run it on an app (test/core/state/port.test.ts, the Redis store's tests). */
+/** A scenario touching every request-path call of the state port, and how to run it on an app (test/core/sessions/port.test.ts, the Redis store's tests). */
 
 const auth = { Authorization: 'Bearer t', 'Content-Type': 'application/json' }
 const admin = { 'Content-Type': 'application/json' }

@@ -1,6 +1,6 @@
 import { inject } from 'vitest'
 import type { StoreFactory } from '../../src/core/app.js'
-import type { SessionStore } from '../../src/core/state/port.js'
+import type { SessionStore } from '../../src/core/sessions/port.js'
 import { connectRedis, RedisSessionStore } from '../../src/node/store/redis/redis-store.js'
 
 /** The redis-server of the `redis` and `redis-lb` projects (vitest.redis.config.ts); undefined in the memory project. */

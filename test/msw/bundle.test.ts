@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { defaultFakerCount, optionLimits } from '../../src/msw/limits.js'
-import { configDefaults } from '../../src/node/config.js'
-import { optionSpecs } from '../../src/node/options.js'
-import { bundleBudgetBytes, bundleMsw, forbiddenInBundle } from '../bench/msw-bundle.js'
+import { configDefaults } from '../../src/node/cli/config.js'
+import { optionSpecs } from '../../src/node/cli/options.js'
+import { bundleBudgetBytes, bundleMsw, forbiddenInBundle } from '../../tools/bench/msw-bundle.js'
 
 describe('the browser bundle of petstore-mock/msw', async () => {
   const bundle = await bundleMsw()

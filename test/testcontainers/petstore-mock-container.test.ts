@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { getContainerRuntimeClient } from 'testcontainers'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createMockClient, MockAdminError } from '../../src/client/index.js'
-import { fakePets } from '../../src/core/state/seed.js'
+import { fakePets } from '../../src/core/pets/seed.js'
 import {
   defaultImage,
   PetstoreMockContainer,

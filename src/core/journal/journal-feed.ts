@@ -1,6 +1,6 @@
 import type { JournalListener, JournalRecord } from './journal.js'
 
-/** What a feed reads: a journal, or a session of the state port (state/port.ts). */
+/** What a feed reads: a journal, or a session of the state port (sessions/port.ts). */
 export interface JournalSource {
   /** The session's name, when the source is a session: its feed is found by it (see event-streams.ts). */
   readonly name?: string

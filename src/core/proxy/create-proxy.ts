@@ -1,5 +1,5 @@
 import type { Spec, SpecOperation } from '../spec/spec.js'
-import type { Next } from '../stages/stage.js'
+import type { Next } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import { forwardTo } from './forward.js'
 import { checkProxyOptions, type ProxyOptions } from './proxy-options.js'

@@ -6,7 +6,7 @@ import { contractDrifts, deprecationDrifts, type ObservedAnswer } from '../spec/
 import { describeSchemaError } from '../spec/messages.js'
 import { parseParameter } from '../spec/parameters.js'
 import type { Spec, SpecOperation } from '../spec/spec.js'
-import { rawValues } from '../stages/validate-request.js'
+import { rawValues } from '../spec/validate-request.js'
 
 const BEARER = /^bearer +\S/i
 

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv'
-import { type Pet, toPet } from '../state/pet.js'
-import type { SessionState } from '../state/port.js'
+import { type Pet, toPet } from '../pets/pet.js'
+import type { SessionState } from '../sessions/port.js'
 
 /**
  * Keeps the pets a deployment answered (a list, or one pet) in the session's

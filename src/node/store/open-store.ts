@@ -1,6 +1,6 @@
-import type { SessionStore } from '../../core/state/port.js'
-import type { StartState } from '../../core/state/sessions.js'
-import type { Config } from '../config.js'
+import type { SessionStore } from '../../core/sessions/port.js'
+import type { StartState } from '../../core/sessions/memory-store.js'
+import type { Config } from '../cli/config.js'
 import { redactStore } from './store-option.js'
 
 /** --store redis://… on an install without the optional client: exit 2, one line. */

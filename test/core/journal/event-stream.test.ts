@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventStreamLimits, journalEventStream } from '../../../src/core/journal/event-stream.js'
 import { Journal } from '../../../src/core/journal/journal.js'
 import { JournalFeed } from '../../../src/core/journal/journal-feed.js'
-import { listen, type RunningServer } from '../../../src/node/server.js'
+import { listen, type RunningServer } from '../../../src/node/server/server.js'
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 
 const record = (i: number, size = 10) => ({

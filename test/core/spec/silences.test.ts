@@ -3,7 +3,7 @@ import { createApp } from '../../../src/core/app.js'
 import fc from 'fast-check'
 import { checkSilences, clampedRaws, parseSilence, type SpecSilences } from '../../../src/core/spec/silences.js'
 import { createHandlers, PetstoreMockError } from '../../../src/msw/index.js'
-import { parseCommandLine, UsageError } from '../../../src/node/cli.js'
+import { parseCommandLine, UsageError } from '../../../src/node/cli/cli.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { useMswMock } from '../../helpers/msw.js'
 

@@ -5,7 +5,7 @@ import { distUrl, heapPrelude, runHeapChild } from '../../helpers/heap-child.js'
 describe('what is kept of long strings is a copy (heap measured in a child process, 160 MiB cap)', () => {
   it('deprecation report: 10 sessions × 1,000 distinct 14 KB User-Agents stay within 32 MiB (256 characters each)', () => {
     const { grownMiB, kept } = runHeapChild<{ grownMiB: number; kept: number }>(`
-      import { DeprecationLog } from '${distUrl}core/controls/deprecation-log.js'
+      import { DeprecationLog } from '${distUrl}core/lifecycle/deprecation-log.js'
       ${heapPrelude}
       const op = [{ id: 'getPet', deprecated: true }]
       const before = heapMiB()
@@ -26,7 +26,7 @@ describe('what is kept of long strings is a copy (heap measured in a child proce
 
   it('deprecation report: 1,000 distinct 14 KB Authorization headers of one word keep a short scheme', () => {
     const { grownMiB } = runHeapChild<{ grownMiB: number }>(`
-      import { DeprecationLog } from '${distUrl}core/controls/deprecation-log.js'
+      import { DeprecationLog } from '${distUrl}core/lifecycle/deprecation-log.js'
       import { redactAuthorization } from '${distUrl}core/journal/journal.js'
       ${heapPrelude}
       const log = new DeprecationLog([{ id: 'getPet', deprecated: true }])
@@ -39,7 +39,7 @@ describe('what is kept of long strings is a copy (heap measured in a child proce
 
   it('rate limiter: 1,000 tracked 64 KB tokens cost under 4 MiB (a prefix and a hash each)', () => {
     const { grownMiB } = runHeapChild<{ grownMiB: number }>(`
-      import { RateLimiter, partitionKey } from '${distUrl}core/controls/rate-limit.js'
+      import { RateLimiter, partitionKey } from '${distUrl}core/rate-limit/rate-limit.js'
       ${heapPrelude}
       const limiter = new RateLimiter({ limit: 10, windowSeconds: 60 })
       const before = heapMiB()

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prepareMock } from '../../../src/core/app.js'
 import { defineScripts } from '../../../src/node/store/redis/commands.js'
 import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
-import { startWorld } from '../../../src/core/state/world.js'
+import { startWorld } from '../../../src/core/sessions/world.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 
 let redis: RedisServer

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseCommandLine, UsageError } from '../../../src/node/cli.js'
+import { parseCommandLine, UsageError } from '../../../src/node/cli/cli.js'
 import { checkStore, redactStore } from '../../../src/node/store/store-option.js'
 import { binPath } from '../../helpers/spawn-server.js'
 

@@ -1,4 +1,4 @@
-import type { ClientUsage, DeprecationReport } from '../../../core/controls/deprecation-log.js'
+import type { ClientUsage, DeprecationReport } from '../../../core/lifecycle/deprecation-log.js'
 import type { SpecOperation } from '../../../core/spec/spec.js'
 
 interface Counter {

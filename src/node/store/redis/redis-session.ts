@@ -1,16 +1,16 @@
 import type { Redis } from 'ioredis'
-import type { DeprecationClient, DeprecationReport, FirstCall } from '../../../core/controls/deprecation-log.js'
-import { maxClientsPerOperation, maxUserAgentChars } from '../../../core/controls/deprecation-log.js'
+import type { DeprecationClient, DeprecationReport, FirstCall } from '../../../core/lifecycle/deprecation-log.js'
+import { maxClientsPerOperation, maxUserAgentChars } from '../../../core/lifecycle/deprecation-log.js'
 import {
   type FaultRule,
   type FaultRuleInput,
   type FaultsFull,
   type FaultTarget,
   maxFaultRules,
-} from '../../../core/controls/faults.js'
-import { maxTrackedKeys, type RateDecision, type RateLimitPolicy } from '../../../core/controls/rate-limit.js'
+} from '../../../core/faults/fault-rules.js'
+import { maxTrackedKeys, type RateDecision, type RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
 import type { JournalListener, JournalQuery, JournalRecord } from '../../../core/journal/journal.js'
-import type { NewPet, Pet, PetStatus } from '../../../core/state/pet.js'
+import type { NewPet, Pet, PetStatus } from '../../../core/pets/pet.js'
 import type {
   DeprecationHeard,
   MaybePromise,
@@ -19,10 +19,10 @@ import type {
   SessionContents,
   SessionState,
   SessionSummary,
-} from '../../../core/state/port.js'
-import type { StartState } from '../../../core/state/sessions.js'
-import type { CreateRefusal } from '../../../core/state/store.js'
-import type { LatencyRange, World } from '../../../core/state/world.js'
+} from '../../../core/sessions/port.js'
+import type { StartState } from '../../../core/sessions/memory-store.js'
+import type { CreateRefusal } from '../../../core/pets/pet-store.js'
+import type { LatencyRange, World } from '../../../core/sessions/world.js'
 import { type ClockSetting, type ClockView, MockClock } from '../../../core/time/clock.js'
 import {
   afterId,

@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from 'hono'
+import { cors } from 'hono/cors'
+import { sessionHeader } from '../sessions/select-session.js'
+
+/** Which origins may read answers: any (the request's own is echoed) or a list. */
+export type CorsOrigins = '*' | readonly string[]
+
+/**
+ * CORS for browser clients on another origin (hono's cors): every answer to a
+ * request with an Origin, errors included, carries the headers; preflights are
+ * answered 204 without authentication, allowing the methods of the path.
+ */
+export const corsPolicy = (origins: CorsOrigins, methodsFor: (path: string) => string[]): MiddlewareHandler =>
+  cors({
+    origin: (origin) => (origin && (origins === '*' || origins.includes(origin)) ? origin : null),
+    allowMethods: (_origin, c) => methodsFor(c.req.path),
+    allowHeaders: ['Authorization', 'Content-Type', 'Prefer', sessionHeader],
+    exposeHeaders: [
+      'Location',
+      'Deprecation',
+      'Sunset',
+      'Link',
+      'WWW-Authenticate',
+      'Retry-After',
+      'Allow',
+      'RateLimit-Policy',
+      'RateLimit',
+    ],
+    maxAge: 600,
+  })

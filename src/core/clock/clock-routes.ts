@@ -1,0 +1,53 @@
+import { Hono, type MiddlewareHandler } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { clockAt, realClock } from '../time/clock.js'
+import { clockSettingExpectation, isClockSetting } from '../time/clock-range.js'
+import { badRequest } from '../http/errors.js'
+import { instantExpectation, parseInstant } from '../time/instant.js'
+import { jsonBody } from '../body/json-body.js'
+import { toMiddleware } from '../http/stage.js'
+import type { Transport } from '../http/transport.js'
+import { objectBody } from '../http/admin-body.js'
+
+/** What the clock routes work on. */
+export interface ClockDeps {
+  /** Selects the session a route works on (X-Mock-Session). */
+  session: MiddlewareHandler<AppEnv>
+  /** Largest body read, in bytes (413 beyond). */
+  bodyLimit: number
+  transport: Transport
+}
+
+const shape = '{ "now"?: "<instant>", "frozen"?: boolean }'
+
+/** `{ now?, frozen? }`: the instant to show (default: the clock's current one) and whether it stands still. */
+const clockRequest = (body: unknown, current: { now: number; frozen: boolean }): { at: number; frozen: boolean } => {
+  const { now, frozen } = objectBody(body, ['now', 'frozen'], shape)
+  if (now === undefined && frozen === undefined) throw badRequest(`now or frozen is required: ${shape}.`)
+  const at = typeof now === 'string' ? parseInstant(now) : undefined
+  if (now !== undefined && at === undefined) {
+    throw badRequest(`now must be ${instantExpectation} (got ${JSON.stringify(now)}).`)
+  }
+  if (at !== undefined && !isClockSetting(at)) {
+    throw badRequest(`now must be ${clockSettingExpectation} (got ${JSON.stringify(now)}).`)
+  }
+  if (frozen !== undefined && typeof frozen !== 'boolean') {
+    throw badRequest(`frozen must be true or false (got ${JSON.stringify(frozen)}).`)
+  }
+  // Setting only `now` starts an advancing clock; setting only `frozen` stops or restarts the current one.
+  return { at: at ?? current.now, frozen: frozen ?? (now === undefined ? current.frozen : false) }
+}
+
+/** The session's mock clock: GET it, PUT an instant (frozen or advancing), DELETE to go back to real time. */
+export const clockRoutes = (deps: ClockDeps): Hono<AppEnv> => {
+  const routes = new Hono<AppEnv>()
+  routes.get('/clock', deps.session, async (c) => c.json(await c.var.session.clockView()))
+  routes.put('/clock', deps.session, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
+    const session = c.var.session
+    const [now, { frozen: wasFrozen }] = await Promise.all([session.now(), session.clockView()])
+    const { at, frozen } = clockRequest(c.get('body'), { now, frozen: wasFrozen })
+    return c.json(await session.setClock(clockAt(at, frozen)))
+  })
+  routes.delete('/clock', deps.session, async (c) => c.json(await c.var.session.setClock(realClock)))
+  return routes
+}

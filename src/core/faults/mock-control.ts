@@ -1,0 +1,158 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { ApiError, defaultMessageFor } from '../http/errors.js'
+import { type FaultKind, type FaultRule, maxDelayMs } from './fault-rules.js'
+import type { MaybePromise } from '../sessions/port.js'
+import type { Shaping } from '../journal/journal.js'
+import { goneError } from '../lifecycle/lifecycle.js'
+import { parsePreferences } from './preferences.js'
+import { queryParams } from '../http/request-query.js'
+import { answer } from '../http/respond.js'
+import type { SpecOperation } from '../spec/spec.js'
+import type { Transport } from '../http/transport.js'
+import { noteShaping } from '../journal/journal-stage.js'
+import { wait } from './latency.js'
+import { type Answer, type Next, type OnError, type Stage, settled, whenAnswered } from '../http/stage.js'
+
+/** Statuses any operation may be forced to, beyond those it documents. */
+export const extraStatuses = [429, 500, 502, 503, 504] as const
+
+/** The realm of the API's bearer challenge, repeated on injected 401s. */
+export const apiRealm = 'petstore'
+
+const DELAY = /^(0|[1-9][0-9]*)$/
+
+interface Effect {
+  status?: number
+  delayMs?: number
+  fault?: FaultKind
+  shaping: Shaping
+}
+
+const invalidControl = (message: string) => new ApiError(400, message, { code: 'invalid_mock_control' })
+
+/** The per-request override (`Prefer: code=…, delay=…`, or `__code`/`__delay`; the query wins). */
+const readOverride = (c: Context<AppEnv>, operation: SpecOperation, allowed: readonly number[]): Effect | undefined => {
+  const prefer = c.req.header('Prefer')
+  const preferences = prefer === undefined ? undefined : parsePreferences(prefer)
+  const query = queryParams(c)
+  const code = query['__code']?.[0] ?? preferences?.get('code')
+  const delay = query['__delay']?.[0] ?? preferences?.get('delay')
+  if (code === undefined && delay === undefined) return undefined
+  const effect: Effect = { shaping: { by: 'override' } }
+  if (code !== undefined) {
+    if (!allowed.includes(Number(code)) || !/^\d{3}$/.test(code)) {
+      throw invalidControl(
+        `code must be one of ${allowed.join(', ')} for ${operation.id} (got ${JSON.stringify(code)}).`,
+      )
+    }
+    effect.status = Number(code)
+  }
+  if (delay !== undefined) {
+    if (!DELAY.test(delay) || Number(delay) > maxDelayMs) {
+      throw invalidControl(
+        `delay must be an integer number of milliseconds from 0 to ${maxDelayMs} (got ${JSON.stringify(delay)}).`,
+      )
+    }
+    effect.delayMs = Number(delay)
+  }
+  effect.shaping = {
+    by: 'override',
+    ...(effect.status && { status: effect.status }),
+    ...(effect.delayMs !== undefined && { delayMs: effect.delayMs }),
+  }
+  return effect
+}
+
+/** The session's first matching rule, counted down (one atomic call of the state port). */
+const takeFaultRule = (c: Context<AppEnv>, operation: SpecOperation): MaybePromise<FaultRule | undefined> => {
+  const petId = c.req.param('petId')
+  return c.get('session').takeFault({ operation: operation.id, ...(petId !== undefined && { petId }) })
+}
+
+const ruleEffect = (rule: FaultRule | undefined): Effect | undefined => {
+  if (!rule) return undefined
+  const { status, delayMs, fault } = rule
+  return {
+    ...(status !== undefined && { status }),
+    ...(delayMs !== undefined && { delayMs }),
+    ...(fault !== undefined && { fault }),
+    shaping: {
+      by: 'fault',
+      ruleId: rule.id,
+      ...(status !== undefined && { status }),
+      ...(delayMs !== undefined && { delayMs }),
+      ...(fault !== undefined && { fault }),
+    },
+  }
+}
+
+/** The answer a real occurrence of `status` would give, headers included. */
+const injectedError = (c: Context, operation: SpecOperation, status: number, allow: () => string): ApiError => {
+  if (status === 410 && operation.sunset) return goneError(operation)
+  const petId = c.req.param('petId')
+  const message = status === 404 && petId !== undefined ? `No pet with id ${petId}.` : defaultMessageFor(status)
+  const headers: Record<string, string> = {}
+  if (status === 401) headers['WWW-Authenticate'] = `Bearer realm="${apiRealm}"`
+  if (status === 405) headers['Allow'] = allow()
+  if (status === 429 || status === 503) headers['Retry-After'] = '1'
+  return new ApiError(status, message, { headers })
+}
+
+const truncated = async (res: Response): Promise<Response> => {
+  const text = await res.text()
+  const headers = new Headers(res.headers)
+  headers.delete('Content-Length')
+  return new Response(text.slice(0, Math.floor(text.length / 2)), { status: res.status, headers })
+}
+
+/** Options of {@link mockControl}. */
+export interface MockControlOptions {
+  /** The methods of the operation's path, for the Allow of a forced 405. */
+  allow: () => string
+  transport: Transport
+  onError: OnError
+}
+
+/** What an effect does once its delay is over. */
+const apply = (
+  c: Context<AppEnv>,
+  next: Next,
+  effect: Effect,
+  operation: SpecOperation,
+  options: MockControlOptions,
+): Answer => {
+  if (effect.fault === 'connection_reset') return options.transport.resetConnection(c)
+  if (effect.fault === 'empty_response') return answer(c, null, 200, {})
+  if (effect.status !== undefined && effect.status >= 400)
+    throw injectedError(c, operation, effect.status, options.allow)
+  if (effect.fault === 'malformed_body') return whenAnswered(settled(c, next, options.onError), truncated)
+  return next(c)
+}
+
+/**
+ * Lets a request's own controls, else the session's first matching fault
+ * rule, shape the answer: a delay, a forced status (the handler never runs,
+ * so nothing changes), or a transport fault. Runs before authentication.
+ */
+export const mockControl = (operation: SpecOperation, options: MockControlOptions): Stage => {
+  // An operation with a sunset may be forced to answer as it will once removed.
+  const gone = operation.sunset ? [410] : []
+  const allowed = [...new Set([...operation.statuses, ...extraStatuses, ...gone])].sort((a, b) => a - b)
+  const shape = (c: Context<AppEnv>, next: Next, effect: Effect | undefined): Answer => {
+    if (!effect) return next(c)
+    noteShaping(c, effect.shaping)
+    if (!effect.delayMs) return apply(c, next, effect, operation, options)
+    return wait(effect.delayMs).then(() => apply(c, next, effect, operation, options))
+  }
+  return (c, next) => {
+    // An explicit override wins; rules are then neither consulted nor counted down.
+    const override = readOverride(c, operation, allowed)
+    if (override) return shape(c, next, override)
+    // Most requests meet no rule: then no target is built and nothing is asked (measured on the hot path).
+    if (!c.get('session').mayFault()) return next(c)
+    const rule = takeFaultRule(c, operation)
+    if (rule instanceof Promise) return rule.then((r) => shape(c, next, ruleEffect(r)))
+    return shape(c, next, ruleEffect(rule))
+  }
+}

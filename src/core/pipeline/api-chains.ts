@@ -1,0 +1,112 @@
+import type { MiddlewareHandler } from 'hono'
+import { ApiError } from '../http/errors.js'
+import type { Logger } from '../http/log.js'
+import { isAdminPath } from '../access/admin-guard.js'
+import { jsonBody } from '../body/json-body.js'
+import { answer, errorResponse } from '../http/respond.js'
+import { allowHeader } from '../http/route-methods.js'
+import type { SessionStore } from '../sessions/port.js'
+import type { SpecOperation } from '../spec/spec.js'
+import { auth } from '../access/auth-stage.js'
+import { deprecation } from '../lifecycle/deprecation-stage.js'
+import { journal } from '../journal/journal-stage.js'
+import { mockControl } from '../faults/mock-control.js'
+import { rateLimit } from '../rate-limit/rate-limit-stage.js'
+import { session } from '../sessions/session-stage.js'
+import { readAheadFor } from './read-ahead.js'
+import { chain, type Next, type OnError, type Stage } from '../http/stage.js'
+import { sunsetGate } from '../lifecycle/sunset-stage.js'
+import { validateRequest } from '../spec/validate-request.js'
+import type { Transport } from '../http/transport.js'
+
+/** What the chains of the API's routes are built from. */
+export interface ApiChainsOptions {
+  basePath: string
+  sessions: SessionStore
+  logger: Logger
+  transport: Transport
+  onError: OnError
+  /** The CORS stage; none when CORS is off. */
+  cors: Stage | undefined
+  /** Authentication (a hono middleware: bearerAuth). */
+  auth: MiddlewareHandler
+  bodyLimit: number
+  /** The methods a path answers. */
+  methodsFor: (path: string) => string[]
+  /** Whether operations answer 410 from their `x-sunset` on. */
+  enforceSunset: boolean
+  /** `--limit-range`: a bounded integer query parameter beyond a bound is refused, or clamped. */
+  limitRange?: 'reject' | 'clamp'
+  /**
+   * With --proxy: what ends each chain instead of the mock's own authentication,
+   * body, validation and handler (an operation's, or undefined for any other
+   * path under the base path): the deployment answers.
+   */
+  forward?: (operation: SpecOperation | undefined) => Next
+}
+
+/** The chains of the API: one per operation, and one for requests no route answers. */
+export interface ApiChains {
+  /** journal → CORS → session → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
+  operation(operation: SpecOperation, handler: Next): Next
+  /**
+   * For a path with routes: OPTIONS (not a CORS preflight) 204 with Allow, another method 405 with
+   * Allow; else 404. Under the base path journaled like operations.
+   */
+  unmatched: Next
+}
+
+/** Builds the chains of the API's routes from their stages. */
+export const apiChains = (options: ApiChainsOptions): ApiChains => {
+  const { basePath, sessions, logger, transport, onError, cors, methodsFor } = options
+  const authenticate = auth(options.auth, onError)
+  const body = jsonBody(options.bodyLimit, transport)
+  const selectSession = session(sessions)
+  const limit = rateLimit()
+
+  const { forward } = options
+  // With --proxy the deployment authenticates, reads and validates: the chain ends at `forward`.
+  const operation = (op: SpecOperation, handler: Next): Next =>
+    chain(
+      [
+        journal(op, transport, onError),
+        cors,
+        forward ? selectSession : session(sessions, readAheadFor(op)),
+        op.deprecated ? deprecation(op, logger) : undefined,
+        mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),
+        forward ? undefined : authenticate,
+        limit,
+        op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,
+        op.requestBody && !forward ? body : undefined,
+        forward ? undefined : validateRequest(op, options.limitRange),
+      ],
+      forward ? forward(op) : handler,
+    )
+
+  const notFound: Next = (c) => {
+    const methods = methodsFor(c.req.path)
+    if (methods.length === 0 || methods.includes(c.req.method)) {
+      return errorResponse(c, new ApiError(404, `No route for ${c.req.method} ${c.req.path}.`))
+    }
+    const allow = allowHeader(methods)
+    // RFC 9110 §9.3.7: OPTIONS without a preflight's Origin asks what the path supports.
+    if (c.req.method === 'OPTIONS') return answer(c, null, 204, { allow })
+    // RFC 9110 §15.5.6: a 405 must carry Allow.
+    return errorResponse(
+      c,
+      new ApiError(405, `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}.`, {
+        headers: { Allow: allow },
+      }),
+    )
+  }
+  const api = chain(
+    [journal(undefined, transport, onError), cors, selectSession],
+    forward ? forward(undefined) : notFound,
+  )
+  const other = chain([cors], notFound)
+  const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`)
+  // The control plane has its own CORS policy (admin-guard.ts).
+  const unmatched: Next = (c) => (isAdminPath(c.req.path) ? notFound(c) : isApiPath(c.req.path) ? api(c) : other(c))
+
+  return { operation, unmatched }
+}

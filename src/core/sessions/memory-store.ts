@@ -1,0 +1,314 @@
+import { type ClockSetting, MockClock } from '../time/clock.js'
+import { DeprecationLog } from '../lifecycle/deprecation-log.js'
+import { FaultRules } from '../faults/fault-rules.js'
+import { Journal } from '../journal/journal.js'
+import type { Pet } from '../pets/pet.js'
+import { PetIndex } from '../pets/pet-index.js'
+import { type Random, restoreRandom } from '../faults/random.js'
+import { RateLimiter, type RateLimitPolicy } from '../rate-limit/rate-limit.js'
+import type { SpecOperation } from '../spec/spec.js'
+import { PetStore } from '../pets/pet-store.js'
+import type { LatencyRange, World } from './world.js'
+import type { RateLimitState, SessionContents, SessionState, SessionStore, SessionSummary } from './port.js'
+import type { NewPet, PetStatus } from '../pets/pet.js'
+import type { DeprecationClient, FirstCall, DeprecationReport } from '../lifecycle/deprecation-log.js'
+import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget } from '../faults/fault-rules.js'
+import type { RateDecision } from '../rate-limit/rate-limit.js'
+import type { JournalListener, JournalQuery, JournalRecord } from '../journal/journal.js'
+import type { ClockView } from '../time/clock.js'
+import type { CreateRefusal } from '../pets/pet-store.js'
+
+/** The name of the session used when a request names none. */
+export const defaultSessionName = 'default'
+
+/** What every session starts from, and goes back to on reset. */
+export interface StartState {
+  /** Pets, rules, latency, seed and generator position (the start-up options', or --snapshot's). */
+  world: World
+  maxPets: number
+  journalSize: number
+  /** The start-up clock (default: real time). */
+  clock?: ClockSetting
+  /** The start-up rate limit (default: none). */
+  rateLimit?: RateLimitPolicy
+  /** The operations whose callers the deprecation report counts. */
+  deprecated?: readonly SpecOperation[]
+}
+
+/**
+ * One isolated world: its own pets and id counter, fault rules, latency,
+ * seeded generator, journal, clock, rate limit and deprecation report. The
+ * in-memory implementation of the state port ({@link SessionState}): every
+ * method answers now, and each is atomic because nothing runs between its
+ * statements. The fields are its own parts; the rest of the core goes through
+ * the port's methods.
+ */
+export class Session implements SessionState {
+  readonly name: string
+  readonly #start: StartState
+  store!: PetStore
+  faults!: FaultRules
+  /** Every random draw of the session (rule probabilities, latency), in request order. */
+  random!: Random
+  latency!: LatencyRange | null
+  seed!: number
+  /** Kept across resets, so that its subscribers stay subscribed. */
+  readonly journal: Journal
+  clock!: MockClock
+  rateLimits!: RateLimiter
+  deprecations!: DeprecationLog
+
+  constructor(name: string, start: StartState) {
+    this.name = name
+    this.#start = start
+    this.journal = new Journal(start.journalSize)
+    this.reset()
+  }
+
+  /**
+   * Back to the start-up state: seed pets, start-up rules, empty journal, id
+   * counter, start-up clock and rate limit, empty deprecation report.
+   */
+  reset(): void {
+    this.restore(this.#start.world)
+    this.journal.clear()
+    this.clock = new MockClock(this.#start.clock)
+    this.setRateLimit(this.#start.rateLimit)
+    this.deprecations = new DeprecationLog(this.#start.deprecated ?? [])
+  }
+
+  /** A new rate limit (none: off), with every window fresh. */
+  setRateLimit(policy: RateLimitPolicy | undefined): void {
+    this.rateLimits = new RateLimiter(policy)
+  }
+
+  /** Replaces the world (validated by the caller); the journal, clock and rate limit stay. */
+  restore(world: World): void {
+    this.random = restoreRandom(world.random)
+    this.store = new PetStore(world.pets, this.#start.maxPets, world.nextId)
+    this.faults = FaultRules.restore(this.random, world.faults, world.nextFaultId)
+    this.latency = world.latency
+    this.seed = world.seed
+  }
+
+  /** Replaces the pets (validated by the caller); new ids continue after the largest. */
+  replacePets(pets: readonly Pet[]): void {
+    this.store = new PetStore(PetIndex.from(pets), this.#start.maxPets)
+  }
+
+  get maxPets(): number {
+    return this.#start.maxPets
+  }
+
+  /** Ends what is tied to the session (event streams): it is being dropped. */
+  close(): void {
+    this.journal.endSubscriptions()
+  }
+
+  /** Sizes, for listings. */
+  summary(): SessionSummary {
+    return { name: this.name, pets: this.store.size, faults: this.faults.size, requests: this.journal.size }
+  }
+
+  getPet(id: number): Pet | undefined {
+    return this.store.get(id)
+  }
+
+  listPets(limit: number, status?: PetStatus): Pet[] {
+    return this.store.list(limit, status)
+  }
+
+  allPets(): Pet[] {
+    return this.store.all()
+  }
+
+  createPet(input: NewPet): Pet | CreateRefusal {
+    return this.store.create(input)
+  }
+
+  generatorSeed(): number {
+    return this.seed
+  }
+
+  takeFault(target: FaultTarget): FaultRule | undefined {
+    return this.faults.match(target)
+  }
+
+  mayFault(): boolean {
+    return this.faults.size > 0
+  }
+
+  addFault(input: FaultRuleInput): FaultRule | FaultsFull {
+    return this.faults.add(input)
+  }
+
+  listFaults(): FaultRule[] {
+    return this.faults.list()
+  }
+
+  removeFault(id: number): boolean {
+    return this.faults.remove(id)
+  }
+
+  clearFaults(): void {
+    this.faults.clear()
+  }
+
+  drawLatency(): number | undefined {
+    const range = this.latency
+    if (range === null) return undefined
+    return range.min === range.max ? range.min : this.random.int(range.min, range.max)
+  }
+
+  rateLimitPolicy(): RateLimitPolicy | undefined {
+    return this.rateLimits.policy
+  }
+
+  hitRateLimit(key: string): RateDecision | undefined {
+    return this.rateLimits.policy ? this.rateLimits.take(key, this.clock.now()) : undefined
+  }
+
+  rateLimit(): RateLimitState {
+    return { policy: this.rateLimits.policy, keys: this.rateLimits.size }
+  }
+
+  noteDeprecatedCall(operation: string, client: DeprecationClient, now: number): FirstCall {
+    // Answered now: `heard` is for stores that answer later.
+    return this.deprecations.record(operation, client, now)
+  }
+
+  deprecationReport(): DeprecationReport[] {
+    return this.deprecations.report()
+  }
+
+  now(): number {
+    return this.clock.now()
+  }
+
+  clockView(): ClockView {
+    return this.clock.view()
+  }
+
+  setClock(setting: ClockSetting): ClockView {
+    this.clock.set(setting)
+    return this.clock.view()
+  }
+
+  record(entry: Omit<JournalRecord, 'id'>): JournalRecord {
+    return this.journal.record(entry)
+  }
+
+  requests(query?: JournalQuery): JournalRecord[] {
+    return this.journal.list(query)
+  }
+
+  clearRequests(): void {
+    this.journal.clear()
+  }
+
+  subscribe(listener: JournalListener): () => void {
+    return this.journal.subscribe(listener)
+  }
+
+  contents(): SessionContents {
+    return {
+      seed: this.seed,
+      pets: this.store.all(),
+      nextId: this.store.nextId,
+      faults: this.faults.list(),
+      nextFaultId: this.faults.nextId,
+      latency: this.latency,
+      random: this.random.state(),
+      clock: this.clock.view(),
+      rateLimit: this.rateLimits.policy,
+    }
+  }
+
+  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): void {
+    this.restore(world)
+    this.clock.set(clock)
+    this.setRateLimit(rateLimit)
+  }
+}
+
+/**
+ * Named sessions, created on first use from the start state; beyond `max`
+ * the least recently used one (never the default) is dropped.
+ */
+export class SessionRegistry implements SessionStore {
+  readonly #sessions = new Map<string, Session>()
+  readonly #start: StartState
+  readonly #max: number
+  /** The most recently used session: asked for again, it needs no reordering. */
+  #latest: Session | undefined
+
+  constructor(start: StartState, max: number) {
+    this.#start = start
+    this.#max = max
+    this.#sessions.set(defaultSessionName, new Session(defaultSessionName, start))
+  }
+
+  /** The named session, created when new; marks it most recently used. */
+  get(name: string = defaultSessionName): Session {
+    if (this.#latest?.name === name) return this.#latest
+    let session = this.#sessions.get(name)
+    if (session) {
+      // Map order is insertion order: re-inserting makes it the most recent.
+      this.#sessions.delete(name)
+    } else {
+      session = new Session(name, this.#start)
+    }
+    this.#sessions.set(name, session)
+    this.#evict()
+    this.#latest = session
+    return session
+  }
+
+  /** The default session, without touching its recency. */
+  get default(): Session {
+    return this.#sessions.get(defaultSessionName)!
+  }
+
+  /** Every session, least recently used first. */
+  list(): Session[] {
+    return [...this.#sessions.values()]
+  }
+
+  /** Drops a session; the default one cannot be dropped. */
+  delete(name: string): boolean {
+    const session = this.#sessions.get(name)
+    if (name === defaultSessionName || !session) return false
+    this.#sessions.delete(name)
+    if (this.#latest === session) this.#latest = undefined
+    session.close()
+    return true
+  }
+
+  /** Ends what every session holds open (the server stops). */
+  close(): void {
+    for (const session of this.#sessions.values()) session.close()
+  }
+
+  session(name?: string): Session {
+    return this.get(name)
+  }
+
+  sessions(): Session[] {
+    return this.list()
+  }
+
+  dropSession(name: string): boolean {
+    return this.delete(name)
+  }
+
+  stats(): { pets: number; sessions: number } {
+    return { pets: this.default.store.size, sessions: this.#sessions.size }
+  }
+
+  #evict(): void {
+    for (const name of this.#sessions.keys()) {
+      if (this.#sessions.size <= this.#max) return
+      if (name !== defaultSessionName) this.delete(name)
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { Hono, type MiddlewareHandler } from 'hono'
+import { accepts } from 'hono/accepts'
+import type { AppEnv } from '../app-env.js'
+import { ApiError, badRequest } from '../http/errors.js'
+import { readDataBody } from '../body/data-body.js'
+import { restoreSnapshot, type Snapshot, snapshotOf } from './snapshot.js'
+import type { Transport } from '../http/transport.js'
+import type { YamlCodec } from '../body/yaml-data.js'
+import { attachment } from '../http/download-name.js'
+
+/** What the snapshot routes work on. */
+export interface SnapshotDeps {
+  /** Selects the session a route works on (X-Mock-Session). */
+  session: MiddlewareHandler<AppEnv>
+  /** The mock's version, named in what it writes. */
+  version: string
+  /** Largest body read, in bytes (413 beyond). */
+  bodyLimit: number
+  transport: Transport
+  /** Checks a snapshot: complete, or a sentence naming the field. */
+  validateSnapshot(input: unknown): Snapshot | string
+  /** Snapshots as YAML; none: JSON only. */
+  yaml?: YamlCodec
+}
+
+/**
+ * GET /snapshot: the session's world as a reproduction bundle (YAML, or JSON
+ * with `Accept: application/json`); PUT /snapshot restores one into the
+ * session, all or nothing.
+ */
+export const snapshotRoutes = (deps: SnapshotDeps): Hono<AppEnv> =>
+  new Hono<AppEnv>()
+    .get('/snapshot', deps.session, async (c) => {
+      const type = accepts(c, {
+        header: 'Accept',
+        supports: ['application/yaml', 'application/json'],
+        default: 'application/yaml',
+      })
+      const yaml = type === 'application/json' ? undefined : deps.yaml
+      const json = yaml === undefined
+      const headers = {
+        'Content-Type': json ? 'application/json' : 'application/yaml; charset=utf-8',
+        'Content-Disposition': attachment(c.var.session.name, json ? '.snapshot.json' : '.snapshot.yaml'),
+      }
+      // A HEAD (hono runs this handler for it, then drops the body) is not worth a snapshot.
+      if (c.req.method === 'HEAD') return c.body(null, 200, headers)
+      const snapshot = await snapshotOf(c.var.session, deps.version)
+      if (!yaml) return c.json(snapshot, 200, headers)
+      return c.body(await yaml.stringify(snapshot), 200, headers)
+    })
+    .put('/snapshot', deps.session, async (c) => {
+      const snapshot = deps.validateSnapshot(await readDataBody(c, deps, 'A snapshot'))
+      if (typeof snapshot === 'string') throw badRequest(`${snapshot}.`)
+      const { maxPets } = c.var.session
+      if (snapshot.pets.length > maxPets) {
+        throw new ApiError(507, `${snapshot.pets.length} pets exceed the capacity of ${maxPets}; nothing was restored.`)
+      }
+      await restoreSnapshot(c.var.session, snapshot)
+      return c.body(null, 204)
+    })

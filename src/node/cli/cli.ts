@@ -1,0 +1,188 @@
+import { parseArgs } from 'node:util'
+import { maxDelayMs } from '../../core/faults/fault-rules.js'
+import { clockSettingExpectation, isClockSetting } from '../../core/time/clock-range.js'
+import { instantExpectation, parseInstant } from '../../core/time/instant.js'
+import type { LogFormat } from '../../core/http/log.js'
+import { asHostName, asOrigin } from './admin-access.js'
+import { parseRate, rateExpectation } from '../../core/rate-limit/rate-limit.js'
+import { parseSilence } from '../../core/spec/silences.js'
+import { silenceSwitches } from './silence-switches.js'
+import { isHttpUrl } from '../../core/proxy/upstream-url.js'
+import { configDefaults, type Config } from './config.js'
+import { checkStore, storeExpectation } from '../store/store-option.js'
+import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
+
+/** A command line that cannot be run: exit code 2, message and usage. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+/** What the command line asks for. */
+export type Command = { run: 'serve'; config: Config } | { run: 'help' } | { run: 'version' }
+
+const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
+
+const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json', 'silent']
+
+const listKinds: readonly OptionKind[] = ['list', 'origins', 'hosts']
+
+const listItems = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+const checkedItems = (text: string, check: (item: string) => string | undefined, problem: string): string[] =>
+  listItems(text).map((item) => {
+    const value = check(item)
+    if (value === undefined) throw new UsageError(`${problem} (got "${item}")`)
+    return value
+  })
+const orUsage = (message: string): never => {
+  throw new UsageError(message)
+}
+
+const parseValue = (spec: OptionSpec, text: string, source: string): unknown => {
+  switch (spec.kind) {
+    case 'integer': {
+      if (!/^(0|-?[1-9][0-9]*)$/.test(text)) throw new UsageError(`${source} must be an integer (got "${text}")`)
+      const n = Number(text)
+      if (n < (spec.min ?? -Infinity) || n > (spec.max ?? Infinity) || !Number.isSafeInteger(n)) {
+        throw new UsageError(`${source} must be between ${spec.min} and ${spec.max} (got ${text})`)
+      }
+      return n
+    }
+    case 'boolean':
+      if (['true', '1', 'yes', 'on', ''].includes(text.toLowerCase())) return true
+      if (['false', '0', 'no', 'off'].includes(text.toLowerCase())) return false
+      throw new UsageError(`${source} must be true or false (got "${text}")`)
+    case 'list':
+      return listItems(text)
+    case 'origins':
+      return checkedItems(text, asOrigin, `${source} takes origins: scheme://host[:port], no path`)
+    case 'hosts':
+      return checkedItems(text, asHostName, `${source} takes host names without scheme or port`)
+    case 'delay': {
+      const match = /^(0|[1-9][0-9]*)(?:-(0|[1-9][0-9]*))?$/.exec(text)
+      const min = Number(match?.[1])
+      const max = Number(match?.[2] ?? match?.[1])
+      if (!match || min > max || max > maxDelayMs) {
+        throw new UsageError(`${source} must be MS or MIN-MAX, milliseconds from 0 to ${maxDelayMs} (got "${text}")`)
+      }
+      return { min, max }
+    }
+    case 'cors':
+      if (text !== 'on' && text !== 'off') throw new UsageError(`${source} must be on or off (got "${text}")`)
+      return text === 'on'
+    case 'instant': {
+      // The one instant option is --clock: within what the clock can be set to.
+      const ms = parseInstant(text) ?? orUsage(`${source} must be ${instantExpectation} (got "${text}")`)
+      if (!isClockSetting(ms)) throw new UsageError(`${source} must be ${clockSettingExpectation} (got "${text}")`)
+      return new Date(ms)
+    }
+    case 'sunset':
+      if (text !== 'enforce' && text !== 'ignore') {
+        throw new UsageError(`${source} must be enforce or ignore (got "${text}")`)
+      }
+      return text
+    case 'rate':
+      return parseRate(text) ?? orUsage(`${source} must be ${rateExpectation} (got "${text}")`)
+    case 'silence': {
+      const key = silenceSwitches.find((s) => s.flag === spec.flag)!.key
+      const parsed = parseSilence(key, text)
+      if (!parsed.ok) throw new UsageError(`${source} must be ${parsed.expected} (got "${text}")`)
+      return parsed.value
+    }
+    case 'url':
+      if (!isHttpUrl(text)) throw new UsageError(`${source} must be an absolute http(s) URL (got "${text}")`)
+      return text
+    case 'store':
+      return checkStore(text) ?? orUsage(`${source} must be ${storeExpectation} (got "${text}")`)
+    case 'log':
+      if (!LOG_FORMATS.includes(text as LogFormat))
+        throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)
+      return text
+    default:
+      if (text === '') throw new UsageError(`${source} must not be empty`)
+      return text
+  }
+}
+
+const parseOptions = optionSpecs.map((spec) => [
+  spec.flag,
+  {
+    type: spec.kind === 'boolean' ? ('boolean' as const) : ('string' as const),
+    multiple: listKinds.includes(spec.kind),
+  },
+])
+
+/** Pretty on a terminal, JSON lines otherwise. */
+export const defaultLogFormat = (stream: { isTTY?: boolean } = process.stdout): LogFormat =>
+  stream.isTTY ? 'pretty' : 'json'
+
+/**
+ * Reads the command line and the environment into a Config; flags win over
+ * variables. Throws UsageError on an unknown flag or a bad value.
+ */
+export const parseCommandLine = (
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  stdout?: { isTTY?: boolean },
+): Command => {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: Object.fromEntries([
+        ...parseOptions,
+        ['help', { type: 'boolean', short: 'h' }],
+        ['version', { type: 'boolean', short: 'v' }],
+      ]),
+      strict: true,
+      allowPositionals: false,
+    })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  const values = parsed.values as Record<string, string | boolean | string[] | undefined>
+  if (values['help']) return { run: 'help' }
+  if (values['version']) return { run: 'version' }
+  const config: Record<string, unknown> = { ...configDefaults }
+  for (const spec of optionSpecs) {
+    const flagValue = values[spec.flag]
+    const key = spec.key ?? camel(spec.flag)
+    if (flagValue !== undefined) {
+      config[key] =
+        typeof flagValue === 'boolean'
+          ? flagValue
+          : Array.isArray(flagValue)
+            ? flagValue.flatMap((v) => parseValue(spec, v, `--${spec.flag}`) as string[])
+            : parseValue(spec, flagValue, `--${spec.flag}`)
+    } else if (env[spec.env] !== undefined) {
+      config[key] = parseValue(spec, env[spec.env] as string, spec.env)
+    }
+  }
+  // Only now, and only without --log or LOG: process.stdout is a stream Node builds on first use.
+  config['log'] ??= defaultLogFormat(stdout)
+  return { run: 'serve', config: config as unknown as Config }
+}
+
+/** The --help text: every option with its variable and default. */
+export const usage = (): string => {
+  const rows = optionSpecs.map((spec) => {
+    const arg = spec.kind === 'boolean' ? '' : listKinds.includes(spec.kind) ? ' <value>…' : ' <value>'
+    return `  --${spec.flag}${arg}\n      ${spec.help}. Env ${spec.env}. Default: ${spec.default ?? '-'}`
+  })
+  return [
+    'Usage: petstore-mock [options]',
+    '       petstore-mock verify URL [options]   check a deployment against the contract (verify --help)',
+    '',
+    'A contract-exact, stateful mock of the Pet Store API.',
+    '',
+    'Options (each also an environment variable; flags win):',
+    ...rows,
+    '  -h, --help       Show this help',
+    '  -v, --version    Show the version',
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,76 @@
+import { appDefaults } from '../../core/app-options.js'
+import type { LogFormat } from '../../core/http/log.js'
+import { defaultSeed } from '../../core/pets/seed.js'
+import type { RateLimitPolicy } from '../../core/rate-limit/rate-limit.js'
+import { silenceDefaults, type SpecSilences } from '../../core/spec/silences.js'
+
+/** Everything the command line and environment decide (the spec's silences included, one key each). */
+export interface Config extends SpecSilences {
+  host: string
+  port: number
+  apiKeys: string[]
+  fixtures?: string
+  faker: boolean
+  count: number
+  seed: number
+  spec?: string
+  bodyLimit: number
+  maxPets: number
+  maxSessions: number
+  faults?: string
+  snapshot?: string
+  delay?: { min: number; max: number }
+  journalSize: number
+  adminToken?: string
+  cors: boolean
+  /** Empty: any origin. */
+  corsOrigins: string[]
+  /** Origins whose pages may call /__admin besides the server's own. */
+  adminCorsOrigins: string[]
+  /** Host names /__admin answers to besides the loopback ones. */
+  allowedHosts: string[]
+  log: LogFormat
+  headersTimeout: number
+  requestTimeout: number
+  sendTimeout: number
+  /** The mock clock's start-up instant; none: real time. */
+  clock?: Date
+  sunset: 'enforce' | 'ignore'
+  rateLimit?: RateLimitPolicy
+  /** The deployment to stand in front of; none: the mock answers. */
+  proxy?: string
+  proxyTimeout: number
+  proxyFlagViolations: boolean
+  /** `memory`, or the URL of the Redis that holds every session (redis:// or rediss://). */
+  store: string
+  /** Prefix of the Redis store's keys. */
+  storePrefix: string
+}
+
+/** The defaults of every option but `log`, which depends on the terminal. */
+export const configDefaults: Omit<Config, 'log'> = {
+  host: '127.0.0.1',
+  port: 4010,
+  apiKeys: [],
+  faker: false,
+  count: 50,
+  seed: defaultSeed,
+  // The app's own defaults, not copies: a default changed there is changed here.
+  bodyLimit: appDefaults.bodyLimit,
+  maxPets: appDefaults.maxPets,
+  maxSessions: appDefaults.maxSessions,
+  journalSize: appDefaults.journalSize,
+  cors: true,
+  corsOrigins: [],
+  adminCorsOrigins: [],
+  allowedHosts: [],
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  sendTimeout: 30_000,
+  sunset: 'enforce',
+  proxyTimeout: 10_000,
+  proxyFlagViolations: false,
+  ...silenceDefaults,
+  store: 'memory',
+  storePrefix: 'petstore-mock',
+}

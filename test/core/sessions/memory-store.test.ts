@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { SessionRegistry } from '../../../src/core/sessions/memory-store.js'
+import { startWorld } from '../../../src/core/sessions/world.js'
+
+const start = {
+  world: startWorld({
+    pets: [{ id: 1, name: 'a', categoryId: 1 }],
+    faults: [{ status: 500, times: 1 }],
+    latency: undefined,
+    seed: 1,
+  }),
+  maxPets: 100,
+  journalSize: 10,
+}
+const record = { time: 0, method: 'GET', url: 'http://localhost/', path: '/', headers: [] }
+
+describe('SessionRegistry', () => {
+  it('creates sessions on first use from the start state', () => {
+    const sessions = new SessionRegistry(start, 10)
+    const a = sessions.get('a')
+    expect(a.store.size).toBe(1)
+    expect(a.faults.list()).toEqual([{ id: 1, status: 500, times: 1, remaining: 1 }])
+    expect(sessions.get('a')).toBe(a)
+  })
+
+  it('drops the least recently used session beyond the maximum, never the default', () => {
+    const sessions = new SessionRegistry(start, 3)
+    sessions.get('a')
+    sessions.get('b')
+    sessions.get('a')
+    sessions.get('c')
+    expect(sessions.list().map((s) => s.name)).toEqual(['default', 'a', 'c'])
+    sessions.get('d')
+    expect(sessions.list().map((s) => s.name)).toEqual(['default', 'c', 'd'])
+  })
+
+  it('resets a session to the start state', () => {
+    const sessions = new SessionRegistry(start, 3)
+    const s = sessions.get('x')
+    s.store.create({ name: 'n', categoryId: 1 })
+    s.faults.clear()
+    s.journal.record({ ...record, operation: null, status: 200, durationMs: 0 })
+    s.reset()
+    expect(s.summary()).toEqual({ name: 'x', pets: 1, faults: 1, requests: 0 })
+    expect(s.store.create({ name: 'n', categoryId: 1 })).toMatchObject({ id: 2 })
+  })
+
+  it('deletes named sessions but not the default', () => {
+    const sessions = new SessionRegistry(start, 3)
+    sessions.get('a')
+    expect(sessions.delete('a')).toBe(true)
+    expect(sessions.delete('a')).toBe(false)
+    expect(sessions.delete('default')).toBe(false)
+  })
+
+  it('ends the journal subscriptions of a session it drops, deleted or evicted, and of all on close', () => {
+    const sessions = new SessionRegistry(start, 2)
+    const ended: string[] = []
+    const listen = (name: string) =>
+      sessions.get(name).journal.subscribe({ record: () => {}, end: () => ended.push(name) })
+    listen('a')
+    sessions.delete('a')
+    listen('b')
+    listen('c')
+    expect(ended).toEqual(['a', 'b'])
+    listen('default')
+    sessions.close()
+    expect(ended.sort()).toEqual(['a', 'b', 'c', 'default'])
+  })
+
+  it('keeps the journal, its subscribers and its ids across a reset', () => {
+    const sessions = new SessionRegistry(start, 3)
+    const s = sessions.get('x')
+    const seen: number[] = []
+    s.journal.subscribe({ record: (r) => seen.push(r.id), end: () => {} })
+    s.journal.record({ ...record, operation: null, status: 200, durationMs: 0 })
+    s.reset()
+    s.journal.record({ ...record, operation: null, status: 200, durationMs: 0 })
+    expect(seen).toEqual([1, 2])
+    expect(s.journal.list().map((r) => r.id)).toEqual([2])
+  })
+})

@@ -1,0 +1,366 @@
+// npm run bench: start-up, throughput and latency, memory, scale and sessions of the production
+// builds, each figure beside a bare node:http server measured in the same run (baseline-server.mjs)
+// and against its budget. Prints a table; writes tools/bench/results.json. Reports; never fails.
+// BENCH_SECONDS per load (default 5), BENCH_ROUNDS of each load on the baseline and on petstore-mock in
+// turn (default 3; the ratio is the median of the rounds'), BENCH_COLD_RUNS starts per command (default 15); BENCH_IMAGE=tag
+// also times the image's CMD inside that image (CONTAINER_ENGINE, default docker).
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { type LoadResult, type LoadSpec, runLoad, standardLoads } from './load.js'
+import { baselinePath, binPath, bundlePath, nodeFlags, type ServerProcess, startServer } from './server-process.js'
+import { redisStore } from './redis-store.js'
+
+const seconds = Number(process.env['BENCH_SECONDS'] ?? 5)
+const coldRuns = Number(process.env['BENCH_COLD_RUNS'] ?? 15)
+const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3)
+const image = process.env['BENCH_IMAGE']
+// BENCH_ONLY=redis runs the Redis store's section alone (its ratios are to the memory store of the same run).
+const only = process.env['BENCH_ONLY']
+
+/** The budgets of issue 8, as ratios to the baseline measured in the same run. */
+const budget = { coldStart: 1.3, rssOverMiB: 10, listGet: 0.6, create: 0.5, p99Ms: 25 }
+
+interface Row {
+  section: string
+  figure: string
+  value: string
+  ratio: string
+  budget: string
+  pass?: boolean
+}
+const rows: Row[] = []
+const results: Record<string, unknown> = {}
+const row = (section: string, figure: string, value: string, ratio = '', budgetText = '', pass?: boolean) => {
+  rows.push({ section, figure, value, ratio, budget: budgetText, ...(pass !== undefined && { pass }) })
+  const verdict = budgetText ? ` (budget ${budgetText}: ${pass ? 'met' : 'MISSED'})` : ''
+  console.log(`  ${section} | ${figure}: ${value}${ratio ? ` [${ratio}]` : ''}${verdict}`)
+}
+const mib = (n: number) => `${n.toFixed(1)} MiB`
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const times = (values: number[]) => `[${values.map((t) => t.toFixed(0)).join(', ')}]`
+const percent = (ours: number, base: number) => `${Math.round((100 * ours) / base)} % of baseline`
+const clean = (r: LoadResult) => r.non2xx + r.errors === 0
+const loadText = (r: LoadResult) => `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx + r.errors}`
+
+// --- start: spawn to first 200, every command in turn (cold-start-probe.mjs) ---------------------
+
+interface ProbeCommand {
+  name: string
+  argv: string[]
+  env?: Record<string, string>
+}
+const probePath = fileURLToPath(new URL('./cold-start-probe.mjs', import.meta.url))
+const probe = (commands: ProbeCommand[], runs: number, wrap: string[] = [], probeFile = probePath) =>
+  JSON.parse(
+    execFileSync(wrap[0] ?? process.execPath, [...wrap.slice(1), probeFile, String(runs), JSON.stringify(commands)], {
+      encoding: 'utf8',
+      timeout: 300_000,
+    }),
+  ) as Record<string, number[]>
+
+const coldStarts = (commands: ProbeCommand[], wrap?: string[], probeFile?: string) => {
+  probe(commands, 1, wrap, probeFile) // compile caches written, files in the page cache: every run alike
+  return probe(commands, coldRuns, wrap, probeFile)
+}
+
+const startRow = (figure: string, ms: number[], base: number, withBudget = true) => {
+  const ratio = median(ms) / base
+  row(
+    'start',
+    `${figure} (median of ${ms.length})`,
+    `${median(ms).toFixed(0)} ms ${times(ms)}`,
+    `${ratio.toFixed(2)}×`,
+    withBudget ? `≤ ${budget.coldStart}×` : '',
+    withBudget ? ratio <= budget.coldStart : undefined,
+  )
+}
+
+const startUp = () => {
+  const node = process.execPath
+  const cold = coldStarts([
+    { name: 'baseline', argv: [node, baselinePath] },
+    { name: 'bin', argv: [node, binPath] },
+    { name: 'cmd', argv: [node, ...nodeFlags, bundlePath] },
+    { name: 'uncached', argv: [node, binPath], env: { NODE_DISABLE_COMPILE_CACHE: '1' } },
+  ])
+  results['coldStartMs'] = cold
+  const base = median(cold['baseline']!)
+  row('start', `baseline: bare node:http (median of ${coldRuns})`, `${base.toFixed(0)} ms ${times(cold['baseline']!)}`)
+  startRow('node dist/bin.js (npm start, the package bin)', cold['bin']!, base)
+  startRow(`the image's CMD on the host: node ${nodeFlags.join(' ')} dist/bundle/bin.js`, cold['cmd']!, base)
+  startRow('node dist/bin.js, compile cache off (a first start)', cold['uncached']!, base, false)
+  if (image) containerStart(image)
+}
+
+/** The CMD inside the image (its compile cache, its files), beside the baseline run in the same container. */
+const containerStart = (tag: string) => {
+  const engine = process.env['CONTAINER_ENGINE'] ?? 'docker'
+  const benchDir = fileURLToPath(new URL('../../tools/bench', import.meta.url))
+  const wrap = [engine, 'run', '--rm', '--read-only', '--network', 'none', '-v', `${benchDir}:/bench:ro`]
+  const cold = coldStarts(
+    [
+      { name: 'baseline', argv: ['node', '/bench/baseline-server.mjs'] },
+      { name: 'cmd', argv: ['node', ...nodeFlags, 'dist/bin.js'] },
+    ],
+    [...wrap, '--entrypoint', 'node', tag],
+    '/bench/cold-start-probe.mjs',
+  )
+  results['containerColdStartMs'] = cold
+  const base = median(cold['baseline']!)
+  row('start', `in ${tag}: baseline (median of ${coldRuns})`, `${base.toFixed(0)} ms ${times(cold['baseline']!)}`)
+  startRow(`in ${tag}: CMD node ${nodeFlags.join(' ')} dist/bin.js`, cold['cmd']!, base)
+}
+
+// --- memory and throughput: the baseline and the image's CMD, load by load in turn -----------------
+
+const idleRss = async (server: ServerProcess) => {
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  return server.rssMiB()
+}
+
+const measure = async (url: string, load: LoadSpec) => {
+  await runLoad(url, load, { seconds: 1 })
+  return runLoad(url, load, { seconds })
+}
+
+/** The round whose figure is the median of `values` (by value). */
+const medianOf = <T>(items: T[], value: (item: T) => number): T =>
+  [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)]!
+
+/**
+ * A load on the baseline and on petstore-mock in turn, {@link rounds} times: a busy moment of the
+ * machine hits both alike. Each round's ratio; the median round of each side.
+ */
+const compare = async (baseUrl: string, baseLoad: LoadSpec, url: string, load: LoadSpec) => {
+  const pairs: { base: LoadResult; ours: LoadResult }[] = []
+  for (let i = 0; i < rounds; i++)
+    pairs.push({ base: await measure(baseUrl, baseLoad), ours: await measure(url, load) })
+  const ratios = pairs.map(({ base, ours }) => ours.rps / base.rps)
+  return {
+    base: medianOf(pairs, (p) => p.base.rps).base,
+    ours: medianOf(pairs, (p) => p.ours.rps).ours,
+    ratio: median(ratios),
+    ratios,
+    p99: Math.max(...pairs.map((p) => p.ours.p99)),
+    bad: pairs.reduce((sum, p) => sum + p.ours.non2xx + p.ours.errors, 0),
+  }
+}
+
+const throughputBudget = (name: string) =>
+  name === 'POST /v1/pets' ? budget.create : name.includes('status=') ? undefined : budget.listGet
+
+const throughput = async (baseline: ServerProcess, label: string, logArgs: string[]) => {
+  const server = await startServer([...logArgs, '--max-pets', '5000000'])
+  const figures: Record<string, LoadResult> = {}
+  const base: Record<string, LoadResult> = (results['baseline'] as Record<string, LoadResult> | undefined) ?? {}
+  try {
+    if (label === 'silent') {
+      const rss = await idleRss(server)
+      const baseRss = results['baselineIdleRssMiB'] as number
+      results['idleRssMiB'] = rss
+      row(
+        'memory',
+        "RSS idle, the image's CMD",
+        mib(rss),
+        `${rss - baseRss >= 0 ? '+' : ''}${(rss - baseRss).toFixed(1)} MiB`,
+        `≤ +${budget.rssOverMiB} MiB`,
+        rss - baseRss <= budget.rssOverMiB,
+      )
+    }
+    for (const load of standardLoads(5)) {
+      // The bare server answers the plain list for any query: the filtered list is compared with it.
+      const baseName = load.name.includes('status=') ? 'GET /v1/pets?limit=20' : load.name
+      const baseLoad = standardLoads(5).find((l) => l.name === baseName)!
+      const c = await compare(baseline.url, baseLoad, server.url, load)
+      figures[load.name] = c.ours
+      base[baseName] ??= c.base
+      const min = label === 'silent' ? throughputBudget(load.name) : undefined
+      const budgetText = `${min ? `≥ ${min * 100} %, ` : ''}p99 ≤ ${budget.p99Ms} ms, non-2xx 0`
+      row(
+        `load, log ${label}`,
+        load.name,
+        `${c.ours.rps} req/s, p50 ${c.ours.p50} ms, p99 ${c.p99} ms, non-2xx ${c.bad}`,
+        `${Math.round(100 * c.ratio)} % of baseline [${c.ratios.map((r) => Math.round(100 * r)).join(', ')}]${baseName === load.name ? '' : ' (its list)'}`,
+        budgetText,
+        (min === undefined || c.ratio >= min) && c.p99 <= budget.p99Ms && c.bad === 0,
+      )
+    }
+    results['baseline'] = base
+    if (label === 'silent') {
+      results['afterLoadRssMiB'] = server.rssMiB()
+      row('memory', 'RSS after the loads', mib(server.rssMiB()))
+    }
+  } finally {
+    await server.stop()
+  }
+  return figures
+}
+
+const baselineLoads = (baseline: Record<string, LoadResult>) => {
+  for (const [name, r] of Object.entries(baseline)) row('load, baseline', name, loadText(r))
+}
+
+const afterPosts = async () => {
+  const server = await startServer(['--log', 'silent', '--max-pets', '1000000'])
+  try {
+    const [, , , post] = standardLoads(1)
+    const r = await runLoad(server.url, post!, { amount: 200_000 })
+    results['after200kPostsRssMiB'] = server.rssMiB()
+    row(
+      'memory',
+      'RSS after 200,000 POSTs',
+      `${mib(server.rssMiB())} (non-2xx ${r.non2xx + r.errors})`,
+      '',
+      '≤ 150 MiB',
+      server.rssMiB() <= 150 && clean(r),
+    )
+  } finally {
+    await server.stop()
+  }
+}
+
+const scale = async (small: Record<string, LoadResult>) => {
+  const server = await startServer(
+    ['--log', 'silent', '--faker', '--count', '1000000', '--max-pets', '2000000'],
+    60_000,
+  )
+  try {
+    results['seed1MMs'] = server.startMs
+    results['seed1MRssMiB'] = server.rssMiB()
+    row(
+      'scale',
+      'start with 1,000,000 faker pets',
+      `${(server.startMs / 1000).toFixed(2)} s`,
+      '',
+      '≤ 5 s',
+      server.startMs <= 5000,
+    )
+    row('scale', 'RSS with 1,000,000 pets', mib(server.rssMiB()), '', '≤ 400 MiB', server.rssMiB() <= 400)
+    for (const load of standardLoads(777_777).slice(0, 3)) {
+      const r = await measure(server.url, load)
+      const slower = small[load.name]!.rps / r.rps
+      row(
+        'scale, 1M pets',
+        load.name,
+        `${r.rps} req/s, p99 ${r.p99} ms`,
+        `${slower.toFixed(2)}× slower than 12 pets`,
+        '≤ 1.5×',
+        slower <= 1.5 && clean(r),
+      )
+    }
+    // The fixtures hold 3 sold pets, so their status page is 3 pets against 100 here: the same page size shows the index.
+    const samePage = await runLoad(
+      server.url,
+      {
+        name: 'same page',
+        requests: [{ method: 'GET', path: '/v1/pets?status=sold&limit=3', headers: { Authorization: 'Bearer b' } }],
+      },
+      { seconds },
+    )
+    const slower = small['GET /v1/pets?status=sold&limit=100']!.rps / samePage.rps
+    row(
+      'scale, 1M pets',
+      'GET /v1/pets?status=sold&limit=3 (the page size of the 12-pet run)',
+      `${samePage.rps} req/s, p99 ${samePage.p99} ms`,
+      `${slower.toFixed(2)}× slower than 12 pets`,
+      '≤ 1.5×',
+      slower <= 1.5 && clean(samePage),
+    )
+  } finally {
+    await server.stop()
+  }
+}
+
+const sessions = async () => {
+  const server = await startServer(['--log', 'silent', '--max-sessions', '100'])
+  try {
+    const names = Array.from({ length: 99 }, (_, i) => `bench-${i}`)
+    for (const [i, name] of names.entries()) {
+      const res = await fetch(`${server.url}/__admin/seed`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Mock-Session': name },
+        body: JSON.stringify({ count: 1000, seed: i }),
+      })
+      if (res.status !== 204) throw new Error(`seeding ${name}: ${res.status}`)
+    }
+    results['sessionsRssMiB'] = server.rssMiB()
+    row('sessions', 'RSS, 100 sessions × 1,000 own pets', mib(server.rssMiB()))
+    const r = await runLoad(
+      server.url,
+      {
+        name: 'sessions',
+        requests: names.map((name) => ({
+          method: 'GET',
+          path: '/v1/pets?limit=20',
+          headers: { Authorization: 'Bearer b', 'X-Mock-Session': name },
+        })),
+      },
+      { seconds },
+    )
+    results['sessions'] = r
+    const base = (results['baseline'] as Record<string, LoadResult>)['GET /v1/pets?limit=20']!
+    row(
+      'sessions',
+      'GET /v1/pets?limit=20 across 99 sessions',
+      loadText(r),
+      percent(r.rps, base.rps),
+      '≥ 10000 req/s',
+      r.rps >= 10_000 && clean(r),
+    )
+  } finally {
+    await server.stop()
+  }
+}
+
+console.log(
+  `petstore-mock bench: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${seconds} s per load, ${rounds} rounds`,
+)
+if (only === 'redis') results['redis'] = await redisStore(row, seconds, rounds)
+else await everything()
+
+async function everything() {
+  startUp()
+  const baseline = await startServer([], 30_000, { script: baselinePath, flags: [] })
+  try {
+    results['baselineIdleRssMiB'] = await idleRss(baseline)
+    row('memory', 'baseline: RSS idle', mib(results['baselineIdleRssMiB'] as number))
+    const bin = await startServer(['--log', 'silent'], 30_000, { script: binPath, flags: [] })
+    const binRss = await idleRss(bin)
+    await bin.stop()
+    const overBin = binRss - (results['baselineIdleRssMiB'] as number)
+    row(
+      'memory',
+      'RSS idle, node dist/bin.js',
+      mib(binRss),
+      `${overBin >= 0 ? '+' : ''}${overBin.toFixed(1)} MiB`,
+      `≤ +${budget.rssOverMiB} MiB`,
+      overBin <= budget.rssOverMiB,
+    )
+    const silent = await throughput(baseline, 'silent', ['--log', 'silent'])
+    results['silent'] = silent
+    baselineLoads(results['baseline'] as Record<string, LoadResult>)
+    results['json'] = await throughput(baseline, 'json to /dev/null', ['--log', 'json'])
+    await afterPosts()
+    await scale(silent)
+    await sessions()
+    results['redis'] = await redisStore(row, seconds, rounds)
+  } finally {
+    await baseline.stop()
+  }
+}
+
+const failed = rows.filter((r) => r.pass === false)
+writeFileSync(
+  new URL('../../tools/bench/results.json', import.meta.url),
+  `${JSON.stringify({ node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model.trim(), rows, results }, null, 2)}\n`,
+)
+console.log('\n| section | figure | measured | vs baseline | budget | |\n|---|---|---|---|---|---|')
+for (const r of rows)
+  console.log(
+    `| ${r.section} | ${r.figure} | ${r.value} | ${r.ratio} | ${r.budget} | ${r.pass === undefined ? '' : r.pass ? 'met' : 'MISSED'} |`,
+  )
+console.log(
+  `\n${rows.filter((r) => r.pass).length} budgets met, ${failed.length} missed (the bench reports; it does not fail on a miss)`,
+)
