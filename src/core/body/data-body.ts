@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { ApiError, badRequest } from '../http/errors.js'
 import { parseJsonExact } from '../http/json.js'
-import { bodyIsAbsent, readBodyText } from './read-body.js'
+import { bodyIsAbsent, readBodyText } from '../http/read-body.js'
 import type { Transport } from '../http/transport.js'
 import { type YamlCodec, YamlTooLargeError } from './yaml-data.js'
 import type { Stage } from '../http/stage.js'

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { isJsonType, parseJsonExact } from '../http/json.js'
-import { bodyIsAbsent, readBodyText } from './read-body.js'
+import { bodyIsAbsent, readBodyText } from '../http/read-body.js'
 import type { Transport } from '../http/transport.js'
 import type { Stage } from '../http/stage.js'
 

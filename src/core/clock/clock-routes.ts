@@ -7,7 +7,7 @@ import { instantExpectation, parseInstant } from '../time/instant.js'
 import { jsonBody } from '../body/json-body.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
-import { objectBody } from '../http/admin-body.js'
+import { objectBody } from '../http/object-body.js'
 
 /** What the clock routes work on. */
 export interface ClockDeps {

@@ -1,3 +1,5 @@
+import type { MiddlewareHandler } from 'hono'
+
 /** How request lines are written. */
 export type LogFormat = 'pretty' | 'json' | 'silent'
 
@@ -49,3 +51,11 @@ export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
       out.write(`${stamp()} \x1b[31mERROR\x1b[0m ${message}\n${String((error as Error)?.stack ?? error ?? '')}\n`),
   }
 }
+
+/** One log line per request: method, path, status and milliseconds. */
+export const requestLog = (logger: Logger & Required<Pick<Logger, 'request'>>): MiddlewareHandler =>
+  async function requestLog(c, next) {
+    const start = performance.now()
+    await next()
+    logger.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - start })
+  }

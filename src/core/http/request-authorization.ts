@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
+import { keptPrefix, ownCopy } from './own-copy.js'
 
 /**
  * The request's Authorization header, read once: several stages need it
@@ -14,3 +15,19 @@ export const authorizationOf = (c: Context<AppEnv>): string | undefined => {
   }
   return value ?? undefined
 }
+
+/** Longest scheme a redacted Authorization keeps (a header of one long word is all scheme). */
+export const maxSchemeChars = 32
+
+/** Redacts an Authorization header to its scheme and a hint of the token. */
+export const redactAuthorization = (header: string): string => {
+  // A client sends the same header on every request: the last answer is kept.
+  if (last?.header === header) return last.redacted
+  const [whole = '', token = ''] = header.trim().split(/\s+/, 2)
+  // Kept in the journal and the deprecation report: a copy, never a view on the header.
+  const scheme = keptPrefix(whole, maxSchemeChars)
+  last = { header, redacted: ownCopy(token.length >= 8 ? `${scheme} ${token.slice(0, 2)}…` : `${scheme} …`) }
+  return last.redacted
+}
+
+let last: { header: string; redacted: string } | undefined

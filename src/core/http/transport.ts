@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { ConnectionResetError } from './errors.js'
-import { type BodyBytes, readStream } from '../body/read-body.js'
+import { type BodyBytes, readStream } from './read-body.js'
 
 /** What the host carrying the requests provides beyond web `Request` and `Response`. */
 export interface Transport {

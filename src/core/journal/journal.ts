@@ -1,4 +1,4 @@
-import { keptPrefix, ownCopy } from '../http/own-copy.js'
+import { keptPrefix } from '../http/own-copy.js'
 
 /** How an answer was shaped by the mock's controls, when it was. */
 export type Shaping =
@@ -97,22 +97,6 @@ export interface JournalListener {
   record(record: JournalRecord): void
   end(): void
 }
-
-/** Longest scheme a redacted Authorization keeps (a header of one long word is all scheme). */
-export const maxSchemeChars = 32
-
-/** Redacts an Authorization header to its scheme and a hint of the token. */
-export const redactAuthorization = (header: string): string => {
-  // A client sends the same header on every request: the last answer is kept.
-  if (last?.header === header) return last.redacted
-  const [whole = '', token = ''] = header.trim().split(/\s+/, 2)
-  // Kept in the journal and the deprecation report: a copy, never a view on the header.
-  const scheme = keptPrefix(whole, maxSchemeChars)
-  last = { header, redacted: ownCopy(token.length >= 8 ? `${scheme} ${token.slice(0, 2)}…` : `${scheme} …`) }
-  return last.redacted
-}
-
-let last: { header: string; redacted: string } | undefined
 
 /** Size of a text in UTF-8 bytes, without encoding it. */
 export const utf8Length = (text: string): number => {

@@ -6,7 +6,7 @@ import { toMiddleware } from '../http/stage.js'
 import { formatRate, parseRate, rateExpectation } from './rate-limit.js'
 import type { RateLimitState } from '../sessions/port.js'
 import type { Transport } from '../http/transport.js'
-import { objectBody } from '../http/admin-body.js'
+import { objectBody } from '../http/object-body.js'
 import type { RateLimitView } from '../admin/admin-bodies.js'
 
 /** What the rate-limit routes work on. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
-import { type BodyBytes, concatChunks } from '../../core/body/read-body.js'
+import { type BodyBytes, concatChunks } from '../../core/http/read-body.js'
 import { type Transport, webTransport } from '../../core/http/transport.js'
 
 const incomingOf = (c: Context): IncomingMessage | undefined =>
