@@ -1,10 +1,11 @@
 import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { parseJsonExact } from '../http/json.js'
-import { bodyIsAbsent, readBodyText } from '../http/read-body.js'
 import type { Transport } from '../http/transport.js'
-import { type YamlCodec, YamlTooLargeError } from './yaml-data.js'
 import type { Stage } from '../http/stage.js'
+import { type YamlCodec, YamlTooLargeError } from './yaml-data.js'
+import { checkedBodyText } from './checked-text.js'
 
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml']
 
@@ -20,30 +21,22 @@ export interface DataBodyDeps {
 
 /**
  * Reads a data body, YAML or JSON by its Content-Type (numbers exact either
- * way); 400 when there is none (whatever the content type), else 415, 413 or
- * 400 when it cannot be read. `noun` names it in messages ("A snapshot").
+ * way): the steps of {@link checkedBodyText} (400 missing, 415, 413, UTF-8),
+ * then 400 (413 for YAML beyond the reader's memory) when it cannot be
+ * parsed. `noun` names it in messages ("A snapshot").
  */
-export const readDataBody = async (c: Context, deps: DataBodyDeps, noun: string): Promise<unknown> => {
-  const { bodyLimit: maxBytes, transport } = deps
-  const read = (max: number) => transport.readBody(c, max)
-  const declaredLength = c.req.header('Content-Length')
-  const missing = () => badRequest(`Request body is required: ${noun.replace(/^\w/, (l) => l.toLowerCase())}.`)
+export const readDataBody = async (c: Context<AppEnv>, deps: DataBodyDeps, noun: string): Promise<unknown> => {
   const type = mediaType(c.req.header('Content-Type'))
   const yaml = yamlTypes.includes(type)
-  if (type !== 'application/json' && !(yaml && deps.yaml)) {
-    // No body is a missing body, not one of the wrong type.
-    if (await bodyIsAbsent(read, declaredLength)) throw missing()
-    throw new ApiError(
-      415,
-      yaml
-        ? 'This mock reads JSON only (no YAML parser in this build); send Content-Type: application/json.'
-        : `${noun} is YAML or JSON; send Content-Type: application/yaml or application/json.`,
-    )
-  }
-  const text = await readBodyText(read, declaredLength, maxBytes)
-  if (text === 'too_large') throw new ApiError(413, `Request body is larger than the limit of ${maxBytes} bytes.`)
-  if (text === 'not_utf8') throw badRequest('Request body is not valid UTF-8.')
-  if (text.trim() === '') throw missing()
+  const text = await checkedBodyText(c, {
+    maxBytes: deps.bodyLimit,
+    transport: deps.transport,
+    accepted: type === 'application/json' || (yaml && deps.yaml !== undefined),
+    unsupported: yaml
+      ? 'This mock reads JSON only (no YAML parser in this build); send Content-Type: application/json.'
+      : `${noun} is YAML or JSON; send Content-Type: application/yaml or application/json.`,
+    missing: `Request body is required: ${noun.replace(/^\w/, (l) => l.toLowerCase())}.`,
+  })
   if (!yaml) {
     const parsed = parseJsonExact(text)
     if (!parsed.ok) throw badRequest(parsed.message)
