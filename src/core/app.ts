@@ -6,7 +6,7 @@ import { ruleValidatorFor, type FaultRuleInput } from './faults/fault-rules.js'
 import { createLogger, type Logger, requestLog } from './http/log.js'
 import { adminGuard } from './access/admin-guard.js'
 import { apiKeyAuth } from './access/api-key-auth.js'
-import { type CorsOrigins, corsPolicy } from './access/cors-policy.js'
+import { type CorsOrigins, corsPolicy, corsStage } from './access/cors.js'
 import { selectSession } from './sessions/select-session.js'
 import { toMiddleware } from './http/stage.js'
 import type { Pet } from './pets/pet.js'
@@ -35,7 +35,6 @@ import {
 import { bundledSpec } from './spec/bundled-spec.js'
 import type { Spec } from './spec/spec.js'
 import { type Transport, webTransport } from './http/transport.js'
-import { cors } from './access/cors-stage.js'
 import { apiRealm } from './faults/mock-control.js'
 import { type LatencyRange, startWorld } from './sessions/world.js'
 import type { YamlCodec } from './body/yaml-data.js'
@@ -181,14 +180,14 @@ export function prepareMock(
   const methodsFor = routeMethods(app)
   const session = toMiddleware(selectSession(sessions))
   const onError = handleError(logger)
-  const corsStage = options.cors === false ? undefined : cors(corsPolicy(options.cors ?? '*', methodsFor), onError)
+  const cors = options.cors === false ? undefined : corsStage(corsPolicy(options.cors ?? '*', methodsFor), onError)
   const api = apiChains({
     basePath: spec.basePath,
     sessions,
     logger,
     transport,
     onError,
-    cors: corsStage,
+    cors,
     auth: apiKeyAuth({ keys: options.apiKeys ?? [], realm: apiRealm }),
     bodyLimit,
     methodsFor,
@@ -206,7 +205,7 @@ export function prepareMock(
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
   options.signal?.addEventListener('abort', () => sessions.close())
   // Made now: a document JSON cannot represent (a cycle through YAML aliases) throws here.
-  const docs = docsRoutes(spec, corsStage)
+  const docs = docsRoutes(spec, cors)
   const validatePet = spec.componentValidator('Pet')
   const validateRule = ruleValidatorFor(spec)
   const chains = spec.operations.map((operation) => {

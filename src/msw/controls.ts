@@ -3,7 +3,7 @@ import { ruleValidatorFor, type FaultRule, type FaultRuleInput, maxFaultRules } 
 import type { JournalQuery } from '../core/journal/journal.js'
 import type { JournalEntry } from '../core/journal/journal-entry.js'
 import { toEntry } from '../core/journal/journal-entry.js'
-import { isSessionName } from '../core/sessions/select-session.js'
+import { isSessionName } from '../core/state/session-name.js'
 import type { Pet } from '../core/pets/pet.js'
 import { type MaybePromise, type SessionState, whenReady } from '../core/sessions/port.js'
 import { PetstoreMockError } from './errors.js'

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { ApiError } from '../http/errors.js'
-import { corsPolicy } from './cors-policy.js'
+import { corsPolicy } from './cors.js'
 
 /** Whether a path belongs to the control plane (what hono's `/__admin/*` matches). */
 export const isAdminPath = (path: string): boolean => path === '/__admin' || path.startsWith('/__admin/')

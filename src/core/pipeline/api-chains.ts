@@ -7,7 +7,7 @@ import { answer, errorResponse } from '../http/respond.js'
 import { allowHeader } from '../http/route-methods.js'
 import type { SessionStore } from '../sessions/port.js'
 import type { SpecOperation } from '../spec/spec.js'
-import { auth } from '../access/auth-stage.js'
+import { authStage } from '../access/api-key-auth.js'
 import { deprecation } from '../lifecycle/deprecation-stage.js'
 import { journal } from '../journal/journal-stage.js'
 import { mockControl } from '../faults/mock-control.js'
@@ -59,7 +59,7 @@ export interface ApiChains {
 /** Builds the chains of the API's routes from their stages. */
 export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const { basePath, sessions, logger, transport, onError, cors, methodsFor } = options
-  const authenticate = auth(options.auth, onError)
+  const authenticate = authStage(options.auth, onError)
   const body = jsonBody(options.bodyLimit, transport)
   const selectSession = session(sessions)
   const limit = rateLimit()

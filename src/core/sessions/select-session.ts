@@ -3,14 +3,7 @@ import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
 import type { MaybePromise, ReadAhead, SessionState, SessionStore } from './port.js'
 import type { Stage } from '../http/stage.js'
-
-/** The header that selects an isolated session. */
-export const sessionHeader = 'X-Mock-Session'
-
-const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/
-
-/** Whether a session name is acceptable: 1 to 64 of A-Z a-z 0-9 . _ - */
-export const isSessionName = (name: string): boolean => SESSION_NAME.test(name)
+import { isSessionName, sessionHeader } from '../state/session-name.js'
 
 /**
  * Puts the session the request names (or the default one) in `c.var.session`;

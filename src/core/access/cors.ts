@@ -1,6 +1,8 @@
 import type { MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
-import { sessionHeader } from '../sessions/select-session.js'
+import type { AppEnv } from '../app-env.js'
+import { fromMiddleware, type OnError, type Stage } from '../http/stage.js'
+import { sessionHeader } from '../state/session-name.js'
 
 /** Which origins may read answers: any (the request's own is echoed) or a list. */
 export type CorsOrigins = '*' | readonly string[]
@@ -28,3 +30,14 @@ export const corsPolicy = (origins: CorsOrigins, methodsFor: (path: string) => s
     ],
     maxAge: 600,
   })
+
+/**
+ * A CORS policy ({@link corsPolicy}) as a stage, entered only by requests
+ * with an Origin: only browsers send one, and CORS headers mean nothing
+ * without it. Skipping it also spares every other answer a copy: hono's cors
+ * touches the response before the rest runs.
+ */
+export const corsStage = (policy: MiddlewareHandler, onError: OnError): Stage => {
+  const withPolicy = fromMiddleware(policy as MiddlewareHandler<AppEnv>, onError)
+  return (c, next) => (c.req.header('Origin') === undefined ? next(c) : withPolicy(c, next))
+}
