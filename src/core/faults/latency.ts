@@ -1,22 +1,21 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
+import type { Answer, Next, Stage } from '../http/stage.js'
 import { noteShaping } from '../journal/journal-stage.js'
+import { whenReady } from '../state/maybe-promise.js'
 
 /** Resolves after `ms` milliseconds. */
 export const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-/**
- * The session's latency (`--delay`, or a restored snapshot's) for this
- * answer, noted for the journal, as a wait; undefined when the session has
- * none. A draw from the range by the session's seeded generator.
- */
-export const latencyWait = (c: Context<AppEnv>): Promise<void> | undefined => {
-  const delayMs = c.get('session').drawLatency()
-  if (delayMs instanceof Promise) return delayMs.then((ms) => (ms === undefined ? undefined : waitNoted(c, ms)))
-  return delayMs === undefined ? undefined : waitNoted(c, delayMs)
+const delayed = (delayMs: number | undefined, c: Context<AppEnv>, next: Next): Answer => {
+  if (delayMs === undefined) return next(c)
+  noteShaping(c, { by: 'latency', delayMs })
+  return wait(delayMs).then(() => next(c))
 }
 
-const waitNoted = (c: Context<AppEnv>, delayMs: number): Promise<void> => {
-  noteShaping(c, { by: 'latency', delayMs })
-  return wait(delayMs)
-}
+/**
+ * Waits the session's latency (`--delay`, or a restored snapshot's) before
+ * the rest runs, noted for the journal; nothing when the session has none.
+ * A draw from the range by the session's seeded generator.
+ */
+export const latency = (): Stage => (c, next) => whenReady(c.get('session').drawLatency(), delayed, c, next)

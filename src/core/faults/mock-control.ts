@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { ApiError, defaultMessageFor } from '../http/errors.js'
 import { type FaultKind, type FaultRule, maxDelayMs } from './fault-rules.js'
-import type { MaybePromise } from '../sessions/port.js'
+import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
 import type { Shaping } from '../journal/journal.js'
 import { goneError } from '../lifecycle/lifecycle.js'
 import { parsePreferences } from './preferences.js'
@@ -12,7 +12,7 @@ import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { noteShaping } from '../journal/journal-stage.js'
 import { wait } from './latency.js'
-import { type Answer, type Next, type OnError, type Stage, settled, whenAnswered } from '../http/stage.js'
+import { type Answer, type Next, type OnError, type Stage, settled } from '../http/stage.js'
 
 /** Statuses any operation may be forced to, beyond those it documents. */
 export const extraStatuses = [429, 500, 502, 503, 504] as const
@@ -126,7 +126,7 @@ const apply = (
   if (effect.fault === 'empty_response') return answer(c, null, 200, {})
   if (effect.status !== undefined && effect.status >= 400)
     throw injectedError(c, operation, effect.status, options.allow)
-  if (effect.fault === 'malformed_body') return whenAnswered(settled(c, next, options.onError), truncated)
+  if (effect.fault === 'malformed_body') return whenReady(settled(c, next, options.onError), truncated)
   return next(c)
 }
 
@@ -151,8 +151,6 @@ export const mockControl = (operation: SpecOperation, options: MockControlOption
     if (override) return shape(c, next, override)
     // Most requests meet no rule: then no target is built and nothing is asked (measured on the hot path).
     if (!c.get('session').mayFault()) return next(c)
-    const rule = takeFaultRule(c, operation)
-    if (rule instanceof Promise) return rule.then((r) => shape(c, next, ruleEffect(r)))
-    return shape(c, next, ruleEffect(rule))
+    return whenReady(takeFaultRule(c, operation), (rule) => shape(c, next, ruleEffect(rule)))
   }
 }

@@ -29,10 +29,6 @@ export type OnError = (error: Error, c: Context<AppEnv>) => Response
 export const chain = (stages: readonly (Stage | undefined)[], last: Next): Next =>
   stages.reduceRight<Next>((next, stage) => (stage ? (c) => stage(c, next) : next), last)
 
-/** `then` for an answer that may not be a promise: synchronous when it is not. */
-export const whenAnswered = (answer: Answer, use: (res: Response) => Answer): Answer =>
-  answer instanceof Promise ? answer.then(use) : use(answer)
-
 const asError = (thrown: unknown): Error => (thrown instanceof Error ? thrown : new Error(String(thrown)))
 
 /** `next(c)`, with an error thrown on the way already answered: for stages that look at the answer. */
@@ -43,6 +39,7 @@ export const settled = (c: Context<AppEnv>, next: Next, onError: OnError): Answe
   } catch (error) {
     return onError(asError(error), c)
   }
+  // A `catch`, which whenReady (state/maybe-promise.ts) is not: an answer given now has nothing to catch.
   return answer instanceof Promise ? answer.catch((error: unknown) => onError(asError(error), c)) : answer
 }
 

@@ -3,7 +3,8 @@ import type { AppEnv } from '../app-env.js'
 import { isJsonType } from '../http/json.js'
 import { type JournalRecord, keepBody, type RecordedResponse, type Shaping } from './journal.js'
 import { redactAuthorization } from '../http/request-authorization.js'
-import type { MaybePromise } from '../sessions/port.js'
+import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
+import type { SessionState } from '../sessions/port.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { builtAnswer } from '../http/respond.js'
@@ -60,10 +61,17 @@ const keptHeaders = (c: Context<AppEnv>, transport: Transport): string[] => {
   return headers
 }
 
+/** Stores the entry with its answer as recorded. */
+const store = (response: RecordedResponse, entry: Omit<JournalRecord, 'id'>, session: SessionState): unknown => {
+  entry.response = response
+  return session.record(entry)
+}
+
 /**
  * Records the answered request (`res`; undefined when the connection was
  * reset) in the journal of the session it selected, if it selected one.
- * Synchronous unless the answer's body must be read from the Response.
+ * Synchronous unless the answer's body must be read from the Response, or
+ * the store answers later: then what settles once the entry is stored.
  */
 const record = (
   c: Context<AppEnv>,
@@ -71,7 +79,7 @@ const record = (
   start: number,
   res: Response | undefined,
   transport: Transport,
-): void | Promise<unknown> => {
+): MaybePromise<unknown> => {
   const session = c.get('session')
   if (session === undefined) return
   const shapedBy = c.get('shaping')
@@ -91,33 +99,20 @@ const record = (
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
   const violations = c.get('violations')
   if (violations !== undefined) entry.violations = violations
-  if (reset) return stored(session.record(entry))
-  const response = responseOf(c, res)
-  if (!(response instanceof Promise)) {
-    entry.response = response
-    return stored(session.record(entry))
-  }
-  return response.then((recorded) => {
-    entry.response = recorded
-    return stored(session.record(entry))
-  })
+  if (reset) return session.record(entry)
+  return whenReady(responseOf(c, res), store, entry, session)
 }
 
-/** Nothing, or what settles once the entry is stored: the answer goes out after its entry is in the journal. */
-const stored = (done: MaybePromise<JournalRecord>): void | Promise<unknown> =>
-  done instanceof Promise ? done : undefined
+const passOn = (_: unknown, res: Response): Response => res
 
-/** `res` once recorded. */
+/** `res` once recorded: the answer goes out after its entry is in the journal. */
 const recorded = (
   c: Context<AppEnv>,
   operation: string | null,
   start: number,
   res: Response,
   transport: Transport,
-): Answer => {
-  const done = record(c, operation, start, res, transport)
-  return done === undefined ? res : done.then(() => res)
-}
+): Answer => whenReady(record(c, operation, start, res, transport), passOn, res)
 
 /**
  * Records each request in the journal of the session it selected, with the
@@ -138,6 +133,7 @@ export const journal = (operation: SpecOperation | undefined, transport: Transpo
       throw error
     }
     if (!(answer instanceof Promise)) return recorded(c, id, start, answer, transport)
+    // Not whenReady: a rejected answer (a reset connection) is journaled too, as status 0.
     return answer.then(
       (res) => recorded(c, id, start, res, transport),
       (error: unknown) => {

@@ -1,6 +1,9 @@
 import { goneError } from './lifecycle.js'
 import type { SpecOperation } from '../spec/spec.js'
-import type { Stage } from '../http/stage.js'
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import type { Answer, Next, Stage } from '../http/stage.js'
+import { whenReady } from '../state/maybe-promise.js'
 
 /**
  * From the operation's `x-sunset` instant on, by the session's mock clock,
@@ -10,15 +13,9 @@ import type { Stage } from '../http/stage.js'
  */
 export const sunsetGate = (operation: SpecOperation, sunset: Date): Stage => {
   const at = sunset.getTime()
-  return (c, next) => {
-    const now = c.get('session').now()
-    if (now instanceof Promise) {
-      return now.then((n) => {
-        if (n >= at) throw goneError(operation)
-        return next(c)
-      })
-    }
+  const gate = (now: number, c: Context<AppEnv>, next: Next): Answer => {
     if (now >= at) throw goneError(operation)
     return next(c)
   }
+  return (c, next) => whenReady(c.get('session').now(), gate, c, next)
 }

@@ -7,6 +7,7 @@ import type { CreateRefusal } from './pet-store.js'
 import { jsonAnswer } from '../http/respond.js'
 import { readNewPet, silenceDefaults, type SpecSilences } from '../spec/silences.js'
 import type { Next } from '../http/stage.js'
+import { whenReady } from '../state/maybe-promise.js'
 
 /** Handlers keyed by operationId; each reads validated input and the session's store. */
 export type OperationHandlers = Record<string, Next>
@@ -22,39 +23,39 @@ export interface CreateRules {
 export const petHandlers = (
   basePath: string,
   rules: CreateRules = { silences: silenceDefaults, knownFields: ['name', 'categoryId', 'status'] },
-): OperationHandlers => ({
-  listPets(c) {
-    const { limit, status } = c.get('input').params as { limit: number; status?: PetStatus }
-    const pets = c.get('session').listPets(limit, status)
-    return pets instanceof Promise ? pets.then((list) => jsonAnswer(c, list)) : jsonAnswer(c, pets)
-  },
-
-  createPet(c) {
-    const body = c.get('input').body as NewPet
-    const tooLarge = petLimitProblem(body)
-    if (tooLarge) throw badRequest(`${tooLarge}.`)
-    const result = c.get('session').createPet(readNewPet(body, rules.silences, rules.knownFields))
-    return result instanceof Promise ? result.then((r) => created(c, r, basePath)) : created(c, result, basePath)
-  },
-
-  getPet(c) {
-    const id = c.get('input').params['petId'] as number
-    // A rounded id (beyond 2^53) must never match the pet it rounds to.
-    const pet = Number.isSafeInteger(id) ? c.get('session').getPet(id) : undefined
-    return pet instanceof Promise ? pet.then((p) => found(c, p)) : found(c, pet)
-  },
-})
-
-// Each store call may answer later (a networked store); the in-memory one answers now, and then no
-// promise is made (see sessions/port.ts).
-const created = (c: Context<AppEnv>, result: Pet | CreateRefusal, basePath: string): Response => {
-  if (result === 'full') {
-    throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
+): OperationHandlers => {
+  const created = (result: Pet | CreateRefusal, c: Context<AppEnv>): Response => {
+    if (result === 'full') {
+      throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
+    }
+    return jsonAnswer(c, result, 201, { location: `${basePath}/pets/${result.id}` })
   }
-  return jsonAnswer(c, result, 201, { location: `${basePath}/pets/${result.id}` })
+  // Each store call may answer later (a networked store): whenReady answers at once for the
+  // in-memory one, which answers now.
+  return {
+    listPets(c) {
+      const { limit, status } = c.get('input').params as { limit: number; status?: PetStatus }
+      return whenReady(c.get('session').listPets(limit, status), listed, c)
+    },
+
+    createPet(c) {
+      const body = c.get('input').body as NewPet
+      const tooLarge = petLimitProblem(body)
+      if (tooLarge) throw badRequest(`${tooLarge}.`)
+      return whenReady(c.get('session').createPet(readNewPet(body, rules.silences, rules.knownFields)), created, c)
+    },
+
+    getPet(c) {
+      const id = c.get('input').params['petId'] as number
+      // A rounded id (beyond 2^53) must never match the pet it rounds to.
+      return whenReady(Number.isSafeInteger(id) ? c.get('session').getPet(id) : undefined, found, c)
+    },
+  }
 }
 
-const found = (c: Context<AppEnv>, pet: Pet | undefined): Response => {
+const listed = (pets: Pet[], c: Context<AppEnv>): Response => jsonAnswer(c, pets)
+
+const found = (pet: Pet | undefined, c: Context<AppEnv>): Response => {
   if (!pet) throw new ApiError(404, `No pet with id ${c.req.param('petId')}.`)
   return jsonAnswer(c, pet)
 }

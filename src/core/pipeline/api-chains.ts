@@ -11,8 +11,9 @@ import { authStage } from '../access/api-key-auth.js'
 import { deprecation } from '../lifecycle/deprecation-stage.js'
 import { journal } from '../journal/journal-stage.js'
 import { mockControl } from '../faults/mock-control.js'
-import { rateLimit } from '../rate-limit/rate-limit-stage.js'
-import { session } from '../sessions/session-stage.js'
+import { rateLimit, rateLimitPolicy } from '../rate-limit/rate-limit-stage.js'
+import { selectSession } from '../sessions/select-session.js'
+import { latency } from '../faults/latency.js'
 import { readAheadFor } from './read-ahead.js'
 import { chain, type Next, type OnError, type Stage } from '../http/stage.js'
 import { sunsetGate } from '../lifecycle/sunset-stage.js'
@@ -47,7 +48,7 @@ export interface ApiChainsOptions {
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
 export interface ApiChains {
-  /** journal → CORS → session → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
+  /** journal → CORS → session → rate-limit policy → latency → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
   operation(operation: SpecOperation, handler: Next): Next
   /**
    * For a path with routes: OPTIONS (not a CORS preflight) 204 with Allow, another method 405 with
@@ -61,7 +62,9 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const { basePath, sessions, logger, transport, onError, cors, methodsFor } = options
   const authenticate = authStage(options.auth, onError)
   const body = jsonBody(options.bodyLimit, transport)
-  const selectSession = session(sessions)
+  const session = selectSession(sessions)
+  const policy = rateLimitPolicy()
+  const delay = latency()
   const limit = rateLimit()
 
   const { forward } = options
@@ -71,7 +74,9 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       [
         journal(op, transport, onError),
         cors,
-        forward ? selectSession : session(sessions, readAheadFor(op)),
+        forward ? session : selectSession(sessions, readAheadFor(op)),
+        policy,
+        delay,
         op.deprecated ? deprecation(op, logger) : undefined,
         mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),
         forward ? undefined : authenticate,
@@ -100,7 +105,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
     )
   }
   const api = chain(
-    [journal(undefined, transport, onError), cors, selectSession],
+    [journal(undefined, transport, onError), cors, session, policy, delay],
     forward ? forward(undefined) : notFound,
   )
   const other = chain([cors], notFound)

@@ -1,6 +1,6 @@
 import type { PetStatus } from '../pets/pet.js'
 import type { SpecOperation } from '../spec/spec.js'
-import type { ReadAheadOf } from '../sessions/session-stage.js'
+import type { ReadAheadOf } from '../sessions/select-session.js'
 
 const digits = /^[0-9]{1,15}$/
 

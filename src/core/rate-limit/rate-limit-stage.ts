@@ -1,10 +1,11 @@
 import { ApiError } from '../http/errors.js'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { formatRate, partitionKey, type RateDecision } from './rate-limit.js'
+import { formatRate, partitionKey, type RateDecision, type RateLimitPolicy } from './rate-limit.js'
 import { authorizationOf } from '../http/request-authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'
 import type { Answer, Next, Stage } from '../http/stage.js'
+import { whenReady } from '../state/maybe-promise.js'
 
 // The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).
 const policyName = '"default"'
@@ -17,20 +18,14 @@ const bearerToken = (header: string | undefined): string => /^bearer +(\S+)/i.ex
  * never runs, so nothing changes). Runs after authentication and before
  * validation. Nothing happens while the session has no limit.
  */
-export const rateLimit = (): Stage => (c, next) => {
-  const session = c.get('session')
-  const policy = session.rateLimitPolicy()
-  if (policy instanceof Promise) return policy.then((p) => (p ? hit(c, next) : next(c)))
-  return policy ? hit(c, next) : next(c)
-}
+export const rateLimit = (): Stage => (c, next) => whenReady(c.get('session').rateLimitPolicy(), counted, c, next)
 
-const hit = (c: Context<AppEnv>, next: Next): Answer => {
-  const decision = c.get('session').hitRateLimit(partitionKey(bearerToken(authorizationOf(c))))
-  if (decision instanceof Promise) return decision.then((d) => decided(c, next, d))
-  return decided(c, next, decision)
-}
+const counted = (policy: RateLimitPolicy | undefined, c: Context<AppEnv>, next: Next): Answer =>
+  policy
+    ? whenReady(c.get('session').hitRateLimit(partitionKey(bearerToken(authorizationOf(c)))), decided, c, next)
+    : next(c)
 
-const decided = (c: Context<AppEnv>, next: Next, decision: RateDecision | undefined): Answer => {
+const decided = (decision: RateDecision | undefined, c: Context<AppEnv>, next: Next): Answer => {
   // The limit was turned off between the two calls (another replica, an admin request).
   if (decision === undefined) return next(c)
   c.set('rateLimit', decision)
@@ -45,7 +40,14 @@ const decided = (c: Context<AppEnv>, next: Next, decision: RateDecision | undefi
   return next(c)
 }
 
-/** While the session has a limit, every answer carries `RateLimit-Policy` (set with the session). */
-export const rateLimitPolicyHeaders = (policy: { limit: number; windowSeconds: number }): Record<string, string> => ({
-  'ratelimit-policy': `${policyName};q=${policy.limit};w=${policy.windowSeconds}`,
-})
+const withPolicy = (policy: RateLimitPolicy | undefined, c: Context<AppEnv>, next: Next): Answer => {
+  if (policy) addAnswerHeaders(c, { 'ratelimit-policy': `${policyName};q=${policy.limit};w=${policy.windowSeconds}` })
+  return next(c)
+}
+
+/**
+ * While the session has a limit, every answer carries `RateLimit-Policy`,
+ * errors included: runs right after the session is selected.
+ */
+export const rateLimitPolicy = (): Stage => (c, next) =>
+  whenReady(c.get('session').rateLimitPolicy(), withPolicy, c, next)

@@ -7,19 +7,7 @@ import type { ClockSetting, ClockView } from '../time/clock.js'
 import type { NewPet, Pet, PetStatus } from '../pets/pet.js'
 import type { CreateRefusal } from '../pets/pet-store.js'
 import type { LatencyRange, World } from './world.js'
-
-/**
- * A value now, or once a store that lives elsewhere (Redis) has answered.
- * The in-memory store answers now: a request that waits for nothing is then
- * answered without a promise (see http/stage.ts), which the hot path's
- * figures depend on. Consume with {@link whenReady}, never with `await` on
- * the request path.
- */
-export type MaybePromise<T> = T | Promise<T>
-
-/** `then` for a value that may not be a promise: synchronous when it is not. */
-export const whenReady = <T, R>(value: MaybePromise<T>, use: (value: T) => MaybePromise<R>): MaybePromise<R> =>
-  value instanceof Promise ? value.then(use) : use(value)
+import type { MaybePromise } from '../state/maybe-promise.js'
 
 /** Told whether a deprecated call was its client's first (see noteDeprecatedCall). */
 export type DeprecationHeard = (first: FirstCall, client: DeprecationClient, session: string) => void

@@ -1,9 +1,18 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
-import type { MaybePromise, ReadAhead, SessionState, SessionStore } from './port.js'
-import type { Stage } from '../http/stage.js'
+import type { Answer, Next, Stage } from '../http/stage.js'
+import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
 import { isSessionName, sessionHeader } from '../state/session-name.js'
+import type { ReadAhead, SessionState, SessionStore } from './port.js'
+
+/** The read a request's handler will most likely make, guessed from the raw request; undefined: no guess. */
+export type ReadAheadOf = (c: Context<AppEnv>) => ReadAhead | undefined
+
+const selected = (session: SessionState, c: Context<AppEnv>): SessionState => {
+  c.set('session', session)
+  return session
+}
 
 /**
  * Puts the session the request names (or the default one) in `c.var.session`;
@@ -18,21 +27,18 @@ export const setSession = (
   if (name !== undefined && !isSessionName(name)) {
     throw badRequest(`${sessionHeader} must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)
   }
-  const session = sessions.session(name, readAhead)
-  if (session instanceof Promise) {
-    return session.then((selected) => {
-      c.set('session', selected)
-      return selected
-    })
-  }
-  c.set('session', session)
-  return session
+  return whenReady(sessions.session(name, readAhead), selected, c)
 }
 
-/** {@link setSession} as a stage (the admin routes run it through `toMiddleware`). */
+const proceed = (_: SessionState, c: Context<AppEnv>, next: Next): Answer => next(c)
+
+/**
+ * Selects the request's session (`X-Mock-Session`; 400 for a bad name), as
+ * a stage (the admin routes run it through `toMiddleware`). `readAheadOf`:
+ * the read the operation's handler will likely make, named to the store with
+ * the selection (port.ts).
+ */
 export const selectSession =
-  (sessions: SessionStore): Stage =>
-  (c, next) => {
-    const selected = setSession(c, sessions)
-    return selected instanceof Promise ? selected.then(() => next(c)) : next(c)
-  }
+  (sessions: SessionStore, readAheadOf?: ReadAheadOf): Stage =>
+  (c, next) =>
+    whenReady(setSession(c, sessions, readAheadOf?.(c)), proceed, c, next)

@@ -13,7 +13,6 @@ import type { JournalListener, JournalQuery, JournalRecord } from '../../../core
 import type { NewPet, Pet, PetStatus } from '../../../core/pets/pet.js'
 import type {
   DeprecationHeard,
-  MaybePromise,
   RateLimitState,
   ReadAhead,
   SessionContents,
@@ -21,6 +20,7 @@ import type {
   SessionSummary,
 } from '../../../core/sessions/port.js'
 import type { StartState } from '../../../core/sessions/memory-store.js'
+import type { MaybePromise } from '../../../core/state/maybe-promise.js'
 import type { CreateRefusal } from '../../../core/pets/pet-store.js'
 import type { LatencyRange, World } from '../../../core/sessions/world.js'
 import { type ClockSetting, type ClockView, MockClock } from '../../../core/time/clock.js'
