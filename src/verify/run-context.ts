@@ -1,5 +1,6 @@
 import type { Spec, SpecOperation } from '../core/spec/spec.js'
-import { type Answer, NoAnswer, type Probe, send } from './answer.js'
+import type { ObservedAnswer } from '../core/spec/answer-drifts.js'
+import { NoAnswer, type Probe, send } from './probe.js'
 import { contractDrifts } from '../core/spec/answer-drifts.js'
 
 /** One line of the report: a check that passed, drifted or was skipped. */
@@ -34,7 +35,7 @@ export interface Step {
   probe: Probe
   expected: number
   /** Further drifts of an answer with the expected status (a filter not applied, a pet not read back). */
-  extra?: (answer: Answer) => string[]
+  extra?: (answer: ObservedAnswer) => string[]
 }
 
 /** The state of a run: the results so far and the `code` values seen per status. */
@@ -69,7 +70,7 @@ export class RunContext {
    * first request of a run that gets no answer ends the run (NoAnswer: the
    * URL is unreachable); a later one is a drift of the caller's.
    */
-  async send(probe: Probe): Promise<Answer> {
+  async send(probe: Probe): Promise<ObservedAnswer> {
     const first = this.requests === 0
     this.requests++
     try {
@@ -86,7 +87,7 @@ export class RunContext {
   }
 
   /** Runs a step: its result recorded, its answer returned (undefined when skipped or unanswered). */
-  async run(step: Step): Promise<Answer | undefined> {
+  async run(step: Step): Promise<ObservedAnswer | undefined> {
     const operation = this.operation(step.operation)
     if (!operation) return void this.skip(step, `the contract has no ${step.operation}`)
     if (step.write && !this.settings.writes) return void this.skip(step, '--no-writes')

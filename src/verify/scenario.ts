@@ -1,16 +1,16 @@
-import type { Answer } from './answer.js'
+import type { ObservedAnswer } from '../core/spec/answer-drifts.js'
 import { badBodies, validBody } from './bad-bodies.js'
 import type { RunContext } from './run-context.js'
 
 type PetLike = { id?: unknown; categoryId?: unknown; status?: unknown; name?: unknown }
 
-const pets = (answer: Answer | undefined): PetLike[] =>
+const pets = (answer: ObservedAnswer | undefined): PetLike[] =>
   Array.isArray(answer?.json) ? (answer.json as PetLike[]).filter((p) => p && typeof p === 'object') : []
 
 /** An id that no deployment is likely to have: the largest id JavaScript holds exactly. */
 export const absentId = Number.MAX_SAFE_INTEGER
 
-const itemsAtMost = (operation: string, limit: number) => (answer: Answer) =>
+const itemsAtMost = (operation: string, limit: number) => (answer: ObservedAnswer) =>
   pets(answer).length <= limit ? [] : [`${operation}: ${pets(answer).length} items with limit ${limit}`]
 
 /** The reads: 401s, listPets with its default, limit and status, getPet's 404, and an existing pet read. */

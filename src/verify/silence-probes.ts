@@ -1,7 +1,7 @@
 import { errorCodeFor } from '../core/http/errors.js'
 import { formatSilence, type SpecSilences } from '../core/spec/silences.js'
 import { silenceSwitches } from '../node/cli/silence-switches.js'
-import type { Answer } from './answer.js'
+import type { ObservedAnswer } from '../core/spec/answer-drifts.js'
 import { validBody } from './bad-bodies.js'
 import { contractDrifts } from '../core/spec/answer-drifts.js'
 import type { RunContext } from './run-context.js'
@@ -22,7 +22,7 @@ const settingOf = <K extends keyof SpecSilences>(key: K, value: SpecSilences[K])
   `--${flagOf(key)} ${formatSilence(key, value)}`
 
 /** An answer to a probe also has to keep to the contract for the status it got. */
-const keepsContract = (ctx: RunContext, operation: string, title: string, answer: Answer): void => {
+const keepsContract = (ctx: RunContext, operation: string, title: string, answer: ObservedAnswer): void => {
   const op = ctx.operation(operation)
   if (!op || !op.statuses.includes(answer.status)) return
   const drifts = contractDrifts(ctx.settings.spec, op, answer, answer.status)
@@ -45,9 +45,9 @@ const limitRange = async (ctx: RunContext): Promise<SilenceObservation> => {
 }
 
 // A status drift (200 for 201) is reported by the scenario: the reading is still the one the body shows.
-const created = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300
+const created = (answer: ObservedAnswer): boolean => answer.status >= 200 && answer.status < 300
 
-const create = async (ctx: RunContext, title: string, body: Record<string, unknown>): Promise<Answer> => {
+const create = async (ctx: RunContext, title: string, body: Record<string, unknown>): Promise<ObservedAnswer> => {
   const answer = await ctx.send({
     method: 'POST',
     path: '/pets',

@@ -7,7 +7,7 @@ import type { Shaping } from '../journal/journal.js'
 import { goneError } from '../lifecycle/lifecycle.js'
 import { parsePreferences } from './preferences.js'
 import { queryParams } from '../http/request-query.js'
-import { answer } from '../http/respond.js'
+import { respond } from '../http/respond.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { noteShaping } from '../journal/journal-stage.js'
@@ -123,7 +123,7 @@ const apply = (
   options: MockControlOptions,
 ): Answer => {
   if (effect.fault === 'connection_reset') return options.transport.resetConnection(c)
-  if (effect.fault === 'empty_response') return answer(c, null, 200, {})
+  if (effect.fault === 'empty_response') return respond(c, null, 200, {})
   if (effect.status !== undefined && effect.status >= 400)
     throw injectedError(c, operation, effect.status, options.allow)
   if (effect.fault === 'malformed_body') return whenReady(settled(c, next, options.onError), truncated)

@@ -23,7 +23,7 @@ const builtKey = Symbol('built answer')
 
 type WithParts = Response & { [builtKey]?: BuiltAnswer }
 
-/** The parts `res` was built from by {@link answer}; undefined for a Response built otherwise. */
+/** The parts `res` was built from by {@link respond}; undefined for a Response built otherwise. */
 export const builtAnswer = (res: Response): BuiltAnswer | undefined => (res as WithParts)[builtKey]
 
 /**
@@ -33,7 +33,7 @@ export const builtAnswer = (res: Response): BuiltAnswer | undefined => (res as W
  * it builds a web `Headers`, which `@hono/node-server` converts back to an
  * object for every answer.
  */
-export const answer = (
+export const respond = (
   c: Context<AppEnv>,
   text: string | null,
   status: number,
@@ -47,12 +47,12 @@ export const answer = (
 }
 
 /** A JSON answer: `value` serialised (its known text when marked: known-json.ts), with `headers` (lower-case names) besides the content type. */
-export const jsonAnswer = (
+export const respondJson = (
   c: Context<AppEnv>,
   value: unknown,
   status = 200,
   headers?: Readonly<Record<string, string>>,
-): Response => answer(c, toJsonText(value), status, headers ? { ...jsonType, ...headers } : jsonType)
+): Response => respond(c, toJsonText(value), status, headers ? { ...jsonType, ...headers } : jsonType)
 
 /** Adds headers that every answer to this request carries, errors included. */
 export const addAnswerHeaders = (c: Context<AppEnv>, headers: Readonly<Record<string, string>>): void => {
@@ -68,7 +68,7 @@ const lowerCased = (headers: Readonly<Record<string, string>>): Record<string, s
 
 /** The JSON `Error` response for an ApiError, with its extra headers. */
 export const errorResponse = (c: Context, error: ApiError): Response =>
-  jsonAnswer(c as Context<AppEnv>, error.body, error.status, lowerCased(error.headers))
+  respondJson(c as Context<AppEnv>, error.body, error.status, lowerCased(error.headers))
 
 /**
  * Maps anything thrown while handling a request to an `Error` response:

@@ -4,7 +4,7 @@ import type { AppEnv } from '../app-env.js'
 import type { NewPet, Pet, PetStatus } from './pet.js'
 import { petLimitProblem } from './pet-limits.js'
 import type { CreateRefusal } from './pet-store.js'
-import { jsonAnswer } from '../http/respond.js'
+import { respondJson } from '../http/respond.js'
 import { readNewPet, silenceDefaults, type SpecSilences } from '../spec/silences.js'
 import type { Next } from '../http/stage.js'
 import { whenReady } from '../state/maybe-promise.js'
@@ -28,7 +28,7 @@ export const petHandlers = (
     if (result === 'full') {
       throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
     }
-    return jsonAnswer(c, result, 201, { location: `${basePath}/pets/${result.id}` })
+    return respondJson(c, result, 201, { location: `${basePath}/pets/${result.id}` })
   }
   // Each store call may answer later (a networked store): whenReady answers at once for the
   // in-memory one, which answers now.
@@ -53,9 +53,9 @@ export const petHandlers = (
   }
 }
 
-const listed = (pets: Pet[], c: Context<AppEnv>): Response => jsonAnswer(c, pets)
+const listed = (pets: Pet[], c: Context<AppEnv>): Response => respondJson(c, pets)
 
 const found = (pet: Pet | undefined, c: Context<AppEnv>): Response => {
   if (!pet) throw new ApiError(404, `No pet with id ${c.req.param('petId')}.`)
-  return jsonAnswer(c, pet)
+  return respondJson(c, pet)
 }

@@ -3,7 +3,7 @@ import { ApiError } from '../http/errors.js'
 import type { Logger } from '../http/log.js'
 import { isAdminPath } from '../access/admin-guard.js'
 import { jsonBody } from '../body/json-body.js'
-import { answer, errorResponse } from '../http/respond.js'
+import { errorResponse, respond } from '../http/respond.js'
 import { allowHeader } from '../http/route-methods.js'
 import type { SessionStore } from '../sessions/port.js'
 import type { SpecOperation } from '../spec/spec.js'
@@ -95,7 +95,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
     }
     const allow = allowHeader(methods)
     // RFC 9110 §9.3.7: OPTIONS without a preflight's Origin asks what the path supports.
-    if (c.req.method === 'OPTIONS') return answer(c, null, 204, { allow })
+    if (c.req.method === 'OPTIONS') return respond(c, null, 204, { allow })
     // RFC 9110 §15.5.6: a 405 must carry Allow.
     return errorResponse(
       c,

@@ -1,15 +1,5 @@
 import { isJsonType } from '../core/http/json.js'
-
-/** A deployment's answer to one request, read whole. */
-export interface Answer {
-  status: number
-  headers: Headers
-  text: string
-  /** The body parsed, when its Content-Type says JSON and it parses; undefined otherwise. */
-  json?: unknown
-  /** Why a body said to be JSON did not parse. */
-  jsonError?: string
-}
+import type { ObservedAnswer } from '../core/spec/answer-drifts.js'
 
 /** A request the scenario sends: a path under the base URL, with or without the key. */
 export interface Probe {
@@ -34,7 +24,7 @@ const reason = (error: unknown): string => {
 }
 
 /** Sends one probe with the platform's fetch, bounded by `timeoutMs` (body included). */
-export const send = async (baseUrl: string, probe: Probe, timeoutMs: number): Promise<Answer> => {
+export const send = async (baseUrl: string, probe: Probe, timeoutMs: number): Promise<ObservedAnswer> => {
   const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'petstore-mock-verify' }
   if (probe.authorization !== undefined) headers['Authorization'] = probe.authorization
   if (probe.body !== undefined) headers['Content-Type'] = 'application/json'
@@ -48,7 +38,7 @@ export const send = async (baseUrl: string, probe: Probe, timeoutMs: number): Pr
       signal,
     })
     const text = await res.text()
-    const answer: Answer = { status: res.status, headers: res.headers, text }
+    const answer: ObservedAnswer = { status: res.status, headers: res.headers, text }
     if (isJsonType(res.headers.get('content-type'))) {
       try {
         answer.json = JSON.parse(text)
