@@ -40,7 +40,7 @@ const contractModule = (): string => {
   const version: string = JSON.parse(read('package.json')).version
   return [
     header('openapi.yaml, fixtures/pets.yaml and package.json'),
-    "import type { Pet } from '../core/pets/pet.js'",
+    "import type { Pet } from '../core/spec/pet.js'",
     '',
     '/** The package version. */',
     `export const packageVersion = ${JSON.stringify(version)}`,

@@ -9,4 +9,4 @@ export { createLogger, type Logger, type LogFormat, type LogSink } from '../core
 export type { JournalQuery, Shaping } from '../core/journal/journal.js'
 export type { JournalEntry } from '../core/journal/journal-entry.js'
 export type { LatencyRange } from '../core/sessions/world.js'
-export type { NewPet, Pet, PetStatus } from '../core/pets/pet.js'
+export type { NewPet, Pet, PetStatus } from '../core/spec/pet.js'

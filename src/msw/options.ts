@@ -2,7 +2,7 @@ import { appDefaults, checkAppOptions, checkInteger as checkCoreInteger, OptionE
 import type { AppOptions } from '../core/app.js'
 import { checkFaultRules, ruleValidatorFor, maxDelayMs } from '../core/faults/fault-rules.js'
 import type { LatencyRange } from '../core/sessions/world.js'
-import type { Pet } from '../core/pets/pet.js'
+import type { Pet } from '../core/spec/pet.js'
 import { defaultSeed, SeedError, validatePets } from '../core/pets/seed.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'

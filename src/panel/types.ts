@@ -4,7 +4,7 @@ import type { Session } from '../core/sessions/memory-store.js'
 export type { JournalEntry } from '../core/journal/journal-entry.js'
 export type { Shaping } from '../core/journal/journal.js'
 export type { FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
-export type { Pet, PetStatus } from '../core/pets/pet.js'
+export type { Pet, PetStatus } from '../core/spec/pet.js'
 
 /** The answer a journal entry records (absent for a reset connection). */
 export type JournalResponse = NonNullable<JournalEntry['response']>

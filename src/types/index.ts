@@ -4,7 +4,7 @@
  * `operations` are generated from openapi.yaml by openapi-typescript, for openapi-fetch and the like.
  * Type-only: this entry point has no runtime code.
  */
-export type { NewPet, Pet, PetStatus } from '../core/pets/pet.js'
+export type { NewPet, Pet, PetStatus } from '../core/spec/pet.js'
 export type { ErrorBody } from '../core/http/errors.js'
 export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
 export type { JournalQuery, Shaping } from '../core/journal/journal.js'

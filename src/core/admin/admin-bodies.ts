@@ -2,7 +2,7 @@ import type { ProxyReport } from '../proxy/proxy-stats.js'
 import type { DeprecationReport } from '../lifecycle/deprecation-log.js'
 import type { FaultRule } from '../faults/fault-rules.js'
 import type { JournalEntry } from '../journal/journal-entry.js'
-import type { Pet } from '../pets/pet.js'
+import type { Pet } from '../spec/pet.js'
 import type { SessionSummary } from '../sessions/port.js'
 
 /** GET /__admin/health. */

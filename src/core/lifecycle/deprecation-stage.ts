@@ -1,6 +1,6 @@
 import type { DeprecationClient, FirstCall } from './deprecation-log.js'
 import { formatDay } from '../time/instant.js'
-import { lifecycleHeaders, replacementOf } from './lifecycle.js'
+import { lifecycleHeaders, replacementOf } from '../spec/operation-lifecycle.js'
 import type { Logger } from '../http/log.js'
 import { authorizationOf, redactAuthorization } from '../http/request-authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'

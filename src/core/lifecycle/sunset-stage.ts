@@ -1,4 +1,4 @@
-import { goneError } from './lifecycle.js'
+import { goneError } from '../spec/operation-lifecycle.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'

@@ -1,7 +1,7 @@
 import { ApiError, badRequest } from '../http/errors.js'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import type { NewPet, Pet, PetStatus } from './pet.js'
+import type { NewPet, Pet, PetStatus } from '../spec/pet.js'
 import { petLimitProblem } from './pet-limits.js'
 import type { CreateRefusal } from './pet-store.js'
 import { respondJson } from '../http/respond.js'

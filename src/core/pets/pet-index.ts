@@ -1,4 +1,4 @@
-import type { Pet, PetStatus } from './pet.js'
+import type { Pet, PetStatus } from '../spec/pet.js'
 
 /**
  * Pets in ascending id order, indexed by status. Append-only: a pet is added

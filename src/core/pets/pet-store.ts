@@ -1,5 +1,5 @@
-import type { NewPet, Pet, PetStatus } from './pet.js'
-import { toPet } from './pet.js'
+import type { NewPet, Pet, PetStatus } from '../spec/pet.js'
+import { toPet } from '../spec/pet.js'
 import { PetIndex } from './pet-index.js'
 
 /** Why a create was refused; the HTTP layer maps it to a status. */

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv'
-import { type Pet, petStatuses, toPet } from './pet.js'
+import { type Pet, petStatuses, toPet } from '../spec/pet.js'
 import { petLimitProblem } from './pet-limits.js'
 import { describeSchemaError } from '../spec/messages.js'
 

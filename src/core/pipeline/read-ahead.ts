@@ -1,4 +1,4 @@
-import type { PetStatus } from '../pets/pet.js'
+import type { PetStatus } from '../spec/pet.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { ReadAheadOf } from '../sessions/select-session.js'
 

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv'
-import { type Pet, toPet } from '../pets/pet.js'
+import { type Pet, toPet } from '../spec/pet.js'
 import type { SessionState } from '../sessions/port.js'
 
 /**

@@ -4,7 +4,7 @@ import { clockAt, type ClockSetting, type ClockView, realClock } from '../time/c
 import { clockRangeExpectation, inClockRange } from '../time/clock-range.js'
 import { type FaultRule, type FaultRuleInput, maxDelayMs, maxFaultRules } from '../faults/fault-rules.js'
 import { instantExpectation, parseInstant } from '../time/instant.js'
-import type { Pet } from '../pets/pet.js'
+import type { Pet } from '../spec/pet.js'
 import { PetIndex } from '../pets/pet-index.js'
 import { createRandom, type RandomState } from '../faults/random.js'
 import { formatRate, parseRate, rateExpectation, type RateLimitPolicy } from '../rate-limit/rate-limit.js'

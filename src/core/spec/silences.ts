@@ -1,5 +1,5 @@
 import { ApiError, badRequest } from '../http/errors.js'
-import { type NewPet, petStatuses, type PetStatus } from '../pets/pet.js'
+import { type NewPet, petStatuses, type PetStatus } from './pet.js'
 
 /**
  * How the mock reads the places where the interface specification is silent

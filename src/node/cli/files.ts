@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { ValidateFunction } from 'ajv'
 import { checkFaultRules, type FaultRuleInput } from '../../core/faults/fault-rules.js'
-import type { Pet } from '../../core/pets/pet.js'
+import type { Pet } from '../../core/spec/pet.js'
 import { SeedError, validatePets } from '../../core/pets/seed.js'
 import type { Snapshot } from '../../core/sessions/snapshot.js'
 import { bundledSpec } from '../../core/spec/bundled-spec.js'

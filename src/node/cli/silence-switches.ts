@@ -1,4 +1,4 @@
-import { petStatuses } from '../../core/pets/pet.js'
+import { petStatuses } from '../../core/spec/pet.js'
 import type { SpecSilences } from '../../core/spec/silences.js'
 
 /** One switch: its option key, flag, variable, the values it takes and what it decides. */

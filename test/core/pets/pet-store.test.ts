@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type Pet } from '../../../src/core/pets/pet.js'
+import { type Pet } from '../../../src/core/spec/pet.js'
 import { PetIndex } from '../../../src/core/pets/pet-index.js'
 import { PetStore } from '../../../src/core/pets/pet-store.js'
 

@@ -1,7 +1,7 @@
 import type { FaultRule, FaultRuleInput } from '../../../core/faults/fault-rules.js'
 import type { RandomState } from '../../../core/faults/random.js'
 import type { RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
-import type { NewPet, Pet } from '../../../core/pets/pet.js'
+import type { NewPet, Pet } from '../../../core/spec/pet.js'
 import type { LatencyRange, World } from '../../../core/sessions/world.js'
 import type { ClockSetting } from '../../../core/time/clock.js'
 import type { JournalRecord, KeptBody } from '../../../core/journal/journal.js'

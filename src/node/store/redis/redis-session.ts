@@ -10,7 +10,7 @@ import {
 } from '../../../core/faults/fault-rules.js'
 import { maxTrackedKeys, type RateDecision, type RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
 import type { JournalListener, JournalQuery, JournalRecord } from '../../../core/journal/journal.js'
-import type { NewPet, Pet, PetStatus } from '../../../core/pets/pet.js'
+import type { NewPet, Pet, PetStatus } from '../../../core/spec/pet.js'
 import type {
   DeprecationHeard,
   RateLimitState,

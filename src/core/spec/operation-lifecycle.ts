@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors.js'
 import { formatDay } from '../time/instant.js'
-import type { SpecOperation } from '../spec/spec.js'
+import type { SpecOperation } from './spec.js'
 
 /** `GET /v1/pets/{petId}`: an operation as people write it. */
 export const operationLabel = (operation: SpecOperation): string =>
