@@ -7,7 +7,7 @@ export { appDefaults, type AppOptions } from './core/app.js'
 /** {@link createWebApp} on Node: snapshots also as YAML unless `yaml` says otherwise. */
 export const createApp = (options: AppOptions = {}) => createWebApp({ yaml: yamlCodec, ...options })
 export { yamlCodec }
-export type { AppEnv } from './core/app-env.js'
+export type { AppEnv } from './core/app.js'
 export type { ClockOption } from './core/time/clock.js'
 export type { ErrorBody } from './core/http/errors.js'
 export type { Har, HarEntry } from './core/journal/har.js'

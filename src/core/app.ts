@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { appDefaults, checkAppOptions } from './app-options.js'
-import type { AppEnv } from './app-env.js'
+import type { BlankEnv } from 'hono/types'
 import { type ClockOption, MockClock, startClock } from './time/clock.js'
 import { ruleValidatorFor, type FaultRuleInput } from './faults/fault-rules.js'
 import { createLogger, type Logger, requestLog } from './http/log.js'
@@ -39,6 +39,12 @@ import { apiRealm } from './faults/mock-control.js'
 import { type LatencyRange, startWorld } from './sessions/world.js'
 import type { YamlCodec } from './body/yaml-data.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
+
+/**
+ * The app's hono environment: no bindings; its variables are hono's
+ * `ContextVariableMap`, which each module that sets one declares.
+ */
+export type AppEnv = BlankEnv
 
 /** Options of {@link createApp}; every one has a default. */
 export interface AppOptions {

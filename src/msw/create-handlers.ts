@@ -1,7 +1,6 @@
 import type { Hono } from 'hono'
 import { http, type HttpHandler } from 'msw'
-import { type PreparedMock, prepareMock } from '../core/app.js'
-import type { AppEnv } from '../core/app-env.js'
+import { type AppEnv, type PreparedMock, prepareMock } from '../core/app.js'
 import { ConnectionResetError } from '../core/http/errors.js'
 import type { Pet } from '../core/spec/pet.js'
 import { fakePets } from '../core/pets/seed.js'

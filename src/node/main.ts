@@ -1,6 +1,5 @@
 import type { Hono } from 'hono'
-import type { AppEnv } from '../core/app-env.js'
-import { type AppOptions, createApp, prepareMock } from '../core/app.js'
+import { type AppEnv, type AppOptions, createApp, prepareMock } from '../core/app.js'
 import { ruleValidatorFor, type FaultRuleInput } from '../core/faults/fault-rules.js'
 import { createLogger, type LogSink } from '../core/http/log.js'
 import { createProxy } from '../core/proxy/create-proxy.js'

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono'
-import type { AppEnv } from '../../src/core/app-env.js'
+import type { AppEnv } from '../../src/core/app.js'
 import { type AppOptions, createApp, loadSpec, type Spec, yamlCodec } from '../../src/index.js'
 import { prepareMock } from '../../src/core/app.js'
 import { nodeTransport } from '../../src/node/server/node-transport.js'

@@ -1,6 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
-import type { AppEnv } from '../app-env.js'
 import { equalsAny } from './constant-time.js'
 import { ApiError } from '../http/errors.js'
 import { authorizationOf } from '../http/request-authorization.js'
@@ -58,7 +57,7 @@ export const apiKeyAuth = ({ keys, realm, what = 'API key' }: ApiKeyAuthOptions)
  * pass through it: the verdict depends on that header alone.
  */
 export const authStage = (middleware: MiddlewareHandler, onError: OnError): Stage => {
-  const judged = fromMiddleware(middleware as MiddlewareHandler<AppEnv>, onError)
+  const judged = fromMiddleware(middleware, onError)
   let accepted: string[] = []
   return (c, next) => {
     const header = authorizationOf(c)

@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
-import type { AppEnv } from '../app-env.js'
 import { fromMiddleware, type OnError, type Stage } from '../http/stage.js'
 import { sessionHeader } from '../state/session-name.js'
 
@@ -38,6 +37,6 @@ export const corsPolicy = (origins: CorsOrigins, methodsFor: (path: string) => s
  * touches the response before the rest runs.
  */
 export const corsStage = (policy: MiddlewareHandler, onError: OnError): Stage => {
-  const withPolicy = fromMiddleware(policy as MiddlewareHandler<AppEnv>, onError)
+  const withPolicy = fromMiddleware(policy, onError)
   return (c, next) => (c.req.header('Origin') === undefined ? next(c) : withPolicy(c, next))
 }

@@ -1,5 +1,4 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { type FaultRuleInput, maxFaultRules } from '../faults/fault-rules.js'
 import { toEntry } from '../journal/journal-entry.js'
@@ -39,7 +38,7 @@ export interface AdminDeps {
   /** Snapshots as YAML; none: JSON only. */
   yaml?: YamlCodec
   /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler<AppEnv>
+  session: MiddlewareHandler
   /** Guards every route but health; none when no admin token is set. */
   guard?: MiddlewareHandler
   /** With --proxy: its counts, shown by health. */
@@ -65,11 +64,11 @@ const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Requi
  * The control plane under /__admin: health, fault rules, state, journal,
  * sessions, clock, rate limit, deprecations.
  */
-export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
+export const adminRoutes = (deps: AdminDeps): Hono => {
   const startedAt = Date.now()
   const body = toMiddleware(jsonBody(deps.bodyLimit, deps.transport))
   const session = deps.session
-  const admin = new Hono<AppEnv>()
+  const admin = new Hono()
 
   admin.get('/health', async (c) => {
     const { pets, sessions } = await deps.sessions.stats()

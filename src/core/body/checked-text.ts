@@ -1,8 +1,7 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { bodyIsAbsent, readBodyText } from '../http/read-body.js'
 import type { Transport } from '../http/transport.js'
+import type { RequestContext } from '../http/stage.js'
 
 /** What a body stage reads, and how it words a missing body and one of another type. */
 export interface BodyRules {
@@ -24,7 +23,7 @@ export interface BodyRules {
  * when not UTF-8; 400 `missing` when blank. The text as read goes to
  * `c.var.bodyText`, for the journal.
  */
-export const checkedBodyText = async (c: Context<AppEnv>, rules: BodyRules): Promise<string> => {
+export const checkedBodyText = async (c: RequestContext, rules: BodyRules): Promise<string> => {
   const { maxBytes } = rules
   const read = (max: number) => rules.transport.readBody(c, max)
   const declaredLength = c.req.header('Content-Length')

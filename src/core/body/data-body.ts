@@ -1,9 +1,7 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { parseJsonExact } from '../http/json.js'
 import type { Transport } from '../http/transport.js'
-import type { Stage } from '../http/stage.js'
+import type { RequestContext, Stage } from '../http/stage.js'
 import { type YamlCodec, YamlTooLargeError } from './yaml-data.js'
 import { checkedBodyText } from './checked-text.js'
 
@@ -25,7 +23,7 @@ export interface DataBodyDeps {
  * then 400 (413 for YAML beyond the reader's memory) when it cannot be
  * parsed. `noun` names it in messages ("A snapshot").
  */
-export const readDataBody = async (c: Context<AppEnv>, deps: DataBodyDeps, noun: string): Promise<unknown> => {
+export const readDataBody = async (c: RequestContext, deps: DataBodyDeps, noun: string): Promise<unknown> => {
   const type = mediaType(c.req.header('Content-Type'))
   const yaml = yamlTypes.includes(type)
   const text = await checkedBodyText(c, {

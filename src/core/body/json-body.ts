@@ -1,9 +1,7 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
 import { isJsonType, parseJsonExact } from '../http/json.js'
 import type { Transport } from '../http/transport.js'
-import type { Stage } from '../http/stage.js'
+import type { RequestContext, Stage } from '../http/stage.js'
 import { checkedBodyText } from './checked-text.js'
 
 /**
@@ -11,7 +9,7 @@ import { checkedBodyText } from './checked-text.js'
  * the steps of {@link checkedBodyText} (400 missing, 415 unless the content
  * type is application/json, 413, UTF-8), then 400 when it is not JSON.
  */
-export const readJsonBody = async (c: Context<AppEnv>, maxBytes: number, transport: Transport): Promise<void> => {
+export const readJsonBody = async (c: RequestContext, maxBytes: number, transport: Transport): Promise<void> => {
   const text = await checkedBodyText(c, {
     maxBytes,
     transport,

@@ -1,5 +1,4 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { clockAt, realClock } from '../time/clock.js'
 import { clockSettingExpectation, isClockSetting } from '../time/clock-range.js'
 import { badRequest } from '../http/errors.js'
@@ -12,7 +11,7 @@ import { objectBody } from '../http/object-body.js'
 /** What the clock routes work on. */
 export interface ClockDeps {
   /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler<AppEnv>
+  session: MiddlewareHandler
   /** Largest body read, in bytes (413 beyond). */
   bodyLimit: number
   transport: Transport
@@ -39,8 +38,8 @@ const clockRequest = (body: unknown, current: { now: number; frozen: boolean }):
 }
 
 /** The session's mock clock: GET it, PUT an instant (frozen or advancing), DELETE to go back to real time. */
-export const clockRoutes = (deps: ClockDeps): Hono<AppEnv> => {
-  const routes = new Hono<AppEnv>()
+export const clockRoutes = (deps: ClockDeps): Hono => {
+  const routes = new Hono()
   routes.get('/clock', deps.session, async (c) => c.json(await c.var.session.clockView()))
   routes.put('/clock', deps.session, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
     const session = c.var.session

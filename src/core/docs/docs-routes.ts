@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import type { Spec } from '../spec/spec.js'
 import { chain, type Stage } from '../http/stage.js'
 
@@ -7,9 +6,9 @@ import { chain, type Stage } from '../http/stage.js'
  * Serves the contract without authentication, so clients can be generated
  * from a running mock; `cors` (none when CORS is off) runs first.
  */
-export const docsRoutes = (spec: Spec, cors: Stage | undefined): Hono<AppEnv> => {
+export const docsRoutes = (spec: Spec, cors: Stage | undefined): Hono => {
   const json = JSON.stringify(spec.document, null, 2)
-  return new Hono<AppEnv>()
+  return new Hono()
     .get(
       '/openapi.yaml',
       chain([cors], (c) => c.body(spec.text, 200, { 'Content-Type': 'application/yaml; charset=utf-8' })),

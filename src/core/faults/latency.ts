@@ -1,13 +1,11 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
-import type { Answer, Next, Stage } from '../http/stage.js'
-import { noteShaping } from '../journal/journal-stage.js'
+import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
+import { noteShaping } from '../journal/journal-notes.js'
 import { whenReady } from '../state/maybe-promise.js'
 
 /** Resolves after `ms` milliseconds. */
 export const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-const delayed = (delayMs: number | undefined, c: Context<AppEnv>, next: Next): Answer => {
+const delayed = (delayMs: number | undefined, c: RequestContext, next: Next): Answer => {
   if (delayMs === undefined) return next(c)
   noteShaping(c, { by: 'latency', delayMs })
   return wait(delayMs).then(() => next(c))

@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { ApiError, defaultMessageFor } from '../http/errors.js'
 import { type FaultKind, type FaultRule, maxDelayMs } from './fault-rules.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
@@ -10,9 +9,9 @@ import { queryParams } from '../http/request-query.js'
 import { respond } from '../http/respond.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
-import { noteShaping } from '../journal/journal-stage.js'
+import { noteShaping } from '../journal/journal-notes.js'
 import { wait } from './latency.js'
-import { type Answer, type Next, type OnError, type Stage, settled } from '../http/stage.js'
+import { type Answer, type Next, type OnError, type RequestContext, settled, type Stage } from '../http/stage.js'
 
 /** Statuses any operation may be forced to, beyond those it documents. */
 export const extraStatuses = [429, 500, 502, 503, 504] as const
@@ -32,7 +31,7 @@ interface Effect {
 const invalidControl = (message: string) => new ApiError(400, message, { code: 'invalid_mock_control' })
 
 /** The per-request override (`Prefer: code=…, delay=…`, or `__code`/`__delay`; the query wins). */
-const readOverride = (c: Context<AppEnv>, operation: SpecOperation, allowed: readonly number[]): Effect | undefined => {
+const readOverride = (c: RequestContext, operation: SpecOperation, allowed: readonly number[]): Effect | undefined => {
   const prefer = c.req.header('Prefer')
   const preferences = prefer === undefined ? undefined : parsePreferences(prefer)
   const query = queryParams(c)
@@ -65,7 +64,7 @@ const readOverride = (c: Context<AppEnv>, operation: SpecOperation, allowed: rea
 }
 
 /** The session's first matching rule, counted down (one atomic call of the state port). */
-const takeFaultRule = (c: Context<AppEnv>, operation: SpecOperation): MaybePromise<FaultRule | undefined> => {
+const takeFaultRule = (c: RequestContext, operation: SpecOperation): MaybePromise<FaultRule | undefined> => {
   const petId = c.req.param('petId')
   return c.get('session').takeFault({ operation: operation.id, ...(petId !== undefined && { petId }) })
 }
@@ -116,7 +115,7 @@ export interface MockControlOptions {
 
 /** What an effect does once its delay is over. */
 const apply = (
-  c: Context<AppEnv>,
+  c: RequestContext,
   next: Next,
   effect: Effect,
   operation: SpecOperation,
@@ -139,7 +138,7 @@ export const mockControl = (operation: SpecOperation, options: MockControlOption
   // An operation with a sunset may be forced to answer as it will once removed.
   const gone = operation.sunset ? [410] : []
   const allowed = [...new Set([...operation.statuses, ...extraStatuses, ...gone])].sort((a, b) => a - b)
-  const shape = (c: Context<AppEnv>, next: Next, effect: Effect | undefined): Answer => {
+  const shape = (c: RequestContext, next: Next, effect: Effect | undefined): Answer => {
     if (!effect) return next(c)
     noteShaping(c, effect.shaping)
     if (!effect.delayMs) return apply(c, next, effect, operation, options)

@@ -1,3 +1,12 @@
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The request's body, parsed (JSON, or YAML or JSON for data), once a body stage read it. */
+    body: unknown
+    /** Its text, as read (for the journal). */
+    bodyText: string | undefined
+  }
+}
+
 /** Why a body could not be read. */
 export type BodyRefusal = 'too_large' | 'not_utf8'
 

@@ -1,13 +1,19 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
+import type { RequestContext } from './stage.js'
 import { keptPrefix, ownCopy } from './own-copy.js'
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The Authorization header, read once (see {@link authorizationOf}); null when absent. */
+    authorization: string | null | undefined
+  }
+}
 
 /**
  * The request's Authorization header, read once: several stages need it
  * (authentication, the deprecation report, the rate limit), and on Node each
  * read of it scans the raw header list (it is one whose repeats are joined).
  */
-export const authorizationOf = (c: Context<AppEnv>): string | undefined => {
+export const authorizationOf = (c: RequestContext): string | undefined => {
   let value = c.get('authorization')
   if (value === undefined) {
     value = c.req.header('Authorization') ?? null

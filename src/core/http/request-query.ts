@@ -1,5 +1,11 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
+import type { RequestContext } from './stage.js'
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The query parameters, parsed once (see {@link queryParams}). */
+    query: Readonly<Record<string, string[]>> | undefined
+  }
+}
 
 const none: Readonly<Record<string, string[]>> = Object.freeze(Object.create(null))
 
@@ -8,7 +14,7 @@ const none: Readonly<Record<string, string[]>> = Object.freeze(Object.create(nul
  * hono's `c.req.query()` and `c.req.queries()` parse the URL again on each
  * call, and a request is read by several stages (mock controls, validation).
  */
-export const queryParams = (c: Context<AppEnv>): Readonly<Record<string, string[]>> => {
+export const queryParams = (c: RequestContext): Readonly<Record<string, string[]>> => {
   let params = c.get('query')
   if (params === undefined) {
     params = c.req.url.includes('?') ? c.req.queries() : none

@@ -1,9 +1,16 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import type { AppEnv } from '../app-env.js'
 import { ApiError, ConnectionResetError } from './errors.js'
 import { toJsonText } from './known-json.js'
 import type { Logger } from './log.js'
+import type { RequestContext } from './stage.js'
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Headers every answer to the request carries, errors included (deprecation, rate limit); lower-case names. */
+    answerHeaders: Readonly<Record<string, string>> | undefined
+  }
+}
 
 const jsonType = { 'content-type': 'application/json' } as const
 
@@ -34,7 +41,7 @@ export const builtAnswer = (res: Response): BuiltAnswer | undefined => (res as W
  * object for every answer.
  */
 export const respond = (
-  c: Context<AppEnv>,
+  c: RequestContext,
   text: string | null,
   status: number,
   headers: Readonly<Record<string, string>>,
@@ -48,14 +55,14 @@ export const respond = (
 
 /** A JSON answer: `value` serialised (its known text when marked: known-json.ts), with `headers` (lower-case names) besides the content type. */
 export const respondJson = (
-  c: Context<AppEnv>,
+  c: RequestContext,
   value: unknown,
   status = 200,
   headers?: Readonly<Record<string, string>>,
 ): Response => respond(c, toJsonText(value), status, headers ? { ...jsonType, ...headers } : jsonType)
 
 /** Adds headers that every answer to this request carries, errors included. */
-export const addAnswerHeaders = (c: Context<AppEnv>, headers: Readonly<Record<string, string>>): void => {
+export const addAnswerHeaders = (c: RequestContext, headers: Readonly<Record<string, string>>): void => {
   const current = c.get('answerHeaders')
   c.set('answerHeaders', current ? { ...current, ...headers } : headers)
 }
@@ -68,7 +75,7 @@ const lowerCased = (headers: Readonly<Record<string, string>>): Record<string, s
 
 /** The JSON `Error` response for an ApiError, with its extra headers. */
 export const errorResponse = (c: Context, error: ApiError): Response =>
-  respondJson(c as Context<AppEnv>, error.body, error.status, lowerCased(error.headers))
+  respondJson(c as RequestContext, error.body, error.status, lowerCased(error.headers))
 
 /**
  * Maps anything thrown while handling a request to an `Error` response:

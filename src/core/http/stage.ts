@@ -1,11 +1,19 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
+import type { BlankEnv } from 'hono/types'
+
+/**
+ * A request's hono context. Its variables are hono's `ContextVariableMap`:
+ * the module that sets one declares it there, as hono's own middleware do
+ * (`declare module 'hono'`). Read them with `c.get()`: hono's `c.var`
+ * copies every variable into a new object on each access.
+ */
+export type RequestContext = Context<BlankEnv>
 
 /** An answer, now, or once something was waited for (a body, a delay). */
 export type Answer = Response | Promise<Response>
 
 /** The rest of a chain, as a stage sees it. */
-export type Next = (c: Context<AppEnv>) => Answer
+export type Next = (c: RequestContext) => Answer
 
 /**
  * One step of a public route's chain (Prism's plain stages): it answers, or
@@ -16,10 +24,10 @@ export type Next = (c: Context<AppEnv>) => Answer
  * promise, so that hono runs no `compose` (each route is one handler) and
  * @hono/node-server writes the answer at once.
  */
-export type Stage = (c: Context<AppEnv>, next: Next) => Answer
+export type Stage = (c: RequestContext, next: Next) => Answer
 
 /** Maps anything thrown to its answer; what it rethrows (a connection reset) escapes the chain. */
-export type OnError = (error: Error, c: Context<AppEnv>) => Response
+export type OnError = (error: Error, c: RequestContext) => Response
 
 /**
  * The stages in order, then `last`, as one function, built once per route so
@@ -32,7 +40,7 @@ export const chain = (stages: readonly (Stage | undefined)[], last: Next): Next 
 const asError = (thrown: unknown): Error => (thrown instanceof Error ? thrown : new Error(String(thrown)))
 
 /** `next(c)`, with an error thrown on the way already answered: for stages that look at the answer. */
-export const settled = (c: Context<AppEnv>, next: Next, onError: OnError): Answer => {
+export const settled = (c: RequestContext, next: Next, onError: OnError): Answer => {
   let answer: Answer
   try {
     answer = next(c)
@@ -50,7 +58,7 @@ export const settled = (c: Context<AppEnv>, next: Next, onError: OnError): Answe
  * step is written once, as a stage, whichever kind of route runs it.
  */
 export const toMiddleware =
-  (stage: Stage): MiddlewareHandler<AppEnv> =>
+  (stage: Stage): MiddlewareHandler =>
   async (c, next) => {
     const res = await stage(c, async () => {
       await next()
@@ -66,7 +74,7 @@ export const toMiddleware =
  * by hono, as in a hono chain.
  */
 export const fromMiddleware =
-  (middleware: MiddlewareHandler<AppEnv>, onError: OnError): Stage =>
+  (middleware: MiddlewareHandler, onError: OnError): Stage =>
   (c, next) =>
     Promise.resolve(
       middleware(c, async () => {

@@ -1,5 +1,4 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { toHar } from './har.js'
 import { attachment } from '../http/download-name.js'
 import { journalQuery } from './journal-query.js'
@@ -7,7 +6,7 @@ import { journalQuery } from './journal-query.js'
 /** What the HAR export works on. */
 export interface HarDeps {
   /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler<AppEnv>
+  session: MiddlewareHandler
   /** The contract's operation ids, for journal queries. */
   operations: readonly string[]
   /** The mock's version, named in what it writes. */
@@ -15,8 +14,8 @@ export interface HarDeps {
 }
 
 /** GET /requests.har: the session's journal (same filters as GET /requests) as a HAR 1.2 download. */
-export const harRoutes = (deps: HarDeps): Hono<AppEnv> =>
-  new Hono<AppEnv>().get('/requests.har', deps.session, async (c) => {
+export const harRoutes = (deps: HarDeps): Hono =>
+  new Hono().get('/requests.har', deps.session, async (c) => {
     const headers = { 'Content-Disposition': attachment(c.var.session.name, '.har') }
     // A HEAD (hono runs this handler for it, then drops the body) is not worth a HAR.
     if (c.req.method === 'HEAD') return c.body(null, 200, { ...headers, 'Content-Type': 'application/json' })

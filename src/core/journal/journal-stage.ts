@@ -1,5 +1,3 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { isJsonType } from '../http/json.js'
 import { type JournalRecord, keepBody, type RecordedResponse, type Shaping } from './journal.js'
 import { redactAuthorization } from '../http/request-authorization.js'
@@ -8,7 +6,15 @@ import type { SessionState } from '../sessions/port.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { builtAnswer } from '../http/respond.js'
-import { type Answer, type OnError, type Stage, settled } from '../http/stage.js'
+import { type Answer, type OnError, type RequestContext, type Stage, settled } from '../http/stage.js'
+// The variables the notes are kept in.
+import type {} from './journal-notes.js'
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The operation a request is routed to; unset for one no operation answers. */
+    operation: SpecOperation | undefined
+  }
+}
 
 const isJsonText = (text: string): boolean => {
   try {
@@ -20,7 +26,7 @@ const isJsonText = (text: string): boolean => {
 }
 
 /** The answer as recorded: its parts as built (respond.ts), else read from the Response (a copy). */
-const responseOf = (c: Context<AppEnv>, res: Response): RecordedResponse | Promise<RecordedResponse> => {
+const responseOf = (c: RequestContext, res: Response): RecordedResponse | Promise<RecordedResponse> => {
   const built = builtAnswer(res)
   // Reading a built answer's parts from the Response would turn its plain headers into a web Headers.
   if (built !== undefined) {
@@ -43,15 +49,8 @@ const responseOf = (c: Context<AppEnv>, res: Response): RecordedResponse | Promi
     })
 }
 
-/** Notes for the journal how a control (latency, override, fault rule) shaped the answer. */
-export const noteShaping = (c: Context<AppEnv>, shaping: Shaping): void => {
-  const noted = c.get('shaping')
-  if (noted === undefined) c.set('shaping', [shaping])
-  else noted.push(shaping)
-}
-
 /** Request headers as kept: a fresh list, Authorization redacted. */
-const keptHeaders = (c: Context<AppEnv>, transport: Transport): string[] => {
+const keptHeaders = (c: RequestContext, transport: Transport): string[] => {
   const headers = transport.requestHeaders(c)
   for (let i = 0; i + 1 < headers.length; i += 2) {
     const name = headers[i]!
@@ -74,7 +73,7 @@ const store = (response: RecordedResponse, entry: Omit<JournalRecord, 'id'>, ses
  * the store answers later: then what settles once the entry is stored.
  */
 const record = (
-  c: Context<AppEnv>,
+  c: RequestContext,
   operation: string | null,
   start: number,
   res: Response | undefined,
@@ -107,7 +106,7 @@ const passOn = (_: unknown, res: Response): Response => res
 
 /** `res` once recorded: the answer goes out after its entry is in the journal. */
 const recorded = (
-  c: Context<AppEnv>,
+  c: RequestContext,
   operation: string | null,
   start: number,
   res: Response,

@@ -1,12 +1,11 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { EventStreams } from './event-streams.js'
 import { toEntry } from './journal-entry.js'
 
 /** What the event stream works on. */
 export interface StreamDeps {
   /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler<AppEnv>
+  session: MiddlewareHandler
 }
 
 const headers = {
@@ -25,8 +24,8 @@ const headers = {
 export const streamRoutes = (
   deps: StreamDeps,
   streams = new EventStreams((record) => JSON.stringify(toEntry(record))),
-): Hono<AppEnv> =>
-  new Hono<AppEnv>().get('/requests/stream', deps.session, (c) => {
+): Hono =>
+  new Hono().get('/requests/stream', deps.session, (c) => {
     const session = c.var.session
     if (c.req.method === 'HEAD') {
       const refused = streams.refusal(session)

@@ -1,8 +1,6 @@
 import { goneError } from '../spec/operation-lifecycle.js'
 import type { SpecOperation } from '../spec/spec.js'
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
-import type { Answer, Next, Stage } from '../http/stage.js'
+import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { whenReady } from '../state/maybe-promise.js'
 
 /**
@@ -13,7 +11,7 @@ import { whenReady } from '../state/maybe-promise.js'
  */
 export const sunsetGate = (operation: SpecOperation, sunset: Date): Stage => {
   const at = sunset.getTime()
-  const gate = (now: number, c: Context<AppEnv>, next: Next): Answer => {
+  const gate = (now: number, c: RequestContext, next: Next): Answer => {
     if (now >= at) throw goneError(operation)
     return next(c)
   }

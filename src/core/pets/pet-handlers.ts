@@ -1,12 +1,10 @@
 import { ApiError, badRequest } from '../http/errors.js'
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import type { NewPet, Pet, PetStatus } from '../spec/pet.js'
 import { petLimitProblem } from './pet-limits.js'
 import type { CreateRefusal } from './pet-store.js'
 import { respondJson } from '../http/respond.js'
 import { readNewPet, silenceDefaults, type SpecSilences } from '../spec/silences.js'
-import type { Next } from '../http/stage.js'
+import type { Next, RequestContext } from '../http/stage.js'
 import { whenReady } from '../state/maybe-promise.js'
 
 /** Handlers keyed by operationId; each reads validated input and the session's store. */
@@ -24,7 +22,7 @@ export const petHandlers = (
   basePath: string,
   rules: CreateRules = { silences: silenceDefaults, knownFields: ['name', 'categoryId', 'status'] },
 ): OperationHandlers => {
-  const created = (result: Pet | CreateRefusal, c: Context<AppEnv>): Response => {
+  const created = (result: Pet | CreateRefusal, c: RequestContext): Response => {
     if (result === 'full') {
       throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
     }
@@ -53,9 +51,9 @@ export const petHandlers = (
   }
 }
 
-const listed = (pets: Pet[], c: Context<AppEnv>): Response => respondJson(c, pets)
+const listed = (pets: Pet[], c: RequestContext): Response => respondJson(c, pets)
 
-const found = (pet: Pet | undefined, c: Context<AppEnv>): Response => {
+const found = (pet: Pet | undefined, c: RequestContext): Response => {
   if (!pet) throw new ApiError(404, `No pet with id ${c.req.param('petId')}.`)
   return respondJson(c, pet)
 }

@@ -1,5 +1,3 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import type { JsonResult } from '../http/json.js'
 import { isJsonType } from '../http/json.js'
 import { contractDrifts, deprecationDrifts, type ObservedAnswer } from '../spec/answer-drifts.js'
@@ -7,6 +5,7 @@ import { describeSchemaError } from '../spec/messages.js'
 import { parseParameter } from '../spec/parameters.js'
 import type { Spec, SpecOperation } from '../spec/spec.js'
 import { rawValues } from '../spec/validate-request.js'
+import type { RequestContext } from '../http/stage.js'
 
 const BEARER = /^bearer +\S/i
 
@@ -16,7 +15,7 @@ const BEARER = /^bearer +\S/i
  * bearer key, a bad parameter, a body that is not the documented JSON.
  */
 export const requestViolations = (
-  c: Context<AppEnv>,
+  c: RequestContext,
   operation: SpecOperation | undefined,
   body: { text: string; parsed: JsonResult } | undefined,
 ): string[] => {

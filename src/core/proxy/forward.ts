@@ -1,14 +1,13 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { ApiError } from '../http/errors.js'
 import { isJsonType, parseJsonExact } from '../http/json.js'
 import type { ObservedAnswer } from '../spec/answer-drifts.js'
 import type { Spec, SpecOperation } from '../spec/spec.js'
-import type { Next } from '../http/stage.js'
+import type { Next, RequestContext } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import { answerViolations, requestViolations } from './exchange-violations.js'
 import type { ProxyStats } from './proxy-stats.js'
 import { recordPets } from './record-pets.js'
+import { noteViolations } from '../journal/journal-notes.js'
 
 /** What {@link forwardTo} needs. */
 export interface ForwardOptions {
@@ -52,7 +51,7 @@ const NOT_RETURNED = new Set([
 
 const CONTROL_QUERY = /^__(code|delay)$/
 
-const targetOf = (c: Context<AppEnv>, upstream: string, basePath: string): string => {
+const targetOf = (c: RequestContext, upstream: string, basePath: string): string => {
   const url = new URL(c.req.url)
   for (const name of [...url.searchParams.keys()]) if (CONTROL_QUERY.test(name)) url.searchParams.delete(name)
   return upstream + url.pathname.slice(basePath.length) + url.search
@@ -90,7 +89,7 @@ const observed = (res: Response, bytes: Uint8Array): ObservedAnswer => {
 }
 
 const readRequest = async (
-  c: Context<AppEnv>,
+  c: RequestContext,
   options: ForwardOptions,
 ): Promise<{ bytes: Uint8Array; text: string } | undefined> => {
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return undefined
@@ -145,14 +144,14 @@ export const forwardTo =
       bytes = new Uint8Array(await res.arrayBuffer())
     } catch (error) {
       options.stats.count(operation?.id, violations.length)
-      if (violations.length > 0) c.set('violations', violations)
+      noteViolations(c, violations)
       throw failure(error, options.upstream, options.timeoutMs)
     }
     const answer = observed(res, bytes)
     const inAnswer = c.req.method === 'HEAD' ? [] : answerViolations(options.spec, operation, answer)
     violations.push(...inAnswer)
     options.stats.count(operation?.id, violations.length)
-    if (violations.length > 0) c.set('violations', violations)
+    noteViolations(c, violations)
     if (inAnswer.length === 0 && res.status < 300 && answer.json !== undefined) {
       await recordPets(c.get('session'), answer.json, options.spec.componentValidator('Pet'))
     }

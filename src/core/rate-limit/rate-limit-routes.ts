@@ -1,5 +1,4 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
 import { jsonBody } from '../body/json-body.js'
 import { toMiddleware } from '../http/stage.js'
@@ -12,7 +11,7 @@ import type { RateLimitView } from '../admin/admin-bodies.js'
 /** What the rate-limit routes work on. */
 export interface RateLimitDeps {
   /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler<AppEnv>
+  session: MiddlewareHandler
   /** Largest body read, in bytes (413 beyond). */
   bodyLimit: number
   transport: Transport
@@ -22,8 +21,8 @@ const view = ({ policy, keys }: RateLimitState): RateLimitView =>
   policy ? { rate: formatRate(policy), limit: policy.limit, windowSeconds: policy.windowSeconds, keys } : { rate: null }
 
 /** The session's rate limit: GET it, PUT `{ "rate": "100/m" }` (fresh windows), DELETE to turn it off. */
-export const rateLimitRoutes = (deps: RateLimitDeps): Hono<AppEnv> => {
-  const routes = new Hono<AppEnv>()
+export const rateLimitRoutes = (deps: RateLimitDeps): Hono => {
+  const routes = new Hono()
   routes.get('/rate-limit', deps.session, async (c) => c.json(view(await c.var.session.rateLimit())))
   routes.put('/rate-limit', deps.session, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
     const { rate } = objectBody(c.get('body'), ['rate'], '{ "rate": "<n>/<window>" }')

@@ -1,10 +1,15 @@
 import { ApiError } from '../http/errors.js'
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { formatRate, partitionKey, type RateDecision, type RateLimitPolicy } from './rate-limit.js'
 import { authorizationOf } from '../http/request-authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'
-import type { Answer, Next, Stage } from '../http/stage.js'
+import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Where the request stands against the session's rate limit, once counted. */
+    rateLimit: RateDecision | undefined
+  }
+}
+
 import { whenReady } from '../state/maybe-promise.js'
 
 // The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).
@@ -20,12 +25,12 @@ const bearerToken = (header: string | undefined): string => /^bearer +(\S+)/i.ex
  */
 export const rateLimit = (): Stage => (c, next) => whenReady(c.get('session').rateLimitPolicy(), counted, c, next)
 
-const counted = (policy: RateLimitPolicy | undefined, c: Context<AppEnv>, next: Next): Answer =>
+const counted = (policy: RateLimitPolicy | undefined, c: RequestContext, next: Next): Answer =>
   policy
     ? whenReady(c.get('session').hitRateLimit(partitionKey(bearerToken(authorizationOf(c)))), decided, c, next)
     : next(c)
 
-const decided = (decision: RateDecision | undefined, c: Context<AppEnv>, next: Next): Answer => {
+const decided = (decision: RateDecision | undefined, c: RequestContext, next: Next): Answer => {
   // The limit was turned off between the two calls (another replica, an admin request).
   if (decision === undefined) return next(c)
   c.set('rateLimit', decision)
@@ -40,7 +45,7 @@ const decided = (decision: RateDecision | undefined, c: Context<AppEnv>, next: N
   return next(c)
 }
 
-const withPolicy = (policy: RateLimitPolicy | undefined, c: Context<AppEnv>, next: Next): Answer => {
+const withPolicy = (policy: RateLimitPolicy | undefined, c: RequestContext, next: Next): Answer => {
   if (policy) addAnswerHeaders(c, { 'ratelimit-policy': `${policyName};q=${policy.limit};w=${policy.windowSeconds}` })
   return next(c)
 }

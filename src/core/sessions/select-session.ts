@@ -1,15 +1,20 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
-import type { Answer, Next, Stage } from '../http/stage.js'
+import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
 import { isSessionName, sessionHeader } from '../state/session-name.js'
 import type { ReadAhead, SessionState, SessionStore } from './port.js'
 
-/** The read a request's handler will most likely make, guessed from the raw request; undefined: no guess. */
-export type ReadAheadOf = (c: Context<AppEnv>) => ReadAhead | undefined
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The session the request selected (X-Mock-Session), once selected. */
+    session: SessionState
+  }
+}
 
-const selected = (session: SessionState, c: Context<AppEnv>): SessionState => {
+/** The read a request's handler will most likely make, guessed from the raw request; undefined: no guess. */
+export type ReadAheadOf = (c: RequestContext) => ReadAhead | undefined
+
+const selected = (session: SessionState, c: RequestContext): SessionState => {
   c.set('session', session)
   return session
 }
@@ -19,7 +24,7 @@ const selected = (session: SessionState, c: Context<AppEnv>): SessionState => {
  * 400 for a bad name. `readAhead`: the read the handler will likely make (port.ts).
  */
 export const setSession = (
-  c: Context<AppEnv>,
+  c: RequestContext,
   sessions: SessionStore,
   readAhead?: ReadAhead,
 ): MaybePromise<SessionState> => {
@@ -30,7 +35,7 @@ export const setSession = (
   return whenReady(sessions.session(name, readAhead), selected, c)
 }
 
-const proceed = (_: SessionState, c: Context<AppEnv>, next: Next): Answer => next(c)
+const proceed = (_: SessionState, c: RequestContext, next: Next): Answer => next(c)
 
 /**
  * Selects the request's session (`X-Mock-Session`; 400 for a bad name), as

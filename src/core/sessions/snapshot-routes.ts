@@ -1,6 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { accepts } from 'hono/accepts'
-import type { AppEnv } from '../app-env.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { readDataBody } from '../body/data-body.js'
 import { restoreSnapshot, type Snapshot, snapshotOf } from './snapshot.js'
@@ -11,7 +10,7 @@ import { attachment } from '../http/download-name.js'
 /** What the snapshot routes work on. */
 export interface SnapshotDeps {
   /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler<AppEnv>
+  session: MiddlewareHandler
   /** The mock's version, named in what it writes. */
   version: string
   /** Largest body read, in bytes (413 beyond). */
@@ -28,8 +27,8 @@ export interface SnapshotDeps {
  * with `Accept: application/json`); PUT /snapshot restores one into the
  * session, all or nothing.
  */
-export const snapshotRoutes = (deps: SnapshotDeps): Hono<AppEnv> =>
-  new Hono<AppEnv>()
+export const snapshotRoutes = (deps: SnapshotDeps): Hono =>
+  new Hono()
     .get('/snapshot', deps.session, async (c) => {
       const type = accepts(c, {
         header: 'Accept',

@@ -1,15 +1,28 @@
-import type { Context } from 'hono'
-import type { AppEnv } from '../app-env.js'
 import { badRequest } from '../http/errors.js'
 import { queryParams } from '../http/request-query.js'
 import type { SpecOperation } from './spec.js'
 import { describeSchemaError } from './messages.js'
 import { parseParameter } from './parameters.js'
 import { clampedRaws } from './silences.js'
-import type { Stage } from '../http/stage.js'
+import type { RequestContext, Stage } from '../http/stage.js'
+// The body variable.
+import type {} from '../http/read-body.js'
+
+/** A request's parameters and body after validation against the contract. */
+export interface ValidInput {
+  params: Record<string, unknown>
+  body: unknown
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The request's parameters and body, valid (see {@link validateRequest}). */
+    input: ValidInput
+  }
+}
 
 /** The raw values of a parameter as the request gives them: each occurrence in the query, the path segment or the header. */
-export const rawValues = (c: Context<AppEnv>, where: string, name: string): string[] => {
+export const rawValues = (c: RequestContext, where: string, name: string): string[] => {
   if (where === 'query') return queryParams(c)[name] ?? []
   if (where === 'path') {
     const value = c.req.param(name)

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import type { AppEnv } from '../../../src/core/app-env.js'
+import type { AppEnv } from '../../../src/core/app.js'
 import { ApiError } from '../../../src/core/http/errors.js'
 import { handleError } from '../../../src/core/http/respond.js'
 import { createLogger } from '../../../src/core/http/log.js'

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import type { AppEnv } from '../../../src/core/app-env.js'
+import type { AppEnv } from '../../../src/core/app.js'
 import { readAheadFor } from '../../../src/core/pipeline/read-ahead.js'
 import type { ReadAhead } from '../../../src/core/sessions/port.js'
 import { spec } from '../../helpers/contract.js'
