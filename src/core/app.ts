@@ -7,8 +7,7 @@ import { createLogger, type Logger, requestLog } from './http/log.js'
 import { adminGuard } from './access/admin-guard.js'
 import { apiKeyAuth } from './access/api-key-auth.js'
 import { type CorsOrigins, corsPolicy, corsStage } from './access/cors.js'
-import { selectSession } from './sessions/select-session.js'
-import { toMiddleware } from './http/stage.js'
+import { selectedSession } from './sessions/select-session.js'
 import type { Pet } from './spec/pet.js'
 import { formatRate, type RateLimitPolicy } from './rate-limit/rate-limit.js'
 import { handleError } from './http/respond.js'
@@ -18,6 +17,7 @@ import { panelRedirect } from './panel/panel-routes.js'
 import { docsRoutes } from './docs/docs-routes.js'
 import { apiChains } from './pipeline/api-chains.js'
 import { petHandlers } from './pets/pet-handlers.js'
+import { recordPets } from './pets/record-pets.js'
 import { defaultSeed, validatePets } from './pets/seed.js'
 import type { SpecSilences } from './spec/silences.js'
 import { bodyFieldNames } from './spec/body-fields.js'
@@ -181,10 +181,12 @@ export function prepareMock(
     },
     options.maxSessions ?? appDefaults.maxSessions,
   )
-  const handlers = petHandlers(spec.basePath, { silences, knownFields: bodyFieldNames(spec, 'createPet') })
+  const handlers = petHandlers(spec.basePath, selectedSession, {
+    silences,
+    knownFields: bodyFieldNames(spec, 'createPet'),
+  })
   const app = new Hono<AppEnv>()
   const methodsFor = routeMethods(app)
-  const session = toMiddleware(selectSession(sessions))
   const onError = handleError(logger)
   const cors = options.cors === false ? undefined : corsStage(corsPolicy(options.cors ?? '*', methodsFor), onError)
   const api = apiChains({
@@ -199,7 +201,14 @@ export function prepareMock(
     methodsFor,
     enforceSunset: options.sunset !== 'ignore',
     limitRange: silences.limitRange,
-    ...(proxy && { forward: proxy.forward({ spec, transport, bodyLimit }) }),
+    ...(proxy && {
+      forward: proxy.forward({
+        spec,
+        transport,
+        bodyLimit,
+        keepPets: (c, body) => recordPets(selectedSession(c), body, spec.componentValidator('Pet')),
+      }),
+    }),
   })
 
   app.onError(onError)
@@ -227,7 +236,6 @@ export function prepareMock(
       '/__admin/',
       adminRoutes({
         sessions,
-        session,
         version: packageVersion,
         bodyLimit,
         transport,

@@ -15,15 +15,12 @@ export type { LatencyRange } from '../core/sessions/world.js'
 export type { SessionSummary } from '../core/sessions/port.js'
 export type { ClockView } from '../core/time/clock.js'
 export type { ClientUsage, DeprecationReport } from '../core/lifecycle/deprecation-log.js'
-export type {
-  ClockRequest,
-  DeprecationList,
-  FaultList,
-  Health,
-  RateLimitView,
-  RequestList,
-  SeedRequest,
-  SessionList,
-  StateBody,
-} from '../core/admin/admin-bodies.js'
+export type { Health } from '../core/admin/health-routes.js'
+export type { ClockRequest } from '../core/clock/clock-routes.js'
+export type { DeprecationList } from '../core/lifecycle/deprecation-routes.js'
+export type { FaultList } from '../core/faults/fault-routes.js'
+export type { RateLimitView } from '../core/rate-limit/rate-limit-routes.js'
+export type { RequestList } from '../core/journal/requests-routes.js'
+export type { SeedRequest, StateBody } from '../core/pets/state-routes.js'
+export type { SessionList } from '../core/sessions/session-routes.js'
 export type { components, operations, paths } from '../generated/openapi-types.js'

@@ -1,17 +1,25 @@
-import { Hono, type MiddlewareHandler } from 'hono'
-import { clockAt, realClock } from '../time/clock.js'
-import { clockSettingExpectation, isClockSetting } from '../time/clock-range.js'
-import { badRequest } from '../http/errors.js'
-import { instantExpectation, parseInstant } from '../time/instant.js'
+import { Hono } from 'hono'
 import { jsonBody } from '../body/json-body.js'
+import { badRequest } from '../http/errors.js'
+import { objectBody } from '../http/object-body.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
-import { objectBody } from '../http/object-body.js'
+import type { SessionAccess } from '../state/session-reader.js'
+import { clockAt, realClock } from '../time/clock.js'
+import { clockSettingExpectation, isClockSetting } from '../time/clock-range.js'
+import type { ClockSlice } from '../time/clock-slice.js'
+import { instantExpectation, parseInstant } from '../time/instant.js'
+
+/** The body of PUT /__admin/clock: an instant (ISO 8601 with a zone) and/or whether the clock stands still. */
+export interface ClockRequest {
+  now?: string
+  frozen?: boolean
+}
 
 /** What the clock routes work on. */
 export interface ClockDeps {
-  /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler
+  /** The session a route works on (X-Mock-Session). */
+  session: SessionAccess<ClockSlice>
   /** Largest body read, in bytes (413 beyond). */
   bodyLimit: number
   transport: Transport
@@ -21,7 +29,7 @@ const shape = '{ "now"?: "<instant>", "frozen"?: boolean }'
 
 /** `{ now?, frozen? }`: the instant to show (default: the clock's current one) and whether it stands still. */
 const clockRequest = (body: unknown, current: { now: number; frozen: boolean }): { at: number; frozen: boolean } => {
-  const { now, frozen } = objectBody(body, ['now', 'frozen'], shape)
+  const { now, frozen } = objectBody(body, ['now', 'frozen'] satisfies (keyof ClockRequest)[], shape)
   if (now === undefined && frozen === undefined) throw badRequest(`now or frozen is required: ${shape}.`)
   const at = typeof now === 'string' ? parseInstant(now) : undefined
   if (now !== undefined && at === undefined) {
@@ -39,14 +47,15 @@ const clockRequest = (body: unknown, current: { now: number; frozen: boolean }):
 
 /** The session's mock clock: GET it, PUT an instant (frozen or advancing), DELETE to go back to real time. */
 export const clockRoutes = (deps: ClockDeps): Hono => {
+  const { select, read } = deps.session
   const routes = new Hono()
-  routes.get('/clock', deps.session, async (c) => c.json(await c.var.session.clockView()))
-  routes.put('/clock', deps.session, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
-    const session = c.var.session
-    const [now, { frozen: wasFrozen }] = await Promise.all([session.now(), session.clockView()])
+  routes.get('/clock', select, async (c) => c.json(await read(c).clockView()))
+  routes.put('/clock', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
+    const clock = read(c)
+    const [now, { frozen: wasFrozen }] = await Promise.all([clock.now(), clock.clockView()])
     const { at, frozen } = clockRequest(c.get('body'), { now, frozen: wasFrozen })
-    return c.json(await session.setClock(clockAt(at, frozen)))
+    return c.json(await clock.setClock(clockAt(at, frozen)))
   })
-  routes.delete('/clock', deps.session, async (c) => c.json(await c.var.session.setClock(realClock)))
+  routes.delete('/clock', select, async (c) => c.json(await read(c).setClock(realClock)))
   return routes
 }

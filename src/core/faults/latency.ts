@@ -1,6 +1,8 @@
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { noteShaping } from '../journal/journal-notes.js'
 import { whenReady } from '../state/maybe-promise.js'
+import type { SessionReader } from '../state/session-reader.js'
+import type { FaultsSlice } from './faults-slice.js'
 
 /** Resolves after `ms` milliseconds. */
 export const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -16,4 +18,7 @@ const delayed = (delayMs: number | undefined, c: RequestContext, next: Next): An
  * the rest runs, noted for the journal; nothing when the session has none.
  * A draw from the range by the session's seeded generator.
  */
-export const latency = (): Stage => (c, next) => whenReady(c.get('session').drawLatency(), delayed, c, next)
+export const latency =
+  (session: SessionReader<FaultsSlice>): Stage =>
+  (c, next) =>
+    whenReady(session(c).drawLatency(), delayed, c, next)

@@ -12,6 +12,8 @@ import type { Transport } from '../http/transport.js'
 import { noteShaping } from '../journal/journal-notes.js'
 import { wait } from './latency.js'
 import { type Answer, type Next, type OnError, type RequestContext, settled, type Stage } from '../http/stage.js'
+import type { SessionReader } from '../state/session-reader.js'
+import type { FaultsSlice } from './faults-slice.js'
 
 /** Statuses any operation may be forced to, beyond those it documents. */
 export const extraStatuses = [429, 500, 502, 503, 504] as const
@@ -64,9 +66,13 @@ const readOverride = (c: RequestContext, operation: SpecOperation, allowed: read
 }
 
 /** The session's first matching rule, counted down (one atomic call of the state port). */
-const takeFaultRule = (c: RequestContext, operation: SpecOperation): MaybePromise<FaultRule | undefined> => {
+const takeFaultRule = (
+  c: RequestContext,
+  faults: FaultsSlice,
+  operation: SpecOperation,
+): MaybePromise<FaultRule | undefined> => {
   const petId = c.req.param('petId')
-  return c.get('session').takeFault({ operation: operation.id, ...(petId !== undefined && { petId }) })
+  return faults.takeFault({ operation: operation.id, ...(petId !== undefined && { petId }) })
 }
 
 const ruleEffect = (rule: FaultRule | undefined): Effect | undefined => {
@@ -111,6 +117,8 @@ export interface MockControlOptions {
   allow: () => string
   transport: Transport
   onError: OnError
+  /** The request's session, as the faults see it. */
+  session: SessionReader<FaultsSlice>
 }
 
 /** What an effect does once its delay is over. */
@@ -149,7 +157,8 @@ export const mockControl = (operation: SpecOperation, options: MockControlOption
     const override = readOverride(c, operation, allowed)
     if (override) return shape(c, next, override)
     // Most requests meet no rule: then no target is built and nothing is asked (measured on the hot path).
-    if (!c.get('session').mayFault()) return next(c)
-    return whenReady(takeFaultRule(c, operation), (rule) => shape(c, next, ruleEffect(rule)))
+    const faults = options.session(c)
+    if (!faults.mayFault()) return next(c)
+    return whenReady(takeFaultRule(c, faults, operation), (rule) => shape(c, next, ruleEffect(rule)))
   }
 }

@@ -2,7 +2,7 @@ import type { JournalListener, JournalRecord } from './journal.js'
 
 /** What a feed reads: a journal, or a session of the state port (sessions/port.ts). */
 export interface JournalSource {
-  /** The session's name, when the source is a session: its feed is found by it (see event-streams.ts). */
+  /** The session's name, when the source is a session: its feed is found by it (see stream-registry.ts). */
   readonly name?: string
   subscribe(listener: JournalListener): () => void
 }

@@ -2,7 +2,8 @@ import { isJsonType } from '../http/json.js'
 import { type JournalRecord, keepBody, type RecordedResponse, type Shaping } from './journal.js'
 import { redactAuthorization } from '../http/request-authorization.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
-import type { SessionState } from '../sessions/port.js'
+import type { SessionReader } from '../state/session-reader.js'
+import type { JournalSlice } from './journal-slice.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { builtAnswer } from '../http/respond.js'
@@ -61,9 +62,9 @@ const keptHeaders = (c: RequestContext, transport: Transport): string[] => {
 }
 
 /** Stores the entry with its answer as recorded. */
-const store = (response: RecordedResponse, entry: Omit<JournalRecord, 'id'>, session: SessionState): unknown => {
+const store = (response: RecordedResponse, entry: Omit<JournalRecord, 'id'>, journal: JournalSlice): unknown => {
   entry.response = response
-  return session.record(entry)
+  return journal.record(entry)
 }
 
 /**
@@ -77,10 +78,10 @@ const record = (
   operation: string | null,
   start: number,
   res: Response | undefined,
-  transport: Transport,
+  { transport, session }: JournalOptions,
 ): MaybePromise<unknown> => {
-  const session = c.get('session')
-  if (session === undefined) return
+  const journal = session(c)
+  if (journal === undefined) return
   const shapedBy = c.get('shaping')
   const reset = res === undefined || shapedBy?.some((s: Shaping) => s.by === 'fault' && s.fault === 'connection_reset')
   const entry: Omit<JournalRecord, 'id'> = {
@@ -98,8 +99,8 @@ const record = (
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
   const violations = c.get('violations')
   if (violations !== undefined) entry.violations = violations
-  if (reset) return session.record(entry)
-  return whenReady(responseOf(c, res), store, entry, session)
+  if (reset) return journal.record(entry)
+  return whenReady(responseOf(c, res), store, entry, journal)
 }
 
 const passOn = (_: unknown, res: Response): Response => res
@@ -110,8 +111,16 @@ const recorded = (
   operation: string | null,
   start: number,
   res: Response,
-  transport: Transport,
-): Answer => whenReady(record(c, operation, start, res, transport), passOn, res)
+  options: JournalOptions,
+): Answer => whenReady(record(c, operation, start, res, options), passOn, res)
+
+/** Options of {@link journal}. */
+export interface JournalOptions {
+  transport: Transport
+  onError: OnError
+  /** The request's session, as the journal sees it; undefined until one is selected. */
+  session: SessionReader<JournalSlice | undefined>
+}
 
 /**
  * Records each request in the journal of the session it selected, with the
@@ -119,8 +128,9 @@ const recorded = (
  * as reset: status 0, no answer. Requests answered before a session was
  * selected (CORS preflights, a bad session name) are not recorded.
  */
-export const journal = (operation: SpecOperation | undefined, transport: Transport, onError: OnError): Stage => {
+export const journal = (operation: SpecOperation | undefined, options: JournalOptions): Stage => {
   const id = operation?.id ?? null
+  const { onError } = options
   return (c, next) => {
     const start = performance.now()
     if (operation) c.set('operation', operation)
@@ -128,15 +138,15 @@ export const journal = (operation: SpecOperation | undefined, transport: Transpo
     try {
       answer = settled(c, next, onError)
     } catch (error) {
-      void record(c, id, start, undefined, transport)
+      void record(c, id, start, undefined, options)
       throw error
     }
-    if (!(answer instanceof Promise)) return recorded(c, id, start, answer, transport)
+    if (!(answer instanceof Promise)) return recorded(c, id, start, answer, options)
     // Not whenReady: a rejected answer (a reset connection) is journaled too, as status 0.
     return answer.then(
-      (res) => recorded(c, id, start, res, transport),
+      (res) => recorded(c, id, start, res, options),
       (error: unknown) => {
-        void record(c, id, start, undefined, transport)
+        void record(c, id, start, undefined, options)
         throw error
       },
     )

@@ -1,11 +1,13 @@
-import { Hono, type MiddlewareHandler } from 'hono'
-import { EventStreams } from './event-streams.js'
+import { Hono } from 'hono'
+import type { SessionAccess } from '../state/session-reader.js'
+import type { JournalSlice } from './journal-slice.js'
+import { StreamRegistry } from './stream-registry.js'
 import { toEntry } from './journal-entry.js'
 
 /** What the event stream works on. */
 export interface StreamDeps {
-  /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler
+  /** The session a route works on (X-Mock-Session). */
+  session: SessionAccess<JournalSlice>
 }
 
 const headers = {
@@ -17,16 +19,16 @@ const headers = {
 
 /**
  * GET /requests/stream: the session's journal as server-sent events, one per
- * new entry, within the caps of {@link EventStreams}. A HEAD gets the same
+ * new entry, within the caps of {@link StreamRegistry}. A HEAD gets the same
  * status and headers and never subscribes: hono runs the GET handler for it
  * and drops the body unread, without cancelling it.
  */
 export const streamRoutes = (
   deps: StreamDeps,
-  streams = new EventStreams((record) => JSON.stringify(toEntry(record))),
+  streams = new StreamRegistry((record) => JSON.stringify(toEntry(record))),
 ): Hono =>
-  new Hono().get('/requests/stream', deps.session, (c) => {
-    const session = c.var.session
+  new Hono().get('/requests/stream', deps.session.select, (c) => {
+    const session = deps.session.read(c)
     if (c.req.method === 'HEAD') {
       const refused = streams.refusal(session)
       if (refused) throw refused

@@ -1,17 +1,25 @@
-import { Hono, type MiddlewareHandler } from 'hono'
-import type { DeprecationList } from '../admin/admin-bodies.js'
+import { Hono } from 'hono'
+import type { SessionAccess } from '../state/session-reader.js'
+import type { DeprecationReport } from './deprecation-log.js'
+import type { DeprecationSlice } from './deprecation-slice.js'
+
+/** GET /__admin/deprecations: per deprecated operation, who still calls it. */
+export interface DeprecationList {
+  deprecations: DeprecationReport[]
+}
 
 /** What the deprecation report works on. */
 export interface DeprecationDeps {
-  /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler
+  /** The session a route works on (X-Mock-Session). */
+  session: SessionAccess<DeprecationSlice>
 }
 
 /** Who still calls the deprecated operations in this session, counted apart from the journal. */
 export const deprecationRoutes = (deps: DeprecationDeps): Hono => {
+  const { select, read } = deps.session
   const routes = new Hono()
-  routes.get('/deprecations', deps.session, async (c) =>
-    c.json({ deprecations: await c.var.session.deprecationReport() } satisfies DeprecationList),
+  routes.get('/deprecations', select, async (c) =>
+    c.json({ deprecations: await read(c).deprecationReport() } satisfies DeprecationList),
   )
   return routes
 }

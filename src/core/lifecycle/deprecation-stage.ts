@@ -6,6 +6,8 @@ import { authorizationOf, redactAuthorization } from '../http/request-authorizat
 import { addAnswerHeaders } from '../http/respond.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Stage } from '../http/stage.js'
+import type { SessionReader } from '../state/session-reader.js'
+import type { DeprecationSlice } from './deprecation-slice.js'
 
 const describeClient = ({ authorization, userAgent }: DeprecationClient): string =>
   `${authorization ?? 'a client without Authorization'} with User-Agent ${userAgent === null ? 'none' : JSON.stringify(userAgent)}`
@@ -16,7 +18,11 @@ const describeClient = ({ authorization, userAgent }: DeprecationClient): string
  * the session's deprecation report and warns in the log the first time each
  * client (token hint and User-Agent) calls it.
  */
-export const deprecation = (operation: SpecOperation, logger: Logger): Stage => {
+export const deprecation = (
+  operation: SpecOperation,
+  logger: Logger,
+  session: SessionReader<DeprecationSlice>,
+): Stage => {
   const headers = Object.fromEntries(
     Object.entries(lifecycleHeaders(operation)).map(([name, value]) => [name.toLowerCase(), value]),
   )
@@ -35,7 +41,7 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Stage => 
   }
 
   return (c, next) => {
-    const session = c.get('session')
+    const deprecations = session(c)
     const authorization = authorizationOf(c)
     const client: DeprecationClient = {
       authorization: authorization === undefined ? null : redactAuthorization(authorization),
@@ -43,8 +49,8 @@ export const deprecation = (operation: SpecOperation, logger: Logger): Stage => 
     }
     // The answer does not wait for the count (only the log does): a store that lives elsewhere sends
     // it with the request's journal entry, one round trip, and tells `warn` when Redis has answered.
-    const first = session.noteDeprecatedCall(operation.id, client, Date.now(), warn)
-    if (first !== undefined) warn(first, client, session.name)
+    const first = deprecations.noteDeprecatedCall(operation.id, client, Date.now(), warn)
+    if (first !== undefined) warn(first, client, deprecations.name)
     addAnswerHeaders(c, headers)
     return next(c)
   }

@@ -6,6 +6,8 @@ import { respondJson } from '../http/respond.js'
 import { readNewPet, silenceDefaults, type SpecSilences } from '../spec/silences.js'
 import type { Next, RequestContext } from '../http/stage.js'
 import { whenReady } from '../state/maybe-promise.js'
+import type { SessionReader } from '../state/session-reader.js'
+import type { PetsSlice } from './pets-slice.js'
 
 /** Handlers keyed by operationId; each reads validated input and the session's store. */
 export type OperationHandlers = Record<string, Next>
@@ -20,6 +22,7 @@ export interface CreateRules {
 /** The three operations of the contract, given validated input. */
 export const petHandlers = (
   basePath: string,
+  session: SessionReader<PetsSlice>,
   rules: CreateRules = { silences: silenceDefaults, knownFields: ['name', 'categoryId', 'status'] },
 ): OperationHandlers => {
   const created = (result: Pet | CreateRefusal, c: RequestContext): Response => {
@@ -33,20 +36,20 @@ export const petHandlers = (
   return {
     listPets(c) {
       const { limit, status } = c.get('input').params as { limit: number; status?: PetStatus }
-      return whenReady(c.get('session').listPets(limit, status), listed, c)
+      return whenReady(session(c).listPets(limit, status), listed, c)
     },
 
     createPet(c) {
       const body = c.get('input').body as NewPet
       const tooLarge = petLimitProblem(body)
       if (tooLarge) throw badRequest(`${tooLarge}.`)
-      return whenReady(c.get('session').createPet(readNewPet(body, rules.silences, rules.knownFields)), created, c)
+      return whenReady(session(c).createPet(readNewPet(body, rules.silences, rules.knownFields)), created, c)
     },
 
     getPet(c) {
       const id = c.get('input').params['petId'] as number
       // A rounded id (beyond 2^53) must never match the pet it rounds to.
-      return whenReady(Number.isSafeInteger(id) ? c.get('session').getPet(id) : undefined, found, c)
+      return whenReady(Number.isSafeInteger(id) ? session(c).getPet(id) : undefined, found, c)
     },
   }
 }

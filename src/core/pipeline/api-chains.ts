@@ -12,7 +12,7 @@ import { deprecation } from '../lifecycle/deprecation-stage.js'
 import { journal } from '../journal/journal-stage.js'
 import { mockControl } from '../faults/mock-control.js'
 import { rateLimit, rateLimitPolicy } from '../rate-limit/rate-limit-stage.js'
-import { selectSession } from '../sessions/select-session.js'
+import { selectedSession, selectSession } from '../sessions/select-session.js'
 import { latency } from '../faults/latency.js'
 import { readAheadFor } from './read-ahead.js'
 import { chain, type Next, type OnError, type Stage } from '../http/stage.js'
@@ -62,26 +62,29 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const { basePath, sessions, logger, transport, onError, cors, methodsFor } = options
   const authenticate = authStage(options.auth, onError)
   const body = jsonBody(options.bodyLimit, transport)
+  // Each feature reads its own slice of the session the request selected.
+  const state = selectedSession
   const session = selectSession(sessions)
-  const policy = rateLimitPolicy()
-  const delay = latency()
-  const limit = rateLimit()
+  const policy = rateLimitPolicy(state)
+  const delay = latency(state)
+  const limit = rateLimit(state)
+  const journalOptions = { transport, onError, session: state }
 
   const { forward } = options
   // With --proxy the deployment authenticates, reads and validates: the chain ends at `forward`.
   const operation = (op: SpecOperation, handler: Next): Next =>
     chain(
       [
-        journal(op, transport, onError),
+        journal(op, journalOptions),
         cors,
         forward ? session : selectSession(sessions, readAheadFor(op)),
         policy,
         delay,
-        op.deprecated ? deprecation(op, logger) : undefined,
-        mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),
+        op.deprecated ? deprecation(op, logger, state) : undefined,
+        mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError, session: state }),
         forward ? undefined : authenticate,
         limit,
-        op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,
+        op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset, state) : undefined,
         op.requestBody && !forward ? body : undefined,
         forward ? undefined : validateRequest(op, options.limitRange),
       ],
@@ -105,7 +108,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
     )
   }
   const api = chain(
-    [journal(undefined, transport, onError), cors, session, policy, delay],
+    [journal(undefined, journalOptions), cors, session, policy, delay],
     forward ? forward(undefined) : notFound,
   )
   const other = chain([cors], notFound)

@@ -1,16 +1,23 @@
 import type { Spec, SpecOperation } from '../spec/spec.js'
 import type { Next } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
-import { forwardTo } from './forward.js'
+import { type ForwardOptions, forwardTo } from './forward.js'
 import { checkProxyOptions, type ProxyOptions } from './proxy-options.js'
 import { ProxyStats } from './proxy-stats.js'
 import { baseUrlOf } from './upstream-url.js'
 
+/** What the app gives the proxy when it builds its chains. */
+export type ForwardDeps = Pick<ForwardOptions, 'spec' | 'transport' | 'bodyLimit' | 'keepPets'>
+
 /** What an app needs to stand in front of a deployment: the end of its chains, and their counts. */
 export interface Proxy {
   stats: ProxyStats
-  /** The stage that ends each API chain, for the app's contract, transport and body limit. */
-  forward(deps: { spec: Spec; transport: Transport; bodyLimit: number }): (operation: SpecOperation | undefined) => Next
+  /**
+   * The stage that ends each API chain, for the app's contract, transport and
+   * body limit; `keepPets` keeps the pets the deployment answers in the
+   * request's session.
+   */
+  forward(deps: ForwardDeps): (operation: SpecOperation | undefined) => Next
 }
 
 /**
@@ -24,10 +31,10 @@ export const createProxy = (options: ProxyOptions): Proxy => {
   const stats = new ProxyStats(checked.url)
   return {
     stats,
-    forward: ({ spec, transport, bodyLimit }) => {
+    forward: ({ spec, transport, bodyLimit, keepPets }) => {
       const upstream = baseUrlOf(checked.url, spec.basePath)
       stats.upstream = upstream
-      return forwardTo({ spec, transport, bodyLimit, upstream, ...checked, stats })
+      return forwardTo({ spec, transport, bodyLimit, keepPets, upstream, ...checked, stats })
     },
   }
 }

@@ -6,7 +6,6 @@ import type { Next, RequestContext } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import { answerViolations, requestViolations } from './exchange-violations.js'
 import type { ProxyStats } from './proxy-stats.js'
-import { recordPets } from './record-pets.js'
 import { noteViolations } from '../journal/journal-notes.js'
 
 /** What {@link forwardTo} needs. */
@@ -21,6 +20,8 @@ export interface ForwardOptions {
   /** Add `X-Contract-Violations: n` to each answer (opt-in: answers are otherwise unchanged). */
   flagViolations: boolean
   stats: ProxyStats
+  /** Keeps the pets of an answer the contract accepts (a list, or one pet) in the request's session. */
+  keepPets(c: RequestContext, body: unknown): Promise<void>
 }
 
 // Hop-by-hop (RFC 9110 §7.6.1) and what fetch sets itself; X-Mock-Session and the mock's controls are the mock's own.
@@ -153,7 +154,7 @@ export const forwardTo =
     options.stats.count(operation?.id, violations.length)
     noteViolations(c, violations)
     if (inAnswer.length === 0 && res.status < 300 && answer.json !== undefined) {
-      await recordPets(c.get('session'), answer.json, options.spec.componentValidator('Pet'))
+      await options.keepPets(c, answer.json)
     }
     const headers = answerHeaders(res.headers)
     if (options.flagViolations) headers.set('x-contract-violations', String(violations.length))

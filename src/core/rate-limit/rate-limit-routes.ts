@@ -1,17 +1,20 @@
-import { Hono, type MiddlewareHandler } from 'hono'
-import { badRequest } from '../http/errors.js'
+import { Hono } from 'hono'
 import { jsonBody } from '../body/json-body.js'
-import { toMiddleware } from '../http/stage.js'
-import { formatRate, parseRate, rateExpectation } from './rate-limit.js'
-import type { RateLimitState } from '../sessions/port.js'
-import type { Transport } from '../http/transport.js'
+import { badRequest } from '../http/errors.js'
 import { objectBody } from '../http/object-body.js'
-import type { RateLimitView } from '../admin/admin-bodies.js'
+import { toMiddleware } from '../http/stage.js'
+import type { Transport } from '../http/transport.js'
+import type { SessionAccess } from '../state/session-reader.js'
+import { formatRate, parseRate, rateExpectation } from './rate-limit.js'
+import type { RateLimitSlice, RateLimitState } from './rate-limit-slice.js'
+
+/** GET, PUT and DELETE /__admin/rate-limit: the policy (`rate: null` when off) and how many keys it tracks. */
+export type RateLimitView = { rate: string; limit: number; windowSeconds: number; keys: number } | { rate: null }
 
 /** What the rate-limit routes work on. */
 export interface RateLimitDeps {
-  /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler
+  /** The session a route works on (X-Mock-Session). */
+  session: SessionAccess<RateLimitSlice>
   /** Largest body read, in bytes (413 beyond). */
   bodyLimit: number
   transport: Transport
@@ -22,18 +25,19 @@ const view = ({ policy, keys }: RateLimitState): RateLimitView =>
 
 /** The session's rate limit: GET it, PUT `{ "rate": "100/m" }` (fresh windows), DELETE to turn it off. */
 export const rateLimitRoutes = (deps: RateLimitDeps): Hono => {
+  const { select, read } = deps.session
   const routes = new Hono()
-  routes.get('/rate-limit', deps.session, async (c) => c.json(view(await c.var.session.rateLimit())))
-  routes.put('/rate-limit', deps.session, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
+  routes.get('/rate-limit', select, async (c) => c.json(view(await read(c).rateLimit())))
+  routes.put('/rate-limit', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
     const { rate } = objectBody(c.get('body'), ['rate'], '{ "rate": "<n>/<window>" }')
     const policy = typeof rate === 'string' ? parseRate(rate) : undefined
     if (!policy) throw badRequest(`rate must be ${rateExpectation} (got ${JSON.stringify(rate ?? null)}).`)
-    await c.var.session.setRateLimit(policy)
-    return c.json(view(await c.var.session.rateLimit()))
+    await read(c).setRateLimit(policy)
+    return c.json(view(await read(c).rateLimit()))
   })
-  routes.delete('/rate-limit', deps.session, async (c) => {
-    await c.var.session.setRateLimit(undefined)
-    return c.json(view(await c.var.session.rateLimit()))
+  routes.delete('/rate-limit', select, async (c) => {
+    await read(c).setRateLimit(undefined)
+    return c.json(view(await read(c).rateLimit()))
   })
   return routes
 }

@@ -11,6 +11,8 @@ declare module 'hono' {
 }
 
 import { whenReady } from '../state/maybe-promise.js'
+import type { SessionReader } from '../state/session-reader.js'
+import type { RateLimitSlice } from './rate-limit-slice.js'
 
 // The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).
 const policyName = '"default"'
@@ -23,12 +25,13 @@ const bearerToken = (header: string | undefined): string => /^bearer +(\S+)/i.ex
  * never runs, so nothing changes). Runs after authentication and before
  * validation. Nothing happens while the session has no limit.
  */
-export const rateLimit = (): Stage => (c, next) => whenReady(c.get('session').rateLimitPolicy(), counted, c, next)
-
-const counted = (policy: RateLimitPolicy | undefined, c: RequestContext, next: Next): Answer =>
-  policy
-    ? whenReady(c.get('session').hitRateLimit(partitionKey(bearerToken(authorizationOf(c)))), decided, c, next)
-    : next(c)
+export const rateLimit = (session: SessionReader<RateLimitSlice>): Stage => {
+  const counted = (policy: RateLimitPolicy | undefined, c: RequestContext, next: Next): Answer =>
+    policy
+      ? whenReady(session(c).hitRateLimit(partitionKey(bearerToken(authorizationOf(c)))), decided, c, next)
+      : next(c)
+  return (c, next) => whenReady(session(c).rateLimitPolicy(), counted, c, next)
+}
 
 const decided = (decision: RateDecision | undefined, c: RequestContext, next: Next): Answer => {
   // The limit was turned off between the two calls (another replica, an admin request).
@@ -54,5 +57,7 @@ const withPolicy = (policy: RateLimitPolicy | undefined, c: RequestContext, next
  * While the session has a limit, every answer carries `RateLimit-Policy`,
  * errors included: runs right after the session is selected.
  */
-export const rateLimitPolicy = (): Stage => (c, next) =>
-  whenReady(c.get('session').rateLimitPolicy(), withPolicy, c, next)
+export const rateLimitPolicy =
+  (session: SessionReader<RateLimitSlice>): Stage =>
+  (c, next) =>
+    whenReady(session(c).rateLimitPolicy(), withPolicy, c, next)

@@ -1,16 +1,17 @@
-import type { DeprecationClient, DeprecationReport, FirstCall } from '../lifecycle/deprecation-log.js'
-import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget } from '../faults/fault-rules.js'
+import type { FaultRule } from '../faults/fault-rules.js'
+import type { FaultsSlice } from '../faults/faults-slice.js'
 import type { RandomState } from '../faults/random.js'
-import type { RateDecision, RateLimitPolicy } from '../rate-limit/rate-limit.js'
-import type { JournalListener, JournalQuery, JournalRecord } from '../journal/journal.js'
-import type { ClockSetting, ClockView } from '../time/clock.js'
-import type { NewPet, Pet, PetStatus } from '../spec/pet.js'
-import type { CreateRefusal } from '../pets/pet-store.js'
-import type { LatencyRange, World } from './world.js'
+import type { JournalSlice } from '../journal/journal-slice.js'
+import type { DeprecationSlice } from '../lifecycle/deprecation-slice.js'
+import type { PetsSlice } from '../pets/pets-slice.js'
+import type { RateLimitPolicy } from '../rate-limit/rate-limit.js'
+import type { RateLimitSlice } from '../rate-limit/rate-limit-slice.js'
+import type { Pet, PetStatus } from '../spec/pet.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
-
-/** Told whether a deprecated call was its client's first (see noteDeprecatedCall). */
-export type DeprecationHeard = (first: FirstCall, client: DeprecationClient, session: string) => void
+import type { SessionName } from '../state/session-reader.js'
+import type { ClockSetting, ClockView } from '../time/clock.js'
+import type { ClockSlice } from '../time/clock-slice.js'
+import type { LatencyRange, World } from './world.js'
 
 /** A session's sizes, for listings. */
 export interface SessionSummary {
@@ -33,15 +34,14 @@ export interface SessionContents {
   rateLimit: RateLimitPolicy | undefined
 }
 
-/** A session's rate limit as it stands: the policy (none: off) and how many API keys it tracks. */
-export interface RateLimitState {
-  policy: RateLimitPolicy | undefined
-  keys: number
-}
-
 /**
- * The state port: everything one session holds, as the rest of the core asks
- * for it. The stages, handlers and admin routes talk to this and to
+ * The state port: everything one session holds, composed of the slice each
+ * feature owns and declares (PetsSlice in pets/, FaultsSlice in faults/,
+ * RateLimitSlice, DeprecationSlice in lifecycle/, JournalSlice, ClockSlice in
+ * time/) and what the session as a whole does (reset, snapshots, listings).
+ * A feature reads its own slice (state/session-reader.ts); the composition
+ * roots and the stores (memory-store.ts, the Node host's Redis store) know
+ * the whole. Stages, handlers and admin routes talk to this and to
  * {@link SessionStore}, never to a backend's parts.
  *
  * Every method may answer later ({@link MaybePromise}), so that a networked
@@ -55,90 +55,8 @@ export interface RateLimitState {
  * must make each of these methods atomic as a whole (on Redis: one Lua
  * script or one MULTI), and must never leave half of one applied.
  */
-export interface SessionState {
-  readonly name: string
-  /** Most pets the session holds (--max-pets). */
-  readonly maxPets: number
-
-  /** The pet with `id`; undefined when there is none. */
-  getPet(id: number): MaybePromise<Pet | undefined>
-  /** Up to `limit` pets ascending by id, only those with `status` when given. */
-  listPets(limit: number, status?: PetStatus): MaybePromise<Pet[]>
-  /** Every pet, ascending by id. */
-  allPets(): MaybePromise<Pet[]>
-  /**
-   * Atomic: allocates the next id, stores the pet and its index entries; or
-   * refuses ('full') at capacity, changing nothing. Ids are never reused.
-   */
-  createPet(input: NewPet): MaybePromise<Pet | CreateRefusal>
-  /** Atomic: replaces every pet (validated by the caller); new ids continue after the largest. */
-  replacePets(pets: readonly Pet[]): MaybePromise<void>
-  /** The seed of the session's generator (POST /__admin/seed's default). */
-  generatorSeed(): MaybePromise<number>
-
-  /**
-   * Atomic: the first rule, in creation order, that applies to `target`
-   * (operation, petId, then a probability drawn from the session's seeded
-   * generator, drawn only for a rule that matches otherwise), counted down
-   * when it has `times` and removed at zero; undefined when none applies.
-   * The draw, the count and the removal are one change.
-   */
-  takeFault(target: FaultTarget): MaybePromise<FaultRule | undefined>
-  /**
-   * False only when the session surely has no fault rule, answered now: the
-   * hot path then skips building the target and {@link takeFault} (most
-   * requests meet no rule). A backend that cannot tell without a round trip
-   * answers true.
-   */
-  mayFault(): boolean
-  /** Atomic: adds a rule under the next rule id. */
-  addFault(input: FaultRuleInput): MaybePromise<FaultRule | FaultsFull>
-  /** The rules, in creation order, with their remaining counts. */
-  listFaults(): MaybePromise<FaultRule[]>
-  /** Removes a rule; false when there is none with `id`. */
-  removeFault(id: number): MaybePromise<boolean>
-  clearFaults(): MaybePromise<void>
-
-  /** Atomic: the latency of the next answer, a draw from the session's generator; undefined when it has none. */
-  drawLatency(): MaybePromise<number | undefined>
-
-  /** The rate-limit policy; undefined while there is none (read on every request). */
-  rateLimitPolicy(): MaybePromise<RateLimitPolicy | undefined>
-  /**
-   * Atomic: counts a request of API key `key` against its window at the
-   * session clock's now, unless the window is used up; undefined while the
-   * session has no limit.
-   */
-  hitRateLimit(key: string): MaybePromise<RateDecision | undefined>
-  rateLimit(): MaybePromise<RateLimitState>
-  /** A new policy (none: off), with every window fresh. */
-  setRateLimit(policy: RateLimitPolicy | undefined): MaybePromise<void>
-
-  /**
-   * Atomic per operation and client: counts a call of a deprecated operation.
-   * Whether it was the client's first is answered now, or (a store that lives
-   * elsewhere) told later to `heard`, with the client and the session's name;
-   * nothing waits for it. A callback, not a promise: a promise per call cost
-   * the hot path of a deprecated operation a sixth of its throughput on Redis.
-   */
-  noteDeprecatedCall(operation: string, client: DeprecationClient, now: number, heard: DeprecationHeard): FirstCall
-  deprecationReport(): MaybePromise<DeprecationReport[]>
-
-  /** The session's mock time, epoch ms. */
-  now(): MaybePromise<number>
-  clockView(): MaybePromise<ClockView>
-  setClock(setting: ClockSetting): MaybePromise<ClockView>
-
-  /**
-   * Atomic: the entry under the next entry id, the oldest dropped beyond the
-   * journal's size; subscribers (on every replica) hear of it.
-   */
-  record(entry: Omit<JournalRecord, 'id'>): MaybePromise<JournalRecord>
-  /** Recorded requests, oldest first, filtered by `query`. */
-  requests(query?: JournalQuery): MaybePromise<JournalRecord[]>
-  clearRequests(): MaybePromise<void>
-  /** Hears of each entry recorded from now on; returns the unsubscribe. */
-  subscribe(listener: JournalListener): () => void
+export interface SessionState
+  extends SessionName, PetsSlice, FaultsSlice, RateLimitSlice, DeprecationSlice, ClockSlice, JournalSlice {
   /** Ends every subscription (the session is dropped or the server stops). */
   close(): void
 

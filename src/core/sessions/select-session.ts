@@ -2,6 +2,7 @@ import { badRequest } from '../http/errors.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
 import { isSessionName, sessionHeader } from '../state/session-name.js'
+import type { SessionReader } from '../state/session-reader.js'
 import type { ReadAhead, SessionState, SessionStore } from './port.js'
 
 declare module 'hono' {
@@ -13,6 +14,12 @@ declare module 'hono' {
 
 /** The read a request's handler will most likely make, guessed from the raw request; undefined: no guess. */
 export type ReadAheadOf = (c: RequestContext) => ReadAhead | undefined
+
+/**
+ * The session the request selected, whole (undefined until it is): what the
+ * composition roots hand each feature as the reader of its slice.
+ */
+export const selectedSession: SessionReader<SessionState> = (c) => c.get('session')
 
 const selected = (session: SessionState, c: RequestContext): SessionState => {
   c.set('session', session)

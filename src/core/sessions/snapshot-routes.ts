@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono'
+import { Hono } from 'hono'
 import { accepts } from 'hono/accepts'
 import { ApiError, badRequest } from '../http/errors.js'
 import { readDataBody } from '../body/data-body.js'
@@ -6,11 +6,13 @@ import { restoreSnapshot, type Snapshot, snapshotOf } from './snapshot.js'
 import type { Transport } from '../http/transport.js'
 import type { YamlCodec } from '../body/yaml-data.js'
 import { attachment } from '../http/download-name.js'
+import type { SessionAccess } from '../state/session-reader.js'
+import type { SessionState } from './port.js'
 
 /** What the snapshot routes work on. */
 export interface SnapshotDeps {
-  /** Selects the session a route works on (X-Mock-Session). */
-  session: MiddlewareHandler
+  /** The session a route works on (X-Mock-Session). */
+  session: SessionAccess<SessionState>
   /** The mock's version, named in what it writes. */
   version: string
   /** Largest body read, in bytes (413 beyond). */
@@ -27,9 +29,11 @@ export interface SnapshotDeps {
  * with `Accept: application/json`); PUT /snapshot restores one into the
  * session, all or nothing.
  */
-export const snapshotRoutes = (deps: SnapshotDeps): Hono =>
-  new Hono()
-    .get('/snapshot', deps.session, async (c) => {
+export const snapshotRoutes = (deps: SnapshotDeps): Hono => {
+  const { select, read } = deps.session
+  return new Hono()
+    .get('/snapshot', select, async (c) => {
+      const session = read(c)
       const type = accepts(c, {
         header: 'Accept',
         supports: ['application/yaml', 'application/json'],
@@ -39,21 +43,23 @@ export const snapshotRoutes = (deps: SnapshotDeps): Hono =>
       const json = yaml === undefined
       const headers = {
         'Content-Type': json ? 'application/json' : 'application/yaml; charset=utf-8',
-        'Content-Disposition': attachment(c.var.session.name, json ? '.snapshot.json' : '.snapshot.yaml'),
+        'Content-Disposition': attachment(session.name, json ? '.snapshot.json' : '.snapshot.yaml'),
       }
       // A HEAD (hono runs this handler for it, then drops the body) is not worth a snapshot.
       if (c.req.method === 'HEAD') return c.body(null, 200, headers)
-      const snapshot = await snapshotOf(c.var.session, deps.version)
+      const snapshot = await snapshotOf(session, deps.version)
       if (!yaml) return c.json(snapshot, 200, headers)
       return c.body(await yaml.stringify(snapshot), 200, headers)
     })
-    .put('/snapshot', deps.session, async (c) => {
+    .put('/snapshot', select, async (c) => {
+      const session = read(c)
       const snapshot = deps.validateSnapshot(await readDataBody(c, deps, 'A snapshot'))
       if (typeof snapshot === 'string') throw badRequest(`${snapshot}.`)
-      const { maxPets } = c.var.session
+      const { maxPets } = session
       if (snapshot.pets.length > maxPets) {
         throw new ApiError(507, `${snapshot.pets.length} pets exceed the capacity of ${maxPets}; nothing was restored.`)
       }
-      await restoreSnapshot(c.var.session, snapshot)
+      await restoreSnapshot(session, snapshot)
       return c.body(null, 204)
     })
+}

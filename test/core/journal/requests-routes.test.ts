@@ -116,3 +116,63 @@ describe('keepBody and utf8Length', () => {
     expect(new TextEncoder().encode(text).length).toBe(bytes)
   })
 })
+
+describe('request journal', () => {
+  it('records every /v1 request with the body, redacted auth and what shaped it', async () => {
+    const { request } = contractApp({ pets })
+    await request('/v1/pets?limit=1&x=a&x=b', { headers: auth({}, 'abcdefghijkl') })
+    await request('/v1/pets', postJson({ name: 'c', categoryId: 3, extra: true }, { Prefer: 'code=503' }))
+    await request('/v1/pets', postJson({ name: 'd', categoryId: 4 }))
+    const { requests } = await (await request('/__admin/requests')).json()
+    expect(requests).toHaveLength(3)
+    const [created, forced, listed] = requests
+    expect(listed).toMatchObject({
+      method: 'GET',
+      path: '/v1/pets',
+      query: { limit: '1', x: ['a', 'b'] },
+      operation: 'listPets',
+      status: 200,
+      authorization: 'Bearer ab…',
+    })
+    expect(JSON.stringify(requests)).not.toContain('abcdefghijkl')
+    expect(forced).toMatchObject({ status: 503, shapedBy: [{ by: 'override', status: 503 }] })
+    expect(created).toMatchObject({ status: 201, body: { name: 'd', categoryId: 4 } })
+    expect(created.id).toBeGreaterThan(forced.id)
+    expect(typeof created.durationMs).toBe('number')
+    expect(new Date(created.time).toISOString()).toBe(created.time)
+  })
+
+  it('filters by operation and status, limits, and clears', async () => {
+    const { request } = contractApp({ pets })
+    await request('/v1/pets/1', { headers: auth() })
+    await request('/v1/pets/99', { headers: auth() })
+    await request('/v1/pets', { headers: auth() })
+    const get = async (q: string) => (await (await request(`/__admin/requests${q}`)).json()).requests
+    expect((await get('?operation=getPet')).map((r: { path: string }) => r.path)).toEqual(['/v1/pets/99', '/v1/pets/1'])
+    expect((await get('?status=404')).map((r: { path: string }) => r.path)).toEqual(['/v1/pets/99'])
+    expect(await get('?limit=1')).toHaveLength(1)
+    expect((await request('/__admin/requests', { method: 'DELETE' })).status).toBe(204)
+    expect(await get('')).toEqual([])
+  })
+
+  it.each([
+    ['?limit=0', 'limit must be an integer between 1 and 1000000 (got "0").'],
+    ['?status=abc', 'status must be an integer between 0 and 599 (got "abc").'],
+    ['?operation=deletePet', 'operation must be one of listPets, createPet, getPet (got "deletePet").'],
+  ])('GET /__admin/requests%s → 400', async (q, message) => {
+    const { request } = contractApp({ pets })
+    const res = await request(`/__admin/requests${q}`)
+    expect(res.status).toBe(400)
+    expect((await res.json()).message).toBe(message)
+  })
+
+  it('stays within its bound and cuts long bodies', async () => {
+    const { request } = contractApp({ pets: [], journalSize: 5 })
+    for (let i = 0; i < 12; i++) await request('/v1/pets', { headers: auth() })
+    await request('/v1/pets', postJson({ name: 'x'.repeat(10_000), categoryId: 1 }))
+    const { requests } = await (await request('/__admin/requests')).json()
+    expect(requests).toHaveLength(5)
+    expect(requests[0].body).toHaveLength(4096)
+    expect(requests[0].bodyTruncated).toBe(true)
+  })
+})

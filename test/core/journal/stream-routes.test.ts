@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { prepareMock } from '../../../src/core/app.js'
-import { EventStreams, streamCaps } from '../../../src/core/journal/event-streams.js'
+import { StreamRegistry, streamCaps } from '../../../src/core/journal/stream-registry.js'
 import { Journal } from '../../../src/core/journal/journal.js'
 
 const inSession = (session: string): RequestInit => ({ headers: { 'X-Mock-Session': session } })
@@ -60,7 +60,7 @@ describe('event streams: one serialisation per record, caps', () => {
   it('each record is serialised once, whatever the number of readers, and every reader gets it', async () => {
     const journal = new Journal(10)
     let serialised = 0
-    const streams = new EventStreams((r) => (serialised++, JSON.stringify({ id: r.id })))
+    const streams = new StreamRegistry((r) => (serialised++, JSON.stringify({ id: r.id })))
     const readers = Array.from({ length: 7 }, () => streams.stream(journal).getReader())
     for (const reader of readers) await reader.read() // retry
     for (let i = 0; i < 3; i++) journal.record(record(i))

@@ -3,7 +3,7 @@ import { createApp, prepareMock } from '../../../src/core/app.js'
 import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
 import type { StartState } from '../../../src/core/sessions/memory-store.js'
 import { startWorld } from '../../../src/core/sessions/world.js'
-import { streamCaps } from '../../../src/core/journal/event-streams.js'
+import { streamCaps } from '../../../src/core/journal/stream-registry.js'
 import { runScenario, scenario } from '../../helpers/port-scenario.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 

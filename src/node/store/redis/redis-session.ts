@@ -11,14 +11,9 @@ import {
 import { maxTrackedKeys, type RateDecision, type RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
 import type { JournalListener, JournalQuery, JournalRecord } from '../../../core/journal/journal.js'
 import type { NewPet, Pet, PetStatus } from '../../../core/spec/pet.js'
-import type {
-  DeprecationHeard,
-  RateLimitState,
-  ReadAhead,
-  SessionContents,
-  SessionState,
-  SessionSummary,
-} from '../../../core/sessions/port.js'
+import type { DeprecationHeard } from '../../../core/lifecycle/deprecation-slice.js'
+import type { RateLimitState } from '../../../core/rate-limit/rate-limit-slice.js'
+import type { ReadAhead, SessionContents, SessionState, SessionSummary } from '../../../core/sessions/port.js'
 import type { StartState } from '../../../core/sessions/memory-store.js'
 import type { MaybePromise } from '../../../core/state/maybe-promise.js'
 import type { CreateRefusal } from '../../../core/pets/pet-store.js'

@@ -18,12 +18,12 @@ export interface StreamCaps {
 export const streamCaps: StreamCaps = { perSession: 10, total: 100 }
 
 /**
- * The event streams of an app's journals: one {@link JournalFeed} per journal
+ * The open event streams of an app's journals: one {@link JournalFeed} per journal
  * (each record serialised once for all of a session's streams) and the caps
  * on how many are open. A stream counts from when it is opened until it ends
  * (closed by the client, dropped as too slow, its session gone).
  */
-export class EventStreams {
+export class StreamRegistry {
   // By session name where the source has one: a store that lives elsewhere (Redis) hands out a new
   // session object per request, and a session's streams must still share one feed and one cap.
   readonly #feeds = new Map<unknown, JournalFeed>()

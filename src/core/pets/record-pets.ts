@@ -1,17 +1,13 @@
 import type { ValidateFunction } from 'ajv'
 import { type Pet, toPet } from '../spec/pet.js'
-import type { SessionState } from '../sessions/port.js'
+import type { PetsSlice } from './pets-slice.js'
 
 /**
- * Keeps the pets a deployment answered (a list, or one pet) in the session's
- * store, by id, so that the session's snapshot replays them offline. Only
+ * Keeps the pets a deployment answered (a list, or one pet, with --proxy) in
+ * the session's store, by id, so that the session's snapshot replays them offline. Only
  * pets the contract's `Pet` accepts; nothing when the store would overflow.
  */
-export const recordPets = async (
-  session: SessionState,
-  body: unknown,
-  validatePet: ValidateFunction,
-): Promise<void> => {
+export const recordPets = async (session: PetsSlice, body: unknown, validatePet: ValidateFunction): Promise<void> => {
   const seen = (Array.isArray(body) ? body : [body]).filter((pet): pet is Pet => validatePet(pet))
   if (seen.length === 0) return
   const byId = new Map((await session.allPets()).map((pet) => [pet.id, pet]))

@@ -1,0 +1,31 @@
+import type { MaybePromise } from '../state/maybe-promise.js'
+import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget } from './fault-rules.js'
+
+/** A session's fault rules and latency, as the state port holds them (see sessions/port.ts for what every call may do). */
+export interface FaultsSlice {
+  /**
+   * Atomic: the first rule, in creation order, that applies to `target`
+   * (operation, petId, then a probability drawn from the session's seeded
+   * generator, drawn only for a rule that matches otherwise), counted down
+   * when it has `times` and removed at zero; undefined when none applies.
+   * The draw, the count and the removal are one change.
+   */
+  takeFault(target: FaultTarget): MaybePromise<FaultRule | undefined>
+  /**
+   * False only when the session surely has no fault rule, answered now: the
+   * hot path then skips building the target and {@link takeFault} (most
+   * requests meet no rule). A backend that cannot tell without a round trip
+   * answers true.
+   */
+  mayFault(): boolean
+  /** Atomic: adds a rule under the next rule id. */
+  addFault(input: FaultRuleInput): MaybePromise<FaultRule | FaultsFull>
+  /** The rules, in creation order, with their remaining counts. */
+  listFaults(): MaybePromise<FaultRule[]>
+  /** Removes a rule; false when there is none with `id`. */
+  removeFault(id: number): MaybePromise<boolean>
+  clearFaults(): MaybePromise<void>
+
+  /** Atomic: the latency of the next answer, a draw from the session's generator; undefined when it has none. */
+  drawLatency(): MaybePromise<number | undefined>
+}

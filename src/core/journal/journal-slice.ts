@@ -1,0 +1,17 @@
+import type { MaybePromise } from '../state/maybe-promise.js'
+import type { SessionName } from '../state/session-reader.js'
+import type { JournalListener, JournalQuery, JournalRecord } from './journal.js'
+
+/** A session's journal, as the state port holds it (see sessions/port.ts for what every call may do). */
+export interface JournalSlice extends SessionName {
+  /**
+   * Atomic: the entry under the next entry id, the oldest dropped beyond the
+   * journal's size; subscribers (on every replica) hear of it.
+   */
+  record(entry: Omit<JournalRecord, 'id'>): MaybePromise<JournalRecord>
+  /** Recorded requests, oldest first, filtered by `query`. */
+  requests(query?: JournalQuery): MaybePromise<JournalRecord[]>
+  clearRequests(): MaybePromise<void>
+  /** Hears of each entry recorded from now on; returns the unsubscribe. */
+  subscribe(listener: JournalListener): () => void
+}

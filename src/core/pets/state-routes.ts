@@ -1,0 +1,79 @@
+import { Hono } from 'hono'
+import { dataBody } from '../body/data-body.js'
+import { jsonBody } from '../body/json-body.js'
+import type { YamlCodec } from '../body/yaml-data.js'
+import { ApiError, badRequest } from '../http/errors.js'
+import { toMiddleware } from '../http/stage.js'
+import type { Transport } from '../http/transport.js'
+import type { Pet } from '../spec/pet.js'
+import type { SessionAccess } from '../state/session-reader.js'
+import type { PetsSlice } from './pets-slice.js'
+import { fakePets, SeedError } from './seed.js'
+
+/** GET and PUT /__admin/state. */
+export interface StateBody {
+  pets: Pet[]
+}
+
+/** The body of POST /__admin/seed; `seed` defaults to the session's (the server's --seed, or a restored snapshot's). */
+export interface SeedRequest {
+  count: number
+  seed?: number
+}
+
+/** What the state routes work on. */
+export interface StateDeps {
+  /** The session a route works on (X-Mock-Session). */
+  session: SessionAccess<PetsSlice>
+  /** Largest body read, in bytes (413 beyond). */
+  bodyLimit: number
+  transport: Transport
+  /** State bodies as YAML; none: JSON only. */
+  yaml?: YamlCodec
+  /** Checks `{ pets: [...] }` like fixtures; throws SeedError. */
+  validateState(input: unknown): Pet[]
+}
+
+const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
+  const { count, seed, ...rest } = (
+    body && typeof body === 'object' && !Array.isArray(body) ? body : { count: null }
+  ) as Record<string, unknown>
+  const unknown = Object.keys(rest)[0]
+  if (unknown !== undefined) throw badRequest(`${unknown} is not a known field.`)
+  if (!Number.isSafeInteger(count) || (count as number) < 0 || (count as number) > maxPets) {
+    throw badRequest(`count must be an integer between 0 and ${maxPets}.`)
+  }
+  if (seed !== undefined && (!Number.isSafeInteger(seed) || (seed as number) < 0 || (seed as number) > 2 ** 32 - 1)) {
+    throw badRequest(`seed must be an integer between 0 and ${2 ** 32 - 1}.`)
+  }
+  return { count: count as number, seed: (seed as number | undefined) ?? defaultSeed }
+}
+
+/** The session's pets: GET and PUT /state (YAML or JSON), POST /seed (faker pets). */
+export const stateRoutes = (deps: StateDeps): Hono => {
+  const { select, read } = deps.session
+  const routes = new Hono()
+  routes.get('/state', select, async (c) => c.json({ pets: await read(c).allPets() } satisfies StateBody))
+  routes.put('/state', select, toMiddleware(dataBody(deps, 'The state')), async (c) => {
+    const session = read(c)
+    let pets: Pet[]
+    try {
+      pets = deps.validateState(c.get('body'))
+    } catch (error) {
+      if (error instanceof SeedError) throw badRequest(`${error.message}.`)
+      throw error
+    }
+    if (pets.length > session.maxPets) {
+      throw new ApiError(507, `${pets.length} pets exceed the capacity of ${session.maxPets}; nothing was replaced.`)
+    }
+    await session.replacePets(pets)
+    return c.body(null, 204)
+  })
+  routes.post('/seed', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
+    const session = read(c)
+    const { count, seed } = seedRequest(c.get('body'), session.maxPets, await session.generatorSeed())
+    await session.replacePets(await fakePets(count, seed))
+    return c.body(null, 204)
+  })
+  return routes
+}

@@ -1,0 +1,20 @@
+import type { Context, MiddlewareHandler } from 'hono'
+
+/** What every session has, whatever slice of it a feature sees: its name. */
+export interface SessionName {
+  readonly name: string
+}
+
+/**
+ * The session a request selected, as the slice of it one feature owns (its
+ * state port: FaultsSlice, PetsSlice, …). The composition roots, which select
+ * the session and know the whole of its state (sessions/port.ts), give each
+ * feature a reader of its slice; the compiler checks that the whole has it.
+ */
+export type SessionReader<Slice> = (c: Context) => Slice
+
+/** What admin routes need of the session: the middleware that selects it (X-Mock-Session), and its reader. */
+export interface SessionAccess<Slice> {
+  select: MiddlewareHandler
+  read: SessionReader<Slice>
+}

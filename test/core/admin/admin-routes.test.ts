@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { contractApp } from '../../helpers/contract.js'
+
+const pets = [
+  { id: 1, name: 'a', categoryId: 1, status: 'sold' as const },
+  { id: 2, name: 'b', categoryId: 2 },
+]
+
+describe('health and admin protection', () => {
+  it('GET /__admin/health is cheap and open', async () => {
+    const { request } = contractApp({ pets, adminToken: 'adm' })
+    const res = await request('/__admin/health')
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ status: 'ok', version: '0.1.0', uptimeSeconds: 0, pets: 2, sessions: 1 })
+  })
+
+  it.each([
+    ['GET', '/__admin/faults', 200],
+    ['GET', '/__admin/state', 200],
+    ['POST', '/__admin/reset', 204],
+    ['GET', '/__admin/requests', 200],
+    ['GET', '/__admin/sessions', 200],
+    ['DELETE', '/__admin/sessions/x', 404],
+  ])('with --admin-token, %s %s needs it', async (method, url, status) => {
+    const { request } = contractApp({ pets, adminToken: 'adm', apiKeys: ['api'] })
+    const missing = await request(url, { method })
+    expect(missing.status).toBe(401)
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="petstore-admin"')
+    expect((await request(url, { method, headers: { Authorization: 'Bearer api' } })).status).toBe(401)
+    expect((await request(url, { method, headers: { Authorization: 'Bearer adm' } })).status).toBe(status)
+  })
+
+  it.each([
+    ['wrong content type', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{}' }, 415],
+    ['bad JSON', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{' }, 400],
+    [
+      'too large',
+      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: `{"x":"${'y'.repeat(2000)}"}` },
+      413,
+    ],
+  ])('admin bodies: %s → %i', async (_, init, status) => {
+    const { request } = contractApp({ pets, bodyLimit: 1000 })
+    const res = await request('/__admin/faults', init)
+    expect(res.status).toBe(status)
+    expect((await res.json()).status).toBe(status)
+  })
+
+  it('unknown admin routes are 404, wrong methods 405', async () => {
+    const { request } = contractApp({ pets })
+    expect((await request('/__admin/nope')).status).toBe(404)
+    const res = await request('/__admin/reset')
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS')
+  })
+})
