@@ -35,21 +35,22 @@ export const maxClientsPerOperation = 1000
 /** Longest User-Agent kept, so a client entry stays small (a copy: see own-copy.ts). */
 export const maxUserAgentChars = 256
 
-interface Counter {
+/** How often and when something was called: the calls, the first and the last (epoch ms). */
+export interface CallCount {
   calls: number
   firstSeen: number
   lastSeen: number
 }
 
 interface Usage {
-  total?: Counter
-  clients: Map<string, Counter & DeprecationClient>
-  other?: Counter
+  total?: CallCount
+  clients: Map<string, CallCount & DeprecationClient>
+  other?: CallCount
   /** The latest known client as it was given (User-Agent uncut): a client calls again and again. */
-  last?: { client: DeprecationClient; counter: Counter }
+  last?: { client: DeprecationClient; counter: CallCount }
 }
 
-const count = (counter: Counter | undefined, now: number): Counter => {
+const count = (counter: CallCount | undefined, now: number): CallCount => {
   if (!counter) return { calls: 1, firstSeen: now, lastSeen: now }
   counter.calls++
   counter.lastSeen = now
@@ -57,6 +58,34 @@ const count = (counter: Counter | undefined, now: number): Counter => {
 }
 
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString())
+
+/** An operation's counts: all its calls, each client's (in the order the report lists them), those beyond the cap. */
+export interface OperationCounts {
+  total?: CallCount | undefined
+  clients: readonly (CallCount & DeprecationClient)[]
+  other?: CallCount | undefined
+}
+
+/** One deprecated operation's report from its counts, whichever store kept them. */
+export const operationReport = (
+  operation: SpecOperation,
+  { total, clients, other }: OperationCounts,
+): DeprecationReport => ({
+  operation: operation.id,
+  sunset: operation.sunset?.toISOString() ?? null,
+  replacement: operation.replacement ?? null,
+  calls: total?.calls ?? 0,
+  firstSeen: iso(total?.firstSeen),
+  lastSeen: iso(total?.lastSeen),
+  clients: clients.map((c) => ({
+    authorization: c.authorization,
+    userAgent: c.userAgent,
+    calls: c.calls,
+    firstSeen: iso(c.firstSeen)!,
+    lastSeen: iso(c.lastSeen)!,
+  })),
+  other: { calls: other?.calls ?? 0, lastSeen: iso(other?.lastSeen) },
+})
 
 /**
  * Who calls the deprecated operations of one session, counted apart from the
@@ -104,25 +133,9 @@ export class DeprecationLog {
   report(): DeprecationReport[] {
     return this.#operations.map((op) => {
       const usage = this.#usage.get(op.id)
-      const clients = [...(usage?.clients.values() ?? [])]
-        .sort((a, b) => b.calls - a.calls)
-        .map((c) => ({
-          authorization: c.authorization,
-          userAgent: c.userAgent,
-          calls: c.calls,
-          firstSeen: iso(c.firstSeen)!,
-          lastSeen: iso(c.lastSeen)!,
-        }))
-      return {
-        operation: op.id,
-        sunset: op.sunset?.toISOString() ?? null,
-        replacement: op.replacement ?? null,
-        calls: usage?.total?.calls ?? 0,
-        firstSeen: iso(usage?.total?.firstSeen),
-        lastSeen: iso(usage?.total?.lastSeen),
-        clients,
-        other: { calls: usage?.other?.calls ?? 0, lastSeen: iso(usage?.other?.lastSeen) },
-      }
+      // Most calls first; a stable sort keeps ties in the order of their first call.
+      const clients = [...(usage?.clients.values() ?? [])].sort((a, b) => b.calls - a.calls)
+      return operationReport(op, { total: usage?.total, clients, other: usage?.other })
     })
   }
 }
