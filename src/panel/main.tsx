@@ -1,6 +1,6 @@
 import { render } from 'preact'
 import { App } from './app.js'
-import { TokenBroker } from './token-broker.js'
+import { TokenBroker } from './api/token-broker.js'
 
 const sessionKey = 'petstore-mock.session'
 

@@ -1,4 +1,4 @@
-import type { FaultRule, JournalEntry, Shaping } from './types.js'
+import type { FaultRule, JournalEntry, Shaping } from '../types.js'
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0')
 

@@ -1,6 +1,6 @@
-import { plural } from './describe.js'
+import { plural } from '../model/describe.js'
 import { useState } from 'preact/hooks'
-import type { SessionSummary } from './types.js'
+import type { SessionSummary } from '../types.js'
 
 const NAME = '[A-Za-z0-9._\\-]{1,64}'
 

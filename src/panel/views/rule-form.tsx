@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import { emptyRuleFields, ruleBody, type RuleFields } from './form-values.js'
+import { emptyRuleFields, ruleBody, type RuleFields } from '../model/form-values.js'
 import { Field, NumberField } from './parts.js'
 
 const faultOptions = [

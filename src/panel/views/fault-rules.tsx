@@ -1,8 +1,8 @@
-import { remainingText, ruleText } from './describe.js'
+import { remainingText, ruleText } from '../model/describe.js'
 import { Card } from './parts.js'
-import { presets } from './presets.js'
+import { presets } from '../model/presets.js'
 import { RuleForm } from './rule-form.js'
-import type { FaultRule } from './types.js'
+import type { FaultRule } from '../types.js'
 
 /** The session's fault rules: presets, the active rules, a form for any rule. */
 export function FaultRules(props: {

@@ -1,7 +1,7 @@
 import { AdminError, type AdminClient } from './admin-client.js'
 import { SseParser } from './sse.js'
 import type { TokenBroker } from './token-broker.js'
-import type { JournalEntry } from './types.js'
+import type { JournalEntry } from '../types.js'
 
 /** Where the live feed stands. */
 export type StreamState =

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import type { AdminClient } from './admin-client.js'
 import { followJournal, type StreamState } from './journal-stream.js'
-import { mergeEntries } from './rows.js'
+import { mergeEntries } from '../model/rows.js'
 import type { TokenBroker } from './token-broker.js'
-import type { JournalEntry } from './types.js'
+import type { JournalEntry } from '../types.js'
 
 /** The live rows of a session's journal and the state of its feed. */
 export interface LiveJournal {

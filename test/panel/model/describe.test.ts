@@ -11,10 +11,10 @@ import {
   violationsText,
   statusKind,
   statusText,
-} from '../../src/panel/describe.js'
-import { dispositionFilename, downloadName } from '../../src/panel/download.js'
-import { countByStatus, fileContentType } from '../../src/panel/pets.js'
-import type { FaultRule } from '../../src/panel/types.js'
+} from '../../../src/panel/model/describe.js'
+import { dispositionFilename, downloadName } from '../../../src/panel/model/download.js'
+import { countByStatus, fileContentType } from '../../../src/panel/model/pets.js'
+import type { FaultRule } from '../../../src/panel/types.js'
 
 describe('what the panel writes', () => {
   it('paths keep their query, repeated parameters included', () => {

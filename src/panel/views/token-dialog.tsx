@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { TokenBroker, TokenPrompt } from './token-broker.js'
+import type { TokenBroker, TokenPrompt } from '../api/token-broker.js'
 
 /**
  * Asks for the admin token when the server refuses a call with 401: a modal

@@ -1,4 +1,4 @@
-import type { JournalEntry } from './types.js'
+import type { JournalEntry } from '../types.js'
 
 /** Most rows the panel keeps: the server's default journal size. */
 export const maxRows = 1000

@@ -1,4 +1,4 @@
-import type { Pet } from './types.js'
+import type { Pet } from '../types.js'
 
 /** Pets by status, `none` for those without one (from GET /__admin/state). */
 export const countByStatus = (pets: readonly Pet[]): Record<string, number> => {

@@ -1,4 +1,4 @@
-import type { StreamState } from './journal-stream.js'
+import type { StreamState } from '../api/journal-stream.js'
 
 const words: Record<StreamState['state'], string> = {
   connecting: 'Connecting…',

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
-import { numberField } from './form-values.js'
+import { numberField } from '../model/form-values.js'
 import { Card, Field, NumberField } from './parts.js'
-import { countByStatus } from './pets.js'
-import type { Pet } from './types.js'
+import { countByStatus } from '../model/pets.js'
+import type { Pet } from '../types.js'
 
 const statuses = [
   ['available', 'Available'],

@@ -1,6 +1,14 @@
-import { clockTime, duration, pathWithQuery, shapedByText, statusKind, statusText, violationsText } from './describe.js'
-import { entryKey } from './rows.js'
-import type { JournalEntry } from './types.js'
+import {
+  clockTime,
+  duration,
+  pathWithQuery,
+  shapedByText,
+  statusKind,
+  statusText,
+  violationsText,
+} from '../model/describe.js'
+import { entryKey } from '../model/rows.js'
+import type { JournalEntry } from '../types.js'
 
 /** The id of the details region the rows control. */
 export const detailsId = 'request-details'

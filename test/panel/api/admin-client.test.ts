@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createApp } from '../../src/index.js'
-import { AdminError, adminClient } from '../../src/panel/admin-client.js'
-import { type TokenPrompt, TokenBroker, tokenStorageKey } from '../../src/panel/token-broker.js'
+import { createApp } from '../../../src/index.js'
+import { AdminError, adminClient } from '../../../src/panel/api/admin-client.js'
+import { type TokenPrompt, TokenBroker, tokenStorageKey } from '../../../src/panel/api/token-broker.js'
 
 const memoryStorage = () => {
   const items = new Map<string, string>()

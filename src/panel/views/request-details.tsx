@@ -1,6 +1,6 @@
-import { bodyText, pathWithQuery, shapedByText, statusText, violationsText } from './describe.js'
+import { bodyText, pathWithQuery, shapedByText, statusText, violationsText } from '../model/describe.js'
 import { detailsId } from './requests-table.js'
-import type { JournalEntry } from './types.js'
+import type { JournalEntry } from '../types.js'
 
 function Headers(props: { headers: Record<string, string> | undefined; label: string }) {
   const entries = Object.entries(props.headers ?? {})

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { emptyRuleFields, numberField, ruleBody } from '../../src/panel/form-values.js'
-import { presets } from '../../src/panel/presets.js'
-import { createRuleValidator } from '../../src/core/faults/fault-rules.js'
+import { emptyRuleFields, numberField, ruleBody } from '../../../src/panel/model/form-values.js'
+import { presets } from '../../../src/panel/model/presets.js'
+import { createRuleValidator } from '../../../src/core/faults/fault-rules.js'
 
 describe('the rule form', () => {
   it.each([

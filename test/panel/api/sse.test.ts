@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SseParser } from '../../src/panel/sse.js'
+import { SseParser } from '../../../src/panel/api/sse.js'
 
 const parse = (...chunks: string[]) => {
   const parser = new SseParser()

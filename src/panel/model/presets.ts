@@ -1,4 +1,4 @@
-import type { FaultRuleInput } from './types.js'
+import type { FaultRuleInput } from '../types.js'
 
 /** A one-click fault rule: the button's name and the rule it adds. */
 export interface Preset {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { adminClient } from '../../src/panel/admin-client.js'
-import { followJournal, type StreamState } from '../../src/panel/journal-stream.js'
-import { TokenBroker } from '../../src/panel/token-broker.js'
-import type { JournalEntry } from '../../src/panel/types.js'
-import { journalEntry } from './entries.js'
+import { adminClient } from '../../../src/panel/api/admin-client.js'
+import { followJournal, type StreamState } from '../../../src/panel/api/journal-stream.js'
+import { TokenBroker } from '../../../src/panel/api/token-broker.js'
+import type { JournalEntry } from '../../../src/panel/types.js'
+import { journalEntry } from '../entries.js'
 
 const entry = journalEntry
 const event = (e: JournalEntry) => `id: ${e.id}\nevent: request\ndata: ${JSON.stringify(e)}\n\n`
