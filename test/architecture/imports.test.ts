@@ -3,10 +3,63 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { importCircles, importGraph } from '../helpers/import-graph.js'
+import {
+  type AllowedEdge,
+  crowdedFolders,
+  folderOf,
+  importCircles,
+  importGraph,
+  type Layer,
+  layerBreaches,
+  twoWayFolders,
+} from '../helpers/import-graph.js'
 
 const src = fileURLToPath(new URL('../../src', import.meta.url))
 const graph = importGraph(src)
+
+/**
+ * The house of src/core (docs/internals/architecture.md): the composition
+ * roots on top, the sessions (the state port composed) under them, the
+ * features in the middle, the floor below. A layer imports the layers below
+ * it; features import one another only by the edges listed here.
+ */
+const house: Layer[] = [
+  { name: 'root', rank: 3, peers: 'any', folders: ['core', 'core/admin', 'core/pipeline'] },
+  { name: 'sessions', rank: 2, peers: 'any', folders: ['core/sessions'] },
+  {
+    name: 'feature',
+    rank: 1,
+    peers: 'listed',
+    folders: [
+      'core/access',
+      'core/body',
+      'core/clock',
+      'core/docs',
+      'core/faults',
+      'core/journal',
+      'core/lifecycle',
+      'core/panel',
+      'core/pets',
+      'core/proxy',
+      'core/rate-limit',
+    ],
+  },
+  { name: 'floor', rank: 0, peers: 'any', folders: ['core/http', 'core/spec', 'core/state', 'core/time'] },
+]
+
+/** The only imports from one feature to another. */
+const allowedFeatureEdges: AllowedEdge[] = [
+  { from: '*', to: 'core/body', why: 'admin routes read their bodies with the body stages (JSON, YAML or JSON)' },
+  { from: 'core/faults', to: 'core/journal', why: 'the controls note for the journal how they shaped an answer' },
+  {
+    from: 'core/proxy',
+    to: 'core/journal',
+    why: 'the proxy notes for the journal how an exchange breaks the contract',
+  },
+]
+
+/** Most .ts/.tsx files directly in one folder of src/ (generated code aside). */
+const maxLooseFiles = 15
 
 describe('imports in src/', () => {
   it('form no circle, type-only imports included', () => {
@@ -24,6 +77,31 @@ describe('imports in src/', () => {
     expect(upward).toEqual([])
   })
 
+  it('point one way between folders: no two folders of the core import each other', () => {
+    expect(twoWayFolders(graph, 'core')).toEqual([])
+  })
+
+  it('point down the house: features import the floor and the listed edges only, the floor only itself', () => {
+    expect(layerBreaches(graph, 'core', house, allowedFeatureEdges)).toEqual([])
+  })
+
+  it('name the house as it is: every folder of the table exists, every allowed edge is used', () => {
+    const folders = new Set([...graph.keys()].map(folderOf))
+    expect(house.flatMap((layer) => layer.folders).filter((folder) => !folders.has(folder))).toEqual([])
+    const used = (edge: AllowedEdge) =>
+      [...graph].some(
+        ([file, targets]) =>
+          (edge.from === '*' || folderOf(file) === edge.from) &&
+          folderOf(file) !== edge.to &&
+          targets.some((target) => folderOf(target) === edge.to),
+      )
+    expect(allowedFeatureEdges.filter((edge) => !used(edge))).toEqual([])
+  })
+
+  it(`keep folders small: none in src/ but generated/ holds more than ${maxLooseFiles} loose files`, () => {
+    expect(crowdedFolders(src, maxLooseFiles, ['generated'])).toEqual([])
+  })
+
   it('are read whole: the graph knows the core and the hosts', () => {
     expect(graph.get('core/app.ts')).toContain('core/pipeline/api-chains.ts')
     expect(graph.get('node/main.ts')?.some((target) => target.startsWith('core/'))).toBe(true)
@@ -34,7 +112,7 @@ describe('imports in src/', () => {
   })
 })
 
-describe('importCircles', () => {
+describe('the checks, on small trees', () => {
   const dir = mkdtempSync(join(tmpdir(), 'import-graph-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const write = (path: string, text: string) => {
@@ -42,11 +120,56 @@ describe('importCircles', () => {
     writeFileSync(join(dir, path), text)
   }
 
-  it('finds a type-only circle across folders, a multi-line import and an import() type', () => {
-    write('a/one.ts', "import type { Two } from '../b/two.js'\nexport type One = { two: Two }\n")
-    write('b/two.ts', "import type {\n  Three,\n} from './three.js'\nexport type Two = Three\n")
-    write('b/three.ts', "export type Three = import('../a/one.js').One\n")
-    write('c/alone.ts', "import { x } from './missing.js'\nexport const y = x\n")
-    expect(importCircles(importGraph(dir))).toEqual([['a/one.ts', 'b/two.ts', 'b/three.ts', 'a/one.ts']])
+  it('importCircles finds a type-only circle across folders, a multi-line import and an import() type', () => {
+    write('circle/a/one.ts', "import type { Two } from '../b/two.js'\nexport type One = { two: Two }\n")
+    write('circle/b/two.ts', "import type {\n  Three,\n} from './three.js'\nexport type Two = Three\n")
+    write('circle/b/three.ts', "export type Three = import('../a/one.js').One\n")
+    write('circle/c/alone.ts', "import { x } from './missing.js'\nexport const y = x\n")
+    expect(importCircles(importGraph(join(dir, 'circle')))).toEqual([
+      ['a/one.ts', 'b/two.ts', 'b/three.ts', 'a/one.ts'],
+    ])
+  })
+
+  it('twoWayFolders finds two folders importing each other through different files, which is no circle', () => {
+    write('pair/core/a/one.ts', "import { two } from '../b/two.js'\nexport const one = two\n")
+    write('pair/core/a/four.ts', 'export const four = 4\n')
+    write('pair/core/b/two.ts', 'export const two = 2\n')
+    write('pair/core/b/three.ts', "import type {} from '../a/four.js'\nexport const three = 3\n")
+    write('pair/core/c/five.ts', "import { one } from '../a/one.js'\nexport const five = one\n")
+    const pairGraph = importGraph(join(dir, 'pair'))
+    expect(importCircles(pairGraph)).toEqual([])
+    expect(twoWayFolders(pairGraph, 'core')).toEqual(['core/a <-> core/b'])
+  })
+
+  it('layerBreaches finds an import up, one between features that is not listed, and a folder in no layer', () => {
+    write('layers/core/floor/f.ts', "import { g } from '../feat/g.js'\nexport const f = g\n")
+    write('layers/core/feat/g.ts', "import { h } from '../other/h.js'\nexport const g = h\n")
+    write(
+      'layers/core/other/h.ts',
+      "import { b } from '../body/b.js'\nimport { e } from '../floor/e.js'\nexport const h = b + e\n",
+    )
+    write('layers/core/body/b.ts', 'export const b = 1\n')
+    write('layers/core/floor/e.ts', 'export const e = 1\n')
+    write('layers/core/top/t.ts', "import { g } from '../feat/g.js'\nexport const t = g\n")
+    write('layers/core/stray/s.ts', 'export const s = 1\n')
+    const layers: Layer[] = [
+      { name: 'root', rank: 2, peers: 'any', folders: ['core/top'] },
+      { name: 'feature', rank: 1, peers: 'listed', folders: ['core/feat', 'core/other', 'core/body'] },
+      { name: 'floor', rank: 0, peers: 'any', folders: ['core/floor'] },
+    ]
+    const allowed: AllowedEdge[] = [{ from: '*', to: 'core/body', why: 'fixture' }]
+    expect(layerBreaches(importGraph(join(dir, 'layers')), 'core', layers, allowed)).toEqual([
+      'core/feat/g.ts -> core/other/h.ts (feature -> feature)',
+      'core/floor/f.ts -> core/feat/g.ts (floor -> feature)',
+      'core/stray: in no layer',
+    ])
+  })
+
+  it('crowdedFolders finds a folder of 16 loose files, not one of 15 or its subfolders, nor an exception', () => {
+    for (let i = 0; i < 16; i++) write(`crowd/big/f${i}.ts`, 'export {}\n')
+    for (let i = 0; i < 15; i++) write(`crowd/small/f${i}.tsx`, 'export {}\n')
+    for (let i = 0; i < 10; i++) write(`crowd/big/sub/f${i}.ts`, 'export {}\n')
+    for (let i = 0; i < 20; i++) write(`crowd/generated/f${i}.ts`, 'export {}\n')
+    expect(crowdedFolders(join(dir, 'crowd'), 15, ['generated'])).toEqual(['big: 16 files'])
   })
 })

@@ -77,3 +77,100 @@ export const importCircles = (graph: ImportGraph): string[][] => {
   for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file)
   return circles
 }
+
+/** The folder of a file of the graph (`core/http/stage.ts` → `core/http`). */
+export const folderOf = (file: string): string => posix.dirname(file)
+
+/** The folders under `within` that files of each import, its own left out. */
+export const folderImports = (graph: ImportGraph, within: string): Map<string, Set<string>> => {
+  const inside = (file: string) => file.startsWith(`${within}/`)
+  const imports = new Map<string, Set<string>>()
+  for (const [file, targets] of graph) {
+    if (!inside(file)) continue
+    const from = folderOf(file)
+    for (const target of targets) {
+      const to = folderOf(target)
+      if (!inside(target) || to === from) continue
+      if (!imports.has(from)) imports.set(from, new Set())
+      imports.get(from)!.add(to)
+    }
+  }
+  return imports
+}
+
+/** Every pair of folders under `within` that import each other, each once: `a <-> b`. */
+export const twoWayFolders = (graph: ImportGraph, within: string): string[] => {
+  const imports = folderImports(graph, within)
+  const pairs: string[] = []
+  for (const [from, tos] of imports) {
+    for (const to of tos) if (from < to && imports.get(to)?.has(from)) pairs.push(`${from} <-> ${to}`)
+  }
+  return pairs.sort()
+}
+
+/**
+ * One layer of a house of folders: higher ranks import lower ones; `peers`
+ * says whether its folders may import one another (`listed`: only by an
+ * allowed edge).
+ */
+export interface Layer {
+  name: string
+  rank: number
+  folders: readonly string[]
+  peers: 'any' | 'listed'
+}
+
+/** An import from one folder to another of the same layer that is allowed; `*` stands for any folder. */
+export interface AllowedEdge {
+  from: string
+  to: string
+  why: string
+}
+
+/**
+ * Every import under `within` that breaks the layers: one up to a higher
+ * layer, one to a peer that the layer or `allowed` does not allow; and every
+ * folder that no layer names. Imports within a folder are free.
+ */
+export const layerBreaches = (
+  graph: ImportGraph,
+  within: string,
+  layers: readonly Layer[],
+  allowed: readonly AllowedEdge[],
+): string[] => {
+  const layerOf = new Map(layers.flatMap((layer) => layer.folders.map((folder) => [folder, layer] as const)))
+  const breaches = new Set<string>()
+  for (const [file, targets] of graph) {
+    if (!file.startsWith(`${within}/`)) continue
+    const from = folderOf(file)
+    const own = layerOf.get(from)
+    if (!own) {
+      breaches.add(`${from}: in no layer`)
+      continue
+    }
+    for (const target of targets) {
+      const to = folderOf(target)
+      if (!target.startsWith(`${within}/`) || to === from) continue
+      const theirs = layerOf.get(to)
+      if (!theirs) continue // reported as its own folder's breach
+      if (theirs.rank < own.rank) continue
+      const listed = allowed.some((edge) => (edge.from === from || edge.from === '*') && edge.to === to)
+      if (theirs.rank === own.rank && (own.peers === 'any' || listed)) continue
+      breaches.add(`${file} -> ${target} (${own.name} -> ${theirs.name})`)
+    }
+  }
+  return [...breaches].sort()
+}
+
+/** Folders under `root`, but those named in `except`, with more than `max` loose sources (.ts/.tsx directly in them). */
+export const crowdedFolders = (root: string, max: number, except: readonly string[] = []): string[] => {
+  const counts = new Map<string, number>()
+  for (const file of listSources(root)) {
+    if (!/\.tsx?$/.test(file)) continue
+    counts.set(folderOf(file), (counts.get(folderOf(file)) ?? 0) + 1)
+  }
+  return [...counts]
+    .filter(([folder, count]) => count > max && !except.includes(folder))
+    .map(([folder, count]) => `${folder}: ${count} files`)
+    .sort()
+}
