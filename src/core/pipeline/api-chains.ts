@@ -62,13 +62,12 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const { basePath, sessions, logger, transport, onError, cors, methodsFor } = options
   const authenticate = authStage(options.auth, onError)
   const body = jsonBody(options.bodyLimit, transport)
-  // Each feature reads its own slice of the session the request selected.
-  const state = selectedSession
+  // Each stage reads its own slice of the session the request selected: selectedSession, whole here.
   const session = selectSession(sessions)
-  const policy = rateLimitPolicy(state)
-  const delay = latency(state)
-  const limit = rateLimit(state)
-  const journalOptions = { transport, onError, session: state }
+  const policy = rateLimitPolicy(selectedSession)
+  const delay = latency(selectedSession)
+  const limit = rateLimit(selectedSession)
+  const journalOptions = { transport, onError, session: selectedSession }
 
   const { forward } = options
   // With --proxy the deployment authenticates, reads and validates: the chain ends at `forward`.
@@ -80,11 +79,16 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
         forward ? session : selectSession(sessions, readAheadFor(op)),
         policy,
         delay,
-        op.deprecated ? deprecation(op, logger, state) : undefined,
-        mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError, session: state }),
+        op.deprecated ? deprecation(op, logger, selectedSession) : undefined,
+        mockControl(op, {
+          allow: () => allowHeader(methodsFor(op.routePath)),
+          transport,
+          onError,
+          session: selectedSession,
+        }),
         forward ? undefined : authenticate,
         limit,
-        op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset, state) : undefined,
+        op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset, selectedSession) : undefined,
         op.requestBody && !forward ? body : undefined,
         forward ? undefined : validateRequest(op, options.limitRange),
       ],

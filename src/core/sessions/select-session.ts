@@ -30,7 +30,7 @@ const selected = (session: SessionState, c: RequestContext): SessionState => {
  * Puts the session the request names (or the default one) in `c.var.session`;
  * 400 for a bad name. `readAhead`: the read the handler will likely make (port.ts).
  */
-export const setSession = (
+const setSession = (
   c: RequestContext,
   sessions: SessionStore,
   readAhead?: ReadAhead,
