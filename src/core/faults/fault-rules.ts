@@ -87,16 +87,16 @@ export const ruleValidatorFor = (spec: Spec): ((input: unknown) => FaultRuleInpu
   return validate
 }
 
-/**
- * Checks a list of start-up rules (`--faults`, the msw `faults` option):
- * the rules, or a sentence naming the source, the entry and the field.
- */
 /** Most fault rules a session holds: every request looks at them, and a client may add them without end. */
 export const maxFaultRules = 1000
 
 /** Why a rule was not added: the session holds {@link maxFaultRules} already. */
 export type FaultsFull = 'full'
 
+/**
+ * Checks a list of start-up rules (`--faults`, the msw `faults` option):
+ * the rules, or a sentence naming the source, the entry and the field.
+ */
 export const checkFaultRules = (
   data: unknown,
   validate: (input: unknown) => FaultRuleInput | string,

@@ -30,11 +30,7 @@ const selected = (session: SessionState, c: RequestContext): SessionState => {
  * Puts the session the request names (or the default one) in `c.var.session`;
  * 400 for a bad name. `readAhead`: the read the handler will likely make (port.ts).
  */
-const setSession = (
-  c: RequestContext,
-  sessions: SessionStore,
-  readAhead?: ReadAhead,
-): MaybePromise<SessionState> => {
+const setSession = (c: RequestContext, sessions: SessionStore, readAhead?: ReadAhead): MaybePromise<SessionState> => {
   const name = c.req.header(sessionHeader)
   if (name !== undefined && !isSessionName(name)) {
     throw badRequest(`${sessionHeader} must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)

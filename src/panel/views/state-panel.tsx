@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { numberField } from '../model/form-values.js'
 import { Card, Field, NumberField } from './parts.js'
-import { countByStatus } from '../model/pets.js'
+import { countByStatus } from '../model/pet-state.js'
 import type { Pet } from '../types.js'
 
 const statuses = [

@@ -13,7 +13,7 @@ import {
   statusText,
 } from '../../../src/panel/model/describe.js'
 import { dispositionFilename, downloadName } from '../../../src/panel/model/download.js'
-import { countByStatus, fileContentType } from '../../../src/panel/model/pets.js'
+import { countByStatus, fileContentType } from '../../../src/panel/model/pet-state.js'
 import type { FaultRule } from '../../../src/panel/types.js'
 
 describe('what the panel writes', () => {
