@@ -1,4 +1,4 @@
-import { keptPrefix } from '../http/own-copy.js'
+import { keptPrefix } from '../state/own-copy.js'
 
 /** How an answer was shaped by the mock's controls, when it was. */
 export type Shaping =
