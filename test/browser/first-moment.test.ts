@@ -10,7 +10,7 @@ import {
   median,
   type PageStart,
 } from '../helpers/consumer-page.js'
-import { serveDirectory } from '../helpers/msw-page.js'
+import { serveDirectory } from '../helpers/serve-directory.js'
 
 /**
  * createHandlers()'s first call at page start, in a consumer app bundled from the packed package,

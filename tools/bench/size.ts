@@ -12,7 +12,8 @@ import { cpus } from 'node:os'
 import build from '../../test/helpers/build.js'
 import { launchChromium } from '../../test/helpers/chromium.js'
 import { buildConsumerSite, loadConsumerPage, measurePageStarts } from '../../test/helpers/consumer-page.js'
-import { buildMswPage, callPage, openMswPage, serveDirectory } from '../../test/helpers/msw-page.js'
+import { buildMswPage, callPage, openMswPage } from '../../test/helpers/msw-page-harness.js'
+import { serveDirectory } from '../../test/helpers/serve-directory.js'
 import { bundleBudgetBytes, bundleMsw } from './msw-bundle.js'
 
 const runs = Number(process.env['SIZE_RUNS'] ?? 7)
