@@ -13,7 +13,7 @@ let prefixes = 0
 
 beforeAll(async () => {
   redis = await startRedis()
-}, 30_000)
+}, 60_000)
 
 afterAll(async () => {
   for (const store of opened) store.close()
