@@ -2,32 +2,19 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fixturePets } from '../../src/generated/contract.js'
 import { launchChromium } from '../helpers/chromium.js'
-import {
-  buildConsumerSite,
-  type ConsumerSite,
-  loadConsumerPage,
-  loadPageStart,
-  median,
-  type PageStart,
-} from '../helpers/consumer-page.js'
-import { serveDirectory } from '../helpers/msw-page.js'
+import { buildConsumerSite, type ConsumerSite, loadConsumerPage, loadPageStart } from '../helpers/consumer-page.js'
+import { serveDirectory } from '../helpers/serve-directory.js'
 
 /**
- * createHandlers()'s first call at page start, in a consumer app bundled from the packed package,
- * against the evaluation of the modules that page imports (msw's and petstore-mock's) just before
- * it, in the same page: the median over `runs` page starts, each in a Chromium of its own with no
- * DevTools protocol attached (see loadPageStart), of the call's time over the import's.
- *
- * A ratio, not milliseconds: on this shared 2-core machine a page's figures range over 5× and more
- * with the other work, and both sides are first runs of cold code on the page's main thread, one
- * right after the other, which that work slows alike. The bound: the import takes about 10 ms on a
- * quiet machine, so 0.8 is about 8 ms, a quarter of the issue's 30 ms budget. Before (the mock made
- * in the call, and a stack formatted there by msw) the median ratio measured 1.26 to 2.1 here; now
- * 0.18 to 0.49 (HANDOFF.md: figures): the bound sits between the two, 1.6× from either.
+ * createHandlers()'s first call at page start, in a consumer app bundled from the packed package. What
+ * made it slow (6 to 12 ms of 30: a stack formatted for msw's call frame, which makes V8 parse the whole
+ * entry chunk again, and the mock made in the call) is shown not to happen, in a page loaded with no
+ * DevTools protocol attached (see loadPageStart): the call formats no stack (V8 asks
+ * Error.prepareStackTrace for none with frames; msw alone does, for contrast) and leaves the making to
+ * an idle callback (test/msw/first-call.test.ts checks that path in detail). Its time, beside the
+ * page's module evaluation, is reported by `npm run size` (tools/bench/size.ts), not asserted: on a
+ * shared 2-core machine a page's figures range over 5× and more with the other work (issue 27 §3).
  */
-const maxRatio = 0.8
-const runs = 11
-
 let browser: Browser
 let site: ConsumerSite
 let server: Awaited<ReturnType<typeof serveDirectory>>
@@ -55,15 +42,14 @@ describe('the first moment of a consumer app (bundled from the packed package, h
     )
   })
 
-  it(`creates the handlers at module evaluation within ${maxRatio}× the page's module evaluation`, async () => {
-    const app: PageStart[] = []
-    for (let i = 0; i < runs; i++) app.push(await loadPageStart(server.url, 'app'))
-    const ms = (values: number[]) => `${median(values).toFixed(1)} ms`
-    const ratio = median(app.map((p) => p.createMs / p.importMs))
+  it('creates the handlers at module evaluation formatting no stack, and leaves making the mock to an idle callback', async () => {
+    const baseline = await loadPageStart(server.url, 'baseline')
+    const app = await loadPageStart(server.url, 'app')
+    expect(baseline.during.stacksFormatted).toBeGreaterThan(0)
+    expect(app.during).toEqual({ stacksFormatted: 0, idleCallbacks: 1, callFrame: null })
     console.log(
-      `page start, median of ${runs}: createHandlers() ${ms(app.map((p) => p.createMs))}, ` +
-        `its page's modules ${ms(app.map((p) => p.importMs))} (ratio ${ratio.toFixed(2)}, at most ${maxRatio})`,
+      `page start: createHandlers() ${app.createMs.toFixed(1)} ms, its page's modules ${app.importMs.toFixed(1)} ms ` +
+        `(one page; npm run size reports the median of fresh pages against the 30 ms budget)`,
     )
-    expect(ratio).toBeLessThanOrEqual(maxRatio)
-  }, 180_000)
+  }, 60_000)
 })

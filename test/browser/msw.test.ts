@@ -4,10 +4,11 @@ import { createApp } from '../../src/core/app.js'
 import { fakePets } from '../../src/core/pets/seed.js'
 import { fixturePets } from '../../src/generated/contract.js'
 import { panelScript } from '../../src/generated/panel.js'
-import type { PageAnswer } from './fixtures/msw-page.js'
+import type { PageAnswer } from './fixtures/msw-page-script.js'
 import { launchChromium } from '../helpers/chromium.js'
 import { assertContract } from '../helpers/contract.js'
-import { buildMswPage, callPage, type MswPage, openMswPage, serveDirectory } from '../helpers/msw-page.js'
+import { buildMswPage, callPage, type MswPage, openMswPage } from '../helpers/msw-page-harness.js'
+import { serveDirectory } from '../helpers/serve-directory.js'
 
 /**
  * The budget of creating the handlers and answering the first request, in Chromium: printed here,

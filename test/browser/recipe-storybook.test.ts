@@ -10,7 +10,7 @@ import {
   tool,
 } from '../docs/recipe-files.js'
 import { launchChromium } from '../helpers/chromium.js'
-import { serveDirectory } from '../helpers/msw-page.js'
+import { serveDirectory } from '../helpers/serve-directory.js'
 
 // docs/recipes/storybook.md in a real Storybook: extracted into a temporary project with the packed
 // petstore-mock, `msw init public/ --save` and `storybook build` as the page says, the static

@@ -24,7 +24,10 @@ const unavailable = {
   status: 503,
 }
 
-/** Asks `request` until `wanted` says yes of the answer, at most `tries` times 100 ms apart; the last answer (or error). */
+/**
+ * Asks `request` until `wanted` says yes of the answer, at most `tries` times 100 ms apart; the last
+ * answer (or error). A bound against a hang, generous for a busy machine: not a measure of time.
+ */
 const until = async (request, wanted, tries) => {
   let last
   for (let i = 0; i < tries; i++) {
@@ -126,10 +129,10 @@ const phases = {
     const health = await until(
       () => b('/__admin/health'),
       (r) => r.status === 503,
-      50,
+      150,
     )
     check(
-      'Redis stopped: health on B answers 503 store_unavailable (within 5 s)',
+      'Redis stopped: health on B answers 503 store_unavailable',
       health.status === 503 && same(health.body, unavailable),
       show(health),
     )
@@ -157,9 +160,9 @@ const phases = {
       const health = await until(
         () => call('/__admin/health'),
         (r) => r.status === 200,
-        150,
+        300,
       )
-      check(`Redis started again: health on ${name} 200 (within 15 s)`, health.status === 200, show(health))
+      check(`Redis started again: health on ${name} 200`, health.status === 200, show(health))
     }
     const [listA, listB] = [await listPets(a), await listPets(b)]
     check(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the image and proves it: read-only run, smoke suite over the socket, uid 1000,
-# health check, stop within 2 s with exit code 0 (idle and under load), size budget; two replicas of
+# health check, stop with exit code 0 (idle and under load: busy and idle connections closed while a
+# request in flight still waits, then it is answered: stop-probe.mjs), size budget; two replicas of
 # it on one redis-server (redis-replicas.sh); then runs the compose and Kubernetes recipes of
 # docs/recipes with it (recipe-compose.sh, recipe-kubernetes.sh).
 # Works with Docker or Podman: CONTAINER_ENGINE chooses, otherwise whichever works.
@@ -27,7 +28,7 @@ compose_projects=()
 networks=()
 secrets=()
 recipe_images=()
-load_pid=
+probe_pid=
 # The redis-server of redis-replicas.sh, while it runs.
 redis_pid=
 
@@ -83,7 +84,7 @@ cleanup() {
   local code=$? c v p n s i
   # A second Ctrl-C must not cut the cleanup short.
   trap '' INT TERM HUP
-  if [ -n "$load_pid" ]; then kill "$load_pid" 2>/dev/null || true; wait "$load_pid" 2>/dev/null || true; fi
+  if [ -n "$probe_pid" ]; then kill "$probe_pid" 2>/dev/null || true; wait "$probe_pid" 2>/dev/null || true; fi
   if [ -n "$redis_pid" ]; then kill -KILL "$redis_pid" 2>/dev/null || true; wait "$redis_pid" 2>/dev/null || true; fi
   for p in "${pods[@]}"; do "$engine" pod rm -f "$p" >/dev/null 2>&1 || true; done
   for c in $(run_containers); do
@@ -138,17 +139,18 @@ start() {
   fail "$name did not become healthy in 10 s"
 }
 
-# Stops a container; fails unless it took under 2 s and exited 0.
-stop_within_2s() {
+# Stops a container (SIGTERM; SIGKILL after 30 s, which would leave exit code 137); fails unless it
+# exited 0: the server stopped by itself on the signal. How long it took is reported, not judged (a
+# busy machine makes any stop slow): the order of events under load is stop-probe.mjs's to check.
+stop_gracefully() {
   local name=$1 label=$2
-  local t0 t1 ms code
+  local t0 t1 code
   t0=$(date +%s%N)
-  "$engine" stop -t 10 "$name" >/dev/null
+  "$engine" stop -t 30 "$name" >/dev/null
   t1=$(date +%s%N)
-  ms=$(((t1 - t0) / 1000000))
   code=$("$engine" inspect --format '{{.State.ExitCode}}' "$name")
-  [ "$ms" -lt 2000 ] && [ "$code" = 0 ] || fail "stop $label: ${ms} ms, exit code $code"
-  ok "stop $label: ${ms} ms, exit code 0"
+  [ "$code" = 0 ] || fail "stop $label: exit code $code after $(((t1 - t0) / 1000000)) ms"
+  ok "stop $label: exit code 0 (after $(((t1 - t0) / 1000000)) ms)"
 }
 
 # 2-3. read-only run, published port, health, smoke suite
@@ -166,17 +168,25 @@ node -e "const t=JSON.parse(process.argv[1]); process.exit(t[0]==='CMD'&&t[1]===
 mapfile -t health_argv < <(node -e "for (const a of JSON.parse(process.argv[1]).slice(1)) console.log(a)" "$health_cmd")
 "$engine" exec "$run_id-a" "${health_argv[@]}" || fail "health check command failed inside the container"
 ok "HEALTHCHECK (exec-form node) succeeds inside the container"
-stop_within_2s "$run_id-a" "when idle"
+stop_gracefully "$run_id-a" "when idle"
 
-# ... and under load
+# ... and under load: stop-probe.mjs says "ready" once its connections are busy and idle and its
+# request is in flight, then checks the order in which they end (its "ok"/"FAIL" lines).
 start "$run_id-b"
-node test/container/load.mjs "$url" 10 &
-load_pid=$!
-sleep 1
-stop_within_2s "$run_id-b" "under load"
-kill "$load_pid" 2>/dev/null || true
-wait "$load_pid" 2>/dev/null || true
-load_pid=
+node test/container/stop-probe.mjs "$url" >"$work/stop-probe.log" 2>&1 &
+probe_pid=$!
+for _ in $(seq 1 300); do
+  grep -q '^ready$' "$work/stop-probe.log" && break
+  kill -0 "$probe_pid" 2>/dev/null || break
+  sleep 0.1
+done
+grep -q '^ready$' "$work/stop-probe.log" || { cat "$work/stop-probe.log" >&2; fail "stop probe: not ready in 30 s"; }
+stop_gracefully "$run_id-b" "under load"
+probe_code=0
+wait "$probe_pid" || probe_code=$?
+probe_pid=
+grep -v '^ready$' "$work/stop-probe.log" || true
+[ "$probe_code" = 0 ] || fail "stop under load: the order of events (above)"
 
 # 5. size against the base image
 size=$("$engine" image inspect --format '{{.Size}}' "$tag")

@@ -21,6 +21,15 @@ export interface PageStart {
   createMs: number
   /** msw's setupWorker(...handlers), the next call. */
   setupWorkerMs: number
+  /** What the first call did besides (test/browser/fixtures/consumer/page-start.js). */
+  during: {
+    /** Stack traces formatted (with frames) during the call. */
+    stacksFormatted: number
+    /** requestIdleCallback calls during it: work left for when the page is idle. */
+    idleCallbacks: number
+    /** Where msw says the (first) handler was declared, from a formatted stack; null without one. */
+    callFrame: string | null
+  }
 }
 
 /** A page's start, then its way to the first answer through the Service Worker (test/browser/fixtures/consumer/*.js). */

@@ -14,11 +14,14 @@ export interface SpawnedServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-/** Spawns `node dist/bin.js --port 0 …` (`node`: the Node command line, this one's by default) and waits (bounded) for its banner. */
+/**
+ * Spawns `node dist/bin.js --port 0 …` (`node`: the Node command line, this one's by default) and waits
+ * for its banner (bounded against a hang, generous for a busy machine).
+ */
 export const spawnServer = (
   args: string[] = [],
   env: NodeJS.ProcessEnv = {},
-  timeoutMs = 5000,
+  timeoutMs = 30_000,
   node: string[] = [process.execPath],
 ): Promise<SpawnedServer> =>
   new Promise((resolve, reject) => {

@@ -3,7 +3,8 @@
 // and against its budget. Prints a table; writes tools/bench/results.json. Reports; never fails.
 // BENCH_SECONDS per load (default 5), BENCH_ROUNDS of each load on the baseline and on petstore-mock in
 // turn (default 3; the ratio is the median of the rounds'), BENCH_COLD_RUNS starts per command (default 15); BENCH_IMAGE=tag
-// also times the image's CMD inside that image (CONTAINER_ENGINE, default docker).
+// also times the image's CMD inside that image (CONTAINER_ENGINE, default docker). The YAML section (yaml.ts): uploads and a
+// snapshot beside the same data as JSON, and /v1's longest wait meanwhile.
 import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
@@ -11,12 +12,14 @@ import { fileURLToPath } from 'node:url'
 import { type LoadResult, type LoadSpec, runLoad, standardLoads } from './load.js'
 import { baselinePath, binPath, bundlePath, nodeFlags, type ServerProcess, startServer } from './server-process.js'
 import { redisStore } from './redis-store.js'
+import { yamlFigures } from './yaml.js'
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5)
 const coldRuns = Number(process.env['BENCH_COLD_RUNS'] ?? 15)
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const image = process.env['BENCH_IMAGE']
-// BENCH_ONLY=redis runs the Redis store's section alone (its ratios are to the memory store of the same run).
+// BENCH_ONLY=redis runs the Redis store's section alone (its ratios are to the memory store of the same run),
+// BENCH_ONLY=yaml the YAML section alone (its ratios are to the same data as JSON in the same run).
 const only = process.env['BENCH_ONLY']
 
 /** The budgets of issue 8, as ratios to the baseline measured in the same run. */
@@ -318,6 +321,7 @@ console.log(
   `petstore-mock bench: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${seconds} s per load, ${rounds} rounds`,
 )
 if (only === 'redis') results['redis'] = await redisStore(row, seconds, rounds)
+else if (only === 'yaml') results['yaml'] = await yamlFigures(row, rounds)
 else await everything()
 
 async function everything() {
@@ -346,6 +350,7 @@ async function everything() {
     await scale(silent)
     await sessions()
     results['redis'] = await redisStore(row, seconds, rounds)
+    results['yaml'] = await yamlFigures(row, rounds)
   } finally {
     await baseline.stop()
   }

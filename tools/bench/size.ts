@@ -12,11 +12,18 @@ import { cpus } from 'node:os'
 import build from '../../test/helpers/build.js'
 import { launchChromium } from '../../test/helpers/chromium.js'
 import { buildConsumerSite, loadConsumerPage, measurePageStarts } from '../../test/helpers/consumer-page.js'
-import { buildMswPage, callPage, openMswPage, serveDirectory } from '../../test/helpers/msw-page.js'
+import { buildMswPage, callPage, openMswPage } from '../../test/helpers/msw-page-harness.js'
+import { serveDirectory } from '../../test/helpers/serve-directory.js'
 import { bundleBudgetBytes, bundleMsw } from './msw-bundle.js'
 
 const runs = Number(process.env['SIZE_RUNS'] ?? 7)
 const startBudgetMs = 30
+/**
+ * createHandlers() at page start over its page's module evaluation: 1.26 to 2.1 before the first call
+ * was made cheap, 0.18 to 0.49 after; the bound test/browser/first-moment.test.ts held until a busy
+ * machine failed it (issue 27 §3), now reported here.
+ */
+const firstMomentRatio = 0.8
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const verdict = (pass: boolean) => (pass ? 'met' : 'MISSED')
@@ -80,11 +87,13 @@ try {
   const create = median(creates)
   const range = (values: number[]) => `range ${Math.min(...values).toFixed(1)} to ${Math.max(...values).toFixed(1)}`
   const ms = (values: number[]) => `${median(values).toFixed(1)} ms`
+  const ratio = median(app.map((p) => p.createMs / p.importMs))
   console.log(
     `  consumer app (${consumer.tarball.slice(consumer.tarball.lastIndexOf('/') + 1)} bundled by esbuild), median of ${runs} ` +
       `page starts, each in a Chromium of its own: createHandlers() at module evaluation ${create.toFixed(1)} ms ` +
       `(${range(creates)}; budget ${startBudgetMs} ms: ${verdict(create <= startBudgetMs)}), ` +
-      `${median(app.map((p) => p.createMs / p.importMs)).toFixed(2)}× its page's module evaluation (${ms(app.map((p) => p.importMs))})`,
+      `${ratio.toFixed(2)}× its page's module evaluation (${ms(app.map((p) => p.importMs))}; ` +
+      `until issue 27 the browser suite failed above ${firstMomentRatio}×: ${verdict(ratio <= firstMomentRatio)})`,
   )
   console.log(
     `  of which msw itself: evaluating its modules ${ms(baseline.map((p) => p.importMs))}, ` +

@@ -132,8 +132,8 @@ describe('a bodiless POST on the socket', () => {
       let received = ''
       const timer = setTimeout(() => {
         socket.destroy()
-        reject(new Error(`no answer within 5 s: ${JSON.stringify(received)}`))
-      }, 5000)
+        reject(new Error(`no answer within 20 s: ${JSON.stringify(received)}`))
+      }, 20_000)
       socket.on('data', (chunk) => (received += chunk))
       socket.on('close', () => {
         clearTimeout(timer)

@@ -7,7 +7,7 @@ let redis: RedisServer
 
 beforeAll(async () => {
   redis = await startRedis()
-}, 30_000)
+}, 60_000)
 
 afterAll(async () => {
   await redis?.dispose()

@@ -12,7 +12,7 @@ const clients: Redis[] = []
 
 beforeAll(async () => {
   redis = await startRedis()
-}, 30_000)
+}, 60_000)
 
 afterAll(async () => {
   for (const store of opened) store.close()

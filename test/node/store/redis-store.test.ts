@@ -13,7 +13,7 @@ let prefixes = 0
 
 beforeAll(async () => {
   redis = await startRedis()
-}, 30_000)
+}, 60_000)
 
 afterAll(async () => {
   for (const store of opened) store.close()
@@ -108,15 +108,16 @@ describe('the Redis store’s event streams', () => {
     const heard: number[] = []
     let ended = 0
     // Subscribed and, in the same tick, three entries recorded through the other replica's connection.
+    // Each wait below is polled, bounded at 10 s against a hang (a busy machine delivers late), never timed.
     onB.subscribe({ record: (r) => heard.push(r.id), end: () => ended++ })
     await Promise.all([onA.record(entry('/1')), onA.record(entry('/2')), onA.record(entry('/3'))])
-    for (let i = 0; i < 50 && heard.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    for (let i = 0; i < 500 && heard.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20))
     await onA.record(entry('/4'))
-    for (let i = 0; i < 50 && heard.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    for (let i = 0; i < 500 && heard.length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 20))
     expect(heard).toEqual([1, 2, 3, 4])
     // Dropping the session on one replica ends the streams on the other.
     expect(await a.dropSession('watched')).toBe(true)
-    for (let i = 0; i < 50 && ended === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    for (let i = 0; i < 500 && ended === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
     expect(ended).toBe(1)
   })
 })

@@ -12,7 +12,6 @@ const yamlPut = (body: string, type = 'application/yaml'): RequestInit => ({
   body,
 })
 const keys = (n: number, extra = '') => Array.from({ length: n }, (_, i) => `k${i}: ${i}`).join('\n') + extra
-const jsonKeys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}": ${i}`).join(',')}}`
 const mib = 2 ** 20
 const laughs = [
   'a: &a [x,x,x,x,x,x,x,x,x]',
@@ -133,37 +132,11 @@ describe('YAML uploads within limits (issue 20 §1)', () => {
     })
   })
 
-  const fastest = async (times: number, run: () => Promise<unknown>): Promise<number> => {
-    let best = Infinity
-    for (let i = 0; i < times; i++) {
-      const start = performance.now()
-      await run()
-      best = Math.min(best, performance.now() - start)
-    }
-    return best
-  }
-
-  it('many keys cost in proportion to their number (was quadratic: 40,000 keys took 15 s)', async () => {
-    const { request } = contractApp({ pets: [] })
-    const put = (body: string, type?: string) => () => request('/__admin/state', yamlPut(body, type))
-    await put('a: 1')()
-    const small = await fastest(2, put(keys(10_000)))
-    const large = await fastest(2, put(keys(40_000)))
-    // Four times the keys: about four times the time; quadratic would be sixteen.
-    expect(large / small).toBeLessThan(9)
-    // And within a small multiple of the same keys as JSON.
-    const json = await fastest(2, put(jsonKeys(40_000), 'application/json'))
-    expect(large / json).toBeLessThan(40)
-  })
-
-  it('deep nesting and unknown tags are refused faster than the same shape as JSON is', async () => {
-    const { request } = contractApp({ pets: [] })
-    const put = (body: string, type?: string) => () => request('/__admin/state', yamlPut(body, type))
-    await put('a: 1')()
-    const deep = '['.repeat(mib / 2) + ']'.repeat(mib / 2)
-    expect(await fastest(2, put(deep))).toBeLessThan(3 * (await fastest(2, put(deep, 'application/json'))))
-    const tags = await fastest(2, put(`[${Array(50_000).fill('!foo 1').join(', ')}]`))
-    const strings = await fastest(2, put(`[${Array(50_000).fill('"1"').join(', ')}]`, 'application/json'))
-    expect(tags).toBeLessThan(3 * strings)
+  it('many keys cost in proportion to their number (was quadratic: 40,000 keys took 15 s): 160,000 are read whole', async () => {
+    // Read to the end, then refused as no state: a few seconds. Quadratic, they would take 4 minutes,
+    // beyond this test's timeout (a bound against a hang). The times: npm run bench (tools/bench/yaml.ts).
+    const { request } = contractApp({ pets: [], bodyLimit: 4 * mib })
+    const res = await request('/__admin/state', yamlPut(keys(160_000)))
+    expect(await res.json()).toEqual({ code: 'bad_request', message: 'state: must be { "pets": [...] }.', status: 400 })
   })
 })

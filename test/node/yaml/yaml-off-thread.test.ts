@@ -70,15 +70,15 @@ describe('YAML read on a worker thread (src/node/yaml/yaml-off-thread.ts)', () =
   const script = (body: string) => {
     const file = join(scripts, `script-${randomUUID()}.mjs`)
     writeFileSync(file, `const { parseYamlOffThread: parse } = await import(${JSON.stringify(compiled)})\n${body}`)
-    return promisify(execFile)(process.execPath, ['--max-old-space-size=64', file], { timeout: 30_000 })
+    return promisify(execFile)(process.execPath, ['--max-old-space-size=64', file], { timeout: 50_000 })
   }
 
   it('a script awaiting a parse is kept alive until the answer, and exits when the worker is idle', async () => {
-    const started = performance.now()
+    // Exits by itself, with code 0: were the idle worker to keep it alive, execFile's 50 s timeout
+    // would kill it, and the promise reject (a bound on the wait, not a stopwatch).
     const { stdout } = await script('console.log(JSON.stringify(await parse("a: [1, 2]")))')
     expect(stdout).toBe('{"a":[1,2]}\n')
-    expect(performance.now() - started).toBeLessThan(10_000)
-  }, 30_000)
+  })
 
   it('a text the worker runs out of memory on fails alone (YamlTooLargeError); the texts queued behind it are read by a new worker', async () => {
     // 11 MiB of text; read, it holds ~107 MiB: beyond the 64 MiB heap, which the text itself fits.
@@ -97,7 +97,7 @@ describe('YAML read on a worker thread (src/node/yaml/yaml-off-thread.ts)', () =
       '{"again":3}',
       '',
     ])
-  }, 30_000)
+  })
 })
 
 describe('an upload the YAML reader cannot hold, in the server process', () => {
@@ -108,7 +108,7 @@ describe('an upload the YAML reader cannot hold, in the server process', () => {
   })
 
   it('413 with the Error body; the server stays up and reads the next upload', async () => {
-    server = await spawnServer(['--log', 'silent', '--body-limit', String(16 * 2 ** 20)], {}, 5000, [
+    server = await spawnServer(['--log', 'silent', '--body-limit', String(16 * 2 ** 20)], {}, 30_000, [
       process.execPath,
       '--max-old-space-size=64',
     ])

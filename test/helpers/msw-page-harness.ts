@@ -1,15 +1,16 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { extname, join, normalize } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 
+// The Node side of the msw page (test/browser/msw.test.ts, npm run size): builds the page from its script
+// (test/browser/fixtures/msw-page-script.ts, which runs in Chromium), opens it and calls into it.
+
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
-/** The built page of test/browser/fixtures/msw-page.ts, in a temporary directory. */
+/** The built page of test/browser/fixtures/msw-page-script.ts, in a temporary directory. */
 export interface MswPage {
   dir: string
   /** The chunk holding faker (fetched by the page only when asked). */
@@ -27,7 +28,7 @@ export const buildMswPage = async (): Promise<MswPage> => {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-msw-page-'))
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { page: 'test/browser/fixtures/msw-page.ts' },
+    entryPoints: { page: 'test/browser/fixtures/msw-page-script.ts' },
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -58,27 +59,7 @@ export const buildMswPage = async (): Promise<MswPage> => {
   }
 }
 
-const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' }
-
-/** Serves a directory's files on 127.0.0.1 (any free port), nothing else. */
-export const serveDirectory = async (dir: string): Promise<{ url: string; close(): Promise<void> }> => {
-  const server = createServer((req, res) => {
-    const path = normalize(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html'
-    try {
-      const body = readFileSync(join(dir, path))
-      res.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' }).end(body)
-    } catch {
-      res.writeHead(404).end()
-    }
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  }
-}
-
-/** What the page offers its tests, on `globalThis.petstore` (see the fixture). */
+/** What the page offers its tests, on `globalThis.petstore` (see test/browser/fixtures/msw-page-script.ts). */
 export type PageCall = 'start' | 'scenario' | 'fakerPets' | 'baseline' | 'panel'
 
 /** A fresh page (its own context: no Service Worker yet) of the built site, once its script has run. */
