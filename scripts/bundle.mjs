@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { build } from 'esbuild'
 import { compileEagerly, startChunks } from './eager-compile.mjs'
-import { preparedRoutesPlugin, preparedRoutesSource } from './prepare-routes.mjs'
+import { embeddedRoutersPlugin, embeddedRoutersSource } from './prepare-routes.mjs'
 
 const [outdir = 'dist', mode] = process.argv.slice(2)
 const selfContained = mode === '--self-contained'
@@ -34,7 +34,7 @@ const builtinsByExport = {
 
 // hono's router for the default command line's routes, built once here (scripts/prepare-routes.mjs).
 mkdirSync(outdir, { recursive: true })
-const preparedRoutes = await preparedRoutesSource([builtinsByExport], `${outdir}/.prepare-routes.mjs`)
+const embeddedRouters = await embeddedRoutersSource([builtinsByExport], `${outdir}/.prepare-routes.mjs`)
 
 const { metafile } = await build({
   // The YAML reader's worker thread is a second entry, in chunks/ beside the chunk that starts it
@@ -56,7 +56,7 @@ const { metafile } = await build({
   minifyWhitespace: true,
   logLevel: 'warning',
   metafile: true,
-  plugins: [builtinsByExport, preparedRoutesPlugin(preparedRoutes)],
+  plugins: [builtinsByExport, embeddedRoutersPlugin(embeddedRouters)],
 })
 
 // The CommonJS dependencies bundled in (yaml, Ajv: --self-contained) require() Node built-ins: the

@@ -18,7 +18,7 @@ import { parseCommandLine, usage, UsageError } from './cli/cli.js'
 import type { Config } from './cli/config.js'
 import { DataFileError } from './cli/data-file-error.js'
 import { nodeTransport } from './server/node-transport.js'
-import { preparedRoutes } from './server/prepared-routes.js'
+import { embeddedRouters } from './server/embedded-routers.js'
 import { usePreparedRouter } from './server/prepared-router.js'
 import { listen, type RunningServer } from './server/server.js'
 import { yamlCodec } from './yaml/yaml-codec.js'
@@ -190,7 +190,7 @@ export const serverApp = async (config: Config): Promise<ServerApp> => {
     signal: stopping.signal,
   }
   const app = store === undefined ? createApp(options) : await onStore(options, store)
-  usePreparedRouter(app, preparedRoutes)
+  usePreparedRouter(app, embeddedRouters)
   return { app, source, count: pets.length, stopping }
 }
 
