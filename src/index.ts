@@ -1,6 +1,6 @@
 /** Library entry (Node): build the app in-process and drive it with `app.request()`, or read files for it. */
 import { type AppOptions, createApp as createWebApp } from './core/app.js'
-import { yamlCodec } from './node/yaml/yaml-codec.js'
+import { yamlCodec } from './node/yaml/codec.js'
 
 export { appDefaults, type AppOptions } from './core/app.js'
 

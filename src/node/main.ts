@@ -21,7 +21,7 @@ import { nodeTransport } from './server/node-transport.js'
 import { embeddedRouters } from './server/embedded-routers.js'
 import { usePreparedRouter } from './server/prepared-router.js'
 import { listen, type RunningServer } from './server/server.js'
-import { yamlCodec } from './yaml/yaml-codec.js'
+import { yamlCodec } from './yaml/codec.js'
 import { openStore, StoreClientMissing, type StoreFactory } from './store/open-store.js'
 import { redactStore } from './store/store-option.js'
 
