@@ -129,7 +129,7 @@ export const verifyCommand = async (
   try {
     options = parseVerifyArgs(argv, env)
     if (options === 'help') return (out.write(verifyUsage()), 0)
-    spec = options.spec === undefined ? bundledSpec() : (await import('../node/cli/files.js')).loadSpec(options.spec)
+    spec = options.spec === undefined ? bundledSpec() : (await import('../node/start/files.js')).loadSpec(options.spec)
   } catch (error) {
     const usage = error instanceof VerifyUsageError ? `\n\n${verifyUsage()}` : '\n'
     err.write(`petstore-mock verify: ${(error as Error).message}${usage}`)
