@@ -59,6 +59,7 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     const command = parseCommandLine(argv, env)
     if (command.run === 'help') return (void process.stdout.write(usage()), exitCodes.ok)
     if (command.run === 'version') return (void process.stdout.write(`${version}\n`), exitCodes.ok)
+    for (const note of command.notes) process.stderr.write(`${note}\n`)
     const running = await startServer(command.config)
     stopOnSignals(running)
     // Printed only once signals are handled: whoever waits for it may stop the server at once.

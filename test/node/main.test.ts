@@ -106,7 +106,10 @@ describe('the CLI over a real socket', () => {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-faults-'))
     const file = join(dir, 'faults.yaml')
     writeFileSync(file, '- { operation: listPets, status: 503, times: 1 }\n')
-    const server = await spawnServer(['--faults', file, '--log', 'silent'], { DELAY: '40-50', ADMIN_TOKEN: 'adm' })
+    const server = await spawnServer(['--faults', file, '--log', 'silent'], {
+      PETSTORE_MOCK_DELAY: '40-50',
+      PETSTORE_MOCK_ADMIN_TOKEN: 'adm',
+    })
     try {
       const headers = { Authorization: 'Bearer x' }
       const start = performance.now()
@@ -122,8 +125,10 @@ describe('the CLI over a real socket', () => {
     }
   })
 
-  it('CLOCK, SUNSET and RATE_LIMIT from the environment: getPet is gone at the sunset, the limit answers 429', async () => {
-    const server = await spawnServer(['--log', 'json', '--rate-limit', '2/h'], { CLOCK: '2030-12-05T00:00:00Z' })
+  it('PETSTORE_MOCK_CLOCK and PETSTORE_MOCK_SUNSET from the environment: getPet is gone at the sunset, the limit answers 429', async () => {
+    const server = await spawnServer(['--log', 'json', '--rate-limit', '2/h'], {
+      PETSTORE_MOCK_CLOCK: '2030-12-05T00:00:00Z',
+    })
     try {
       const headers = { Authorization: 'Bearer secret-token', 'User-Agent': 'rehearsal/1' }
       const clock = await (await fetch(`${server.url}/__admin/clock`)).json()
@@ -154,7 +159,9 @@ describe('the CLI over a real socket', () => {
     expect(warnings.map((l) => l.message)).toEqual([
       'getPet is deprecated and will be removed on 2030-12-05; called by Bearer se… with User-Agent "rehearsal/1" (session default); use GET /v1/pets?status={status} instead',
     ])
-    const ignoring = await spawnServer(['--log', 'silent', '--clock', '2031-01-01T00:00:00Z'], { SUNSET: 'ignore' })
+    const ignoring = await spawnServer(['--log', 'silent', '--clock', '2031-01-01T00:00:00Z'], {
+      PETSTORE_MOCK_SUNSET: 'ignore',
+    })
     try {
       const res = await fetch(`${ignoring.url}/v1/pets/1`, { headers: { Authorization: 'Bearer x' } })
       expect([res.status, res.headers.get('ratelimit-policy')]).toEqual([200, null])
