@@ -12,10 +12,16 @@ import { configDefaults, type Config } from './config.js'
 import { checkStore, storeExpectation } from '../store/store-option.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 import { Environment, envPrefix } from './environment.js'
+import { conflictOf } from './conflicts.js'
 
 /** A command line that cannot be run: exit code 2, message and usage. */
 export class UsageError extends Error {
   override name = 'UsageError'
+}
+
+/** Options that contradict each other (conflicts.ts): exit code 2 and one line, no usage. */
+export class OptionConflict extends UsageError {
+  override name = 'OptionConflict'
 }
 
 /** What the command line asks for; `notes`: lines for stderr about the variables read (deprecated names). */
@@ -127,7 +133,8 @@ const withoutValue = (message: string): string => message.replace(/ \(got [^]*\)
 /**
  * Reads the command line and the environment into a Config; flags win over
  * variables (PETSTORE_MOCK_…, or their former unprefixed names: environment.ts).
- * Throws UsageError on an unknown flag or a bad value.
+ * Throws UsageError on an unknown flag or a bad value, OptionConflict on options
+ * that contradict each other.
  */
 export const parseCommandLine = (
   argv: readonly string[],
@@ -154,6 +161,7 @@ export const parseCommandLine = (
   if (values['version']) return { run: 'version' }
   const config: Record<string, unknown> = { ...configDefaults }
   const environment = new Environment(env)
+  const given = new Map<keyof Config, string>()
   for (const spec of optionSpecs) {
     const flagValue = values[spec.flag]
     const key = spec.key ?? camel(spec.flag)
@@ -164,12 +172,14 @@ export const parseCommandLine = (
           : Array.isArray(flagValue)
             ? flagValue.flatMap((v) => parseValue(spec, v, `--${spec.flag}`) as string[])
             : parseValue(spec, flagValue, `--${spec.flag}`)
+      given.set(key as keyof Config, `--${spec.flag}`)
       continue
     }
     const variable = environment.read(spec.env)
     if (variable === undefined) continue
     try {
       config[key] = parseValue(spec, variable.value, variable.name)
+      given.set(key as keyof Config, variable.name)
     } catch (error) {
       if (!variable.legacy || !(error instanceof UsageError)) throw error
       // LOG=debug, set for another tool, made the mock exit 2: an unprefixed value that is none of
@@ -182,6 +192,8 @@ export const parseCommandLine = (
   }
   // Only now, and only without --log or its variable: process.stdout is a stream Node builds on first use.
   config['log'] ??= defaultLogFormat(stdout)
+  const conflict = conflictOf(config as unknown as Config, given)
+  if (conflict !== undefined) throw new OptionConflict(conflict)
   return { run: 'serve', config: config as unknown as Config, notes: environment.notes }
 }
 

@@ -88,7 +88,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     kind: 'integer',
     default: '50',
     ...range('count'),
-    help: 'How many pets --faker generates',
+    help: 'How many pets --faker generates (only with --faker)',
   },
   {
     flag: 'seed',
@@ -141,7 +141,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     env: 'PETSTORE_MOCK_SNAPSHOT',
     kind: 'string',
     default: '(none)',
-    help: 'Start every session from a snapshot (GET /__admin/snapshot, YAML or JSON): its pets, rules, latency, seed and generator position; not with --fixtures, --faker, --faults or --delay',
+    help: 'Start every session from a snapshot (GET /__admin/snapshot, YAML or JSON): its pets, rules, latency, seed and generator position; not with --fixtures, --faker, --count, --faults, --delay, --clock, --rate-limit or --proxy',
   },
   {
     flag: 'delay',

@@ -22,25 +22,9 @@ export interface StartData {
   faults?: FaultRuleInput[]
 }
 
-// A snapshot is a whole world: the options that would set part of it conflict with it.
+// A snapshot is a whole world: the options that would set part of it are refused (cli/conflicts.ts).
 const startSnapshot = async (config: Config, spec: Spec): Promise<Snapshot | undefined> => {
   if (config.snapshot === undefined) return undefined
-  if (config.proxy !== undefined) {
-    throw new UsageError('--proxy records a deployment and --snapshot replays a recording: choose one')
-  }
-  const parts = [
-    config.fixtures,
-    config.faker || undefined,
-    config.faults,
-    config.delay,
-    config.clock,
-    config.rateLimit,
-  ]
-  if (parts.some((part) => part !== undefined)) {
-    throw new UsageError(
-      '--snapshot sets the pets, fault rules, latency, clock and rate limit: drop --fixtures, --faker, --faults, --delay, --clock, --rate-limit',
-    )
-  }
   const validateRule = ruleValidatorFor(spec)
   const validatePet = spec.componentValidator('Pet')
   // What the file leaves out is what a start without those options has: real time, no rate limit.

@@ -5,7 +5,7 @@ import { Environment, envPrefix, legacyName } from '../../../src/node/cli/enviro
 import { type OptionSpec, optionSpecs } from '../../../src/node/cli/options.js'
 
 const pipe = { isTTY: false }
-const parse = (env: NodeJS.ProcessEnv, argv: string[] = []) => {
+const parseWith = (env: NodeJS.ProcessEnv, argv: string[] = []) => {
   const command = parseCommandLine(argv, env, pipe)
   if (command.run !== 'serve') throw new Error(command.run)
   return command
@@ -13,6 +13,8 @@ const parse = (env: NodeJS.ProcessEnv, argv: string[] = []) => {
 
 // A value each option takes that is not its default.
 const sampleFor = (spec: OptionSpec): string => {
+  // Below --headers-timeout's default it would contradict it (conflicts.ts).
+  if (spec.flag === 'request-timeout') return '20000'
   const bySilence: Record<string, string> = {
     'limit-range': 'clamp',
     'default-status': 'sold',
@@ -51,11 +53,20 @@ describe('the variables: PETSTORE_MOCK_ and the flag', () => {
   })
 })
 
+// What an option needs beside it to mean anything (conflicts.ts), as prefixed variables.
+const companions: Record<string, NodeJS.ProcessEnv> = {
+  count: { PETSTORE_MOCK_FAKER: 'true' },
+  'proxy-timeout': { PETSTORE_MOCK_PROXY: 'http://127.0.0.1:9' },
+  'proxy-flag-violations': { PETSTORE_MOCK_PROXY: 'http://127.0.0.1:9' },
+  'store-prefix': { PETSTORE_MOCK_STORE: 'redis://r:6379' },
+}
+
 describe.each(optionSpecs.map((spec) => [spec.env, legacyName(spec.env), sampleFor(spec), spec] as const))(
   '%s (formerly %s=%s)',
   (name, old, value, spec) => {
     const key = (spec.key ??
       spec.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())) as keyof typeof configDefaults
+    const parse = (env: NodeJS.ProcessEnv, argv: string[] = []) => parseWith({ ...companions[spec.flag], ...env }, argv)
     const prefixed = parse({ [name]: value })
 
     it('is read, with no note', () => {
@@ -98,8 +109,8 @@ describe('a former name whose value is none of the option’s', () => {
     [{ CLOCK: 'now' }, 'CLOCK is ignored: CLOCK must be an ISO 8601 instant'],
   ])('%j is ignored (the default stands), with a note naming the variable to use, not the value', (env, note) => {
     const [old, value] = Object.entries(env)[0]!
-    const { config, notes } = parse(env)
-    expect(config).toEqual(parse({}).config)
+    const { config, notes } = parseWith(env)
+    expect(config).toEqual(parseWith({}).config)
     expect(notes).toHaveLength(1)
     expect(notes[0]).toContain(`petstore-mock: ${note}`)
     expect(notes[0]).toMatch(new RegExp(`, so it is taken for another tool's; petstore-mock reads ${envPrefix}${old}$`))
@@ -134,8 +145,8 @@ describe('Environment', () => {
   })
 
   it('leaves the variables it does not read alone', () => {
-    expect(parse({ LOGNAME: 'me', HOSTNAME: 'box', PETSTORE_MOCK_BUILT: '1', NODE_ENV: 'production' }).notes).toEqual(
-      [],
-    )
+    expect(
+      parseWith({ LOGNAME: 'me', HOSTNAME: 'box', PETSTORE_MOCK_BUILT: '1', NODE_ENV: 'production' }).notes,
+    ).toEqual([])
   })
 })

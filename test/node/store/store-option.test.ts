@@ -21,11 +21,11 @@ describe('--store and --store-prefix', () => {
       storePrefix: 'qa',
     })
     expect(
-      serve(['--store', 'memory', '--store-prefix', 'ci'], {
+      serve(['--store', 'redis://s', '--store-prefix', 'ci'], {
         PETSTORE_MOCK_STORE: 'redis://r',
         PETSTORE_MOCK_STORE_PREFIX: 'qa',
       }),
-    ).toMatchObject({ store: 'memory', storePrefix: 'ci' })
+    ).toMatchObject({ store: 'redis://s', storePrefix: 'ci' })
   })
 
   it.each([
