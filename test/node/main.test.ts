@@ -25,7 +25,7 @@ describe('the CLI over a real socket', () => {
       await assertContract('GET', `/v1/pets/${pet.id}`, read)
       expect(await read.json()).toEqual(pet)
       expect(server.stderr()).toContain('auth:  1 configured API key(s)')
-      expect(server.stderr()).toContain(`curl -H 'Authorization: Bearer secret' ${server.url}/v1/pets`)
+      expect(server.stderr()).toContain(`curl -H 'Authorization: Bearer <your API key>' ${server.url}/v1/pets`)
     } finally {
       expect(await server.stop('SIGTERM')).toBe(0)
     }
