@@ -19,7 +19,7 @@ LABEL org.opencontainers.image.title="petstore-mock" \
       org.opencontainers.image.description="Contract-exact, stateful, deterministic mock server for the Pet Store API" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="MIT"
-ENV HOST=0.0.0.0 PORT=4010 NODE_ENV=production NODE_COMPILE_CACHE=/app/.compile-cache
+ENV PETSTORE_MOCK_HOST=0.0.0.0 PETSTORE_MOCK_PORT=4010 NODE_ENV=production NODE_COMPILE_CACHE=/app/.compile-cache
 WORKDIR /app
 COPY package.json openapi.yaml ./
 COPY fixtures ./fixtures
@@ -33,7 +33,7 @@ USER node
 RUN node /tmp/warm-compile-cache.mjs node --max-semi-space-size=4 dist/bin.js && chmod -R a-w .compile-cache
 EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4010)+'/__admin/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PETSTORE_MOCK_PORT||4010)+'/__admin/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node itself is PID 1 (no npm, no shell): SIGTERM reaches it and it exits 0 after draining.
 # A 4 MiB young generation: Node 24 lets it grow to 128 MiB under load (RSS after 200,000 POSTs
 # ~330 MiB against ~200); at 1 MiB the journal's entries outlive it and every request costs ~20 %

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { build } from 'esbuild'
 import { compileEagerly, startChunks } from './eager-compile.mjs'
-import { preparedRoutesPlugin, preparedRoutesSource } from './prepare-routes.mjs'
+import { embeddedRoutersPlugin, embeddedRoutersSource } from './prepare-routes.mjs'
 
 const [outdir = 'dist', mode] = process.argv.slice(2)
 const selfContained = mode === '--self-contained'
@@ -34,14 +34,14 @@ const builtinsByExport = {
 
 // hono's router for the default command line's routes, built once here (scripts/prepare-routes.mjs).
 mkdirSync(outdir, { recursive: true })
-const preparedRoutes = await preparedRoutesSource([builtinsByExport], `${outdir}/.prepare-routes.mjs`)
+const embeddedRouters = await embeddedRoutersSource([builtinsByExport], `${outdir}/.prepare-routes.mjs`)
 
 const { metafile } = await build({
-  // The YAML reader's worker thread is a second entry, in chunks/ beside the chunk that starts it
-  // (src/node/yaml/yaml-off-thread.ts: new URL('./yaml-worker.js', import.meta.url)); checked below.
+  // The YAML reader's worker thread is a second entry, chunks/worker.js, beside the chunk that starts
+  // it (src/node/yaml/off-thread.ts: new URL('./worker.js', import.meta.url)); checked below.
   entryPoints: [
     { in: 'src/bin.ts', out: 'bin' },
-    { in: 'src/node/yaml/yaml-worker.ts', out: 'chunks/yaml-worker' },
+    { in: 'src/node/yaml/worker.ts', out: 'chunks/worker' },
   ],
   outdir,
   bundle: true,
@@ -56,7 +56,7 @@ const { metafile } = await build({
   minifyWhitespace: true,
   logLevel: 'warning',
   metafile: true,
-  plugins: [builtinsByExport, preparedRoutesPlugin(preparedRoutes)],
+  plugins: [builtinsByExport, embeddedRoutersPlugin(embeddedRouters)],
 })
 
 // The CommonJS dependencies bundled in (yaml, Ajv: --self-contained) require() Node built-ins: the
@@ -68,9 +68,9 @@ for (const chunk of Object.keys(metafile.outputs)) {
   const code = readFileSync(chunk, 'utf8')
   const hashbang = /^#!.*\n/.exec(code)?.[0] ?? ''
   if (/\brequire\b/.test(code)) writeFileSync(chunk, hashbang + requireLine + code.slice(hashbang.length))
-  if (code.includes('./yaml-worker.js') && dirname(chunk) !== `${outdir}/chunks`) {
-    throw new Error(`${chunk} starts chunks/yaml-worker.js, not beside it`)
-  }
+  const startsWorker = 'src/node/yaml/off-thread.ts' in metafile.outputs[chunk].inputs
+  if (startsWorker && dirname(chunk) !== `${outdir}/chunks`)
+    throw new Error(`${chunk} starts chunks/worker.js, not beside it`)
 }
 
 // What a start runs, compiled when the compile cache is made (scripts/eager-compile.mjs).

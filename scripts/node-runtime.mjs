@@ -7,7 +7,8 @@
 // PATH for every script, so `npm start`, `npm test` and `npx …` run on it. docs/install.md says why.
 // Plain JavaScript that parses on old Nodes: it runs on the Node it replaces.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -46,11 +47,55 @@ const npm = (args) =>
     ? execFileSync(process.execPath, [process.env.npm_execpath, ...args], { stdio: ['ignore', 'ignore', 'inherit'] })
     : execFileSync('npm', args, { stdio: ['ignore', 'ignore', 'inherit'] })
 
+/**
+ * The packages of a lock file (package-lock.json, v2 or v3) whose `engines.node` the Node.js
+ * `version` does not satisfy, as npm checks them (optional ones left out), by name; `satisfies` is
+ * semver's. The root is named as in the lock file's `name`.
+ */
+export const engineMismatches = (lock, version, satisfies) =>
+  Object.entries(lock.packages ?? {})
+    .filter(([, entry]) => !entry.optional && typeof entry.engines?.node === 'string')
+    .filter(([, entry]) => !satisfies(version, entry.engines.node, { includePrerelease: true }))
+    .map(([path, entry]) =>
+      path === '' ? lock.name : (entry.name ?? path.slice(path.lastIndexOf('node_modules/') + 13)),
+    )
+
+// npm's own semver (npm always carries it), so that this needs no dependency of its own.
+const npmSemver = () => {
+  try {
+    return createRequire(process.env.npm_execpath ?? join(root, 'package.json'))('semver')
+  } catch {
+    return undefined
+  }
+}
+
+// .npmrc sets loglevel=error: npm would print five lines of EBADENGINE per package that asks for a
+// newer Node than the one running npm, though here their code runs on another one. One line instead.
+const explainEngines = (runsOn) => {
+  const semver = npmSemver()
+  let lock
+  try {
+    lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))
+  } catch {
+    return
+  }
+  const names = semver ? engineMismatches(lock, process.version, semver.satisfies) : []
+  if (names.length === 0) return
+  const some = names.length > 2 ? `${names.slice(0, 2).join(', ')}, …` : names.join(', ')
+  const count = names.length === 1 ? '1 package asks' : `${names.length} packages ask`
+  say(`${count} for a newer Node.js than ${process.version} in their engines (${some}):`)
+  say(
+    runsOn
+      ? `they run on ${runsOn} here, so npm's EBADENGINE warnings are not shown (.npmrc: loglevel=error)`
+      : "npm install --loglevel=warn shows npm's EBADENGINE warnings, which .npmrc hides (loglevel=error)",
+  )
+}
+
 const ensure = () => {
-  if (supportsNode(process.version)) return 0
+  if (supportsNode(process.version)) return (explainEngines(undefined), 0)
   const bin = join(root, 'node_modules', '.bin', 'node')
   const current = existsSync(bin) ? nodeVersion(bin) : undefined
-  if (current && supportsNode(current)) return 0
+  if (current && supportsNode(current)) return (explainEngines(`node_modules/.bin/node ${current}`), 0)
   const name = packages[`${process.platform}-${process.arch}`]
   if (!name) {
     say(`needs Node.js 22.12 or later (this is ${process.version} on ${process.platform}-${process.arch}, with no`)
@@ -81,7 +126,9 @@ const ensure = () => {
   mkdirSync(dirname(bin), { recursive: true })
   rmSync(bin, { force: true })
   symlinkSync(relative(dirname(bin), target), bin)
-  say(`node_modules/.bin/node is Node.js ${nodeVersion(bin)}`)
+  const fetched = nodeVersion(bin)
+  say(`node_modules/.bin/node is Node.js ${fetched}`)
+  explainEngines(`Node.js ${fetched}`)
   return 0
 }
 

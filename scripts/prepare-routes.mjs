@@ -1,7 +1,7 @@
 // hono builds its router when it routes its first request: 2 ms of every start. For the default
 // command line (request log on or off), scripts/bundle.mjs builds it once here, with the app's own
-// code, and embeds the result in place of src/node/server/prepared-routes.ts; a start then checks that its
-// routes are exactly those before using it (src/node/server/prepared-router.ts). Plain JavaScript.
+// code, and embeds the result in place of src/node/server/embedded-routers.ts; a start then checks that
+// its routes are exactly those before using it (src/node/server/prepared-router.ts). Plain JavaScript.
 import { rmSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
@@ -9,7 +9,7 @@ import { build } from 'esbuild'
 const entry = `
 import { parseCommandLine } from './src/node/cli/cli.ts'
 import { serverApp } from './src/node/main.ts'
-import { preparedRoutesModule, prepareRoutes } from './src/node/server/prepared-router.ts'
+import { embeddedRoutersModule, prepareRoutes } from './src/node/server/prepared-router.ts'
 
 const prepared = []
 for (const log of ['silent', 'json']) {
@@ -18,11 +18,11 @@ for (const log of ['silent', 'json']) {
   const routes = prepareRoutes((await serverApp(command.config)).app)
   if (routes) prepared.push(routes)
 }
-export default preparedRoutesModule(prepared)
+export default embeddedRoutersModule(prepared)
 `
 
-/** The source of src/node/server/prepared-routes.ts for the bundle; `scratch` is a file it may write and removes. */
-export const preparedRoutesSource = async (plugins, scratch) => {
+/** The source of src/node/server/embedded-routers.ts for the bundle; `scratch` is a file it may write and removes. */
+export const embeddedRoutersSource = async (plugins, scratch) => {
   const { outputFiles } = await build({
     stdin: { contents: entry, resolveDir: process.cwd(), loader: 'ts', sourcefile: 'prepare-routes.ts' },
     bundle: true,
@@ -42,10 +42,20 @@ export const preparedRoutesSource = async (plugins, scratch) => {
   }
 }
 
-/** An esbuild plugin that replaces src/node/server/prepared-routes.ts with `source`. */
-export const preparedRoutesPlugin = (source) => ({
-  name: 'prepared-routes',
+/** The module the plugin below replaces, as esbuild's onLoad filters see its path. */
+const embeddedRoutersFile = /[\\/]src[\\/]node[\\/]server[\\/]embedded-routers\.ts$/
+
+/**
+ * An esbuild plugin that replaces src/node/server/embedded-routers.ts with `source`; the build fails
+ * when no module has that path (moved or renamed: the bundle would route as hono does, silently).
+ */
+export const embeddedRoutersPlugin = (source) => ({
+  name: 'embedded-routers',
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]node[\\/]prepared-routes\.ts$/ }, () => ({ contents: source, loader: 'js' }))
+    let replaced = false
+    build.onLoad({ filter: embeddedRoutersFile }, () => ((replaced = true), { contents: source, loader: 'js' }))
+    build.onEnd(() => {
+      if (!replaced) throw new Error('src/node/server/embedded-routers.ts was not bundled: no router embedded')
+    })
   },
 })

@@ -1,6 +1,6 @@
 /** Library entry (Node): build the app in-process and drive it with `app.request()`, or read files for it. */
 import { type AppOptions, createApp as createWebApp } from './core/app.js'
-import { yamlCodec } from './node/yaml/yaml-codec.js'
+import { yamlCodec } from './node/yaml/codec.js'
 
 export { appDefaults, type AppOptions } from './core/app.js'
 
@@ -24,5 +24,5 @@ export type { Snapshot } from './core/sessions/snapshot.js'
 export { bundledSpec } from './core/spec/bundled-spec.js'
 export { parseSpec } from './core/spec/parse-spec.js'
 export type { Spec, SpecOperation } from './core/spec/spec.js'
-export { loadSpec, readFixtures } from './node/cli/files.js'
+export { loadSpec, readFixtures } from './node/start/files.js'
 export { nodeTransport } from './node/server/node-transport.js'

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { baseUrlOf } from '../core/proxy/upstream-url.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
+import { Environment } from '../node/cli/environment.js'
 import { NoAnswer } from './probe.js'
 import { buildReport, formatReport, type VerifyReport } from './report.js'
 import { RunContext } from './run-context.js'
@@ -34,19 +35,30 @@ export const verifyUsage = (): string =>
     'URL is the base URL (ending with the base path, /v1; added when missing).',
     '',
     'Options:',
-    '  --token T        The API key to send (Authorization: Bearer T). Env API_KEY. Required.',
-    '  --spec PATH      The OpenAPI document to check against. Env SPEC. Default: the bundled openapi.yaml',
+    '  --token T        The API key to send (Authorization: Bearer T). Env PETSTORE_MOCK_API_KEY. Required.',
+    '  --spec PATH      The OpenAPI document to check against. Env PETSTORE_MOCK_SPEC. Default: the bundled openapi.yaml',
     '  --json           Print the report as JSON',
     '  --no-writes      Send reads only (no createPet); the report lists what was skipped',
-    '  --timeout MS     Time each request may take, 1 to 120000. Env VERIFY_TIMEOUT. Default: 10000',
+    '  --timeout MS     Time each request may take, 1 to 120000. Env PETSTORE_MOCK_VERIFY_TIMEOUT. Default: 10000',
     '  -h, --help       Show this help',
     '',
+    "The variables' former names without PETSTORE_MOCK_ are still read, with a note; the prefixed one wins.",
     'Exit code: 0 the deployment conforms, 1 it drifts, 2 bad usage or the URL cannot be reached.',
     '',
   ].join('\n')
 
-/** Reads `verify`'s arguments (after the word `verify`) and the environment. */
-export const parseVerifyArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): VerifyOptions | 'help' => {
+const timeoutPattern = /^[1-9][0-9]*$/
+const isTimeout = (text: string): boolean => timeoutPattern.test(text) && Number(text) <= 120_000
+
+/**
+ * Reads `verify`'s arguments (after the word `verify`) and the environment (PETSTORE_MOCK_…, or
+ * the former names, with notes in `environment`).
+ */
+export const parseVerifyArgs = (
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  environment: Environment = new Environment(env),
+): VerifyOptions | 'help' => {
   let parsed
   try {
     parsed = parseArgs({
@@ -78,14 +90,24 @@ export const parseVerifyArgs = (argv: readonly string[], env: NodeJS.ProcessEnv)
   if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') {
     throw new VerifyUsageError(`URL must be an absolute http(s) URL (got "${url}")`)
   }
-  const token = values.token ?? env['API_KEY']
-  if (token === undefined || token === '') throw new VerifyUsageError('verify needs an API key: --token T or API_KEY')
-  const timeoutText = values.timeout ?? env['VERIFY_TIMEOUT'] ?? '10000'
-  const timeoutMs = Number(timeoutText)
-  if (!/^[1-9][0-9]*$/.test(timeoutText) || timeoutMs > 120_000) {
+  const token = values.token ?? environment.read('PETSTORE_MOCK_API_KEY')?.value
+  if (token === undefined || token === '') {
+    throw new VerifyUsageError('verify needs an API key: --token T or PETSTORE_MOCK_API_KEY')
+  }
+  let timeoutText = values.timeout
+  if (timeoutText === undefined) {
+    const variable = environment.read('PETSTORE_MOCK_VERIFY_TIMEOUT')
+    // An unprefixed value that is no timeout is taken for another tool's, as the server's options do.
+    if (variable?.legacy && !isTimeout(variable.value)) {
+      environment.note(variable.name, `${variable.name} is ignored: not milliseconds from 1 to 120000`)
+    } else timeoutText = variable?.value
+  }
+  timeoutText ??= '10000'
+  if (!isTimeout(timeoutText)) {
     throw new VerifyUsageError(`--timeout must be milliseconds from 1 to 120000 (got "${timeoutText}")`)
   }
-  const spec = values.spec ?? env['SPEC']
+  const timeoutMs = Number(timeoutText)
+  const spec = values.spec ?? environment.read('PETSTORE_MOCK_SPEC')?.value
   return {
     url,
     token,
@@ -126,10 +148,12 @@ export const verifyCommand = async (
 ): Promise<number> => {
   let options: VerifyOptions | 'help'
   let spec: Spec
+  const environment = new Environment(env)
   try {
-    options = parseVerifyArgs(argv, env)
+    options = parseVerifyArgs(argv, env, environment)
+    for (const note of environment.notes) err.write(`${note}\n`)
     if (options === 'help') return (out.write(verifyUsage()), 0)
-    spec = options.spec === undefined ? bundledSpec() : (await import('../node/cli/files.js')).loadSpec(options.spec)
+    spec = options.spec === undefined ? bundledSpec() : (await import('../node/start/files.js')).loadSpec(options.spec)
   } catch (error) {
     const usage = error instanceof VerifyUsageError ? `\n\n${verifyUsage()}` : '\n'
     err.write(`petstore-mock verify: ${(error as Error).message}${usage}`)

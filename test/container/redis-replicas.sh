@@ -1,5 +1,5 @@
 # The image as built on the Redis store (issue 22: the compose and Kubernetes setups run it with
-# STORE=redis://…, the client bundled): Debian's redis-server on a loopback port of this run, in a
+# PETSTORE_MOCK_STORE=redis://…, the client bundled): Debian's redis-server on a loopback port of this run, in a
 # directory of its own with the append-only file on (as test/helpers/redis-server.ts starts it), and
 # two containers of the image on the host network (so that their 127.0.0.1 is the one redis-server
 # listens on), each on a port of its own: two replicas on one Redis. redis-replicas.mjs checks each
@@ -55,7 +55,8 @@ run_replica() {
   local name=$1 port=$2
   containers+=("$name")
   "$engine" run -d --read-only --name "$name" --label "$run_label" --network host \
-    -e HOST=127.0.0.1 -e PORT="$port" -e STORE="redis://127.0.0.1:$redis_port" -e API_KEYS=redis-key \
+    -e PETSTORE_MOCK_HOST=127.0.0.1 -e PETSTORE_MOCK_PORT="$port" -e PETSTORE_MOCK_STORE="redis://127.0.0.1:$redis_port" \
+    -e PETSTORE_MOCK_API_KEYS=redis-key \
     "$tag" >/dev/null
 }
 
@@ -83,7 +84,7 @@ url_b="http://127.0.0.1:$port_b"
 run_replica "$replica_a" "$port_a"
 run_replica "$replica_b" "$port_b"
 wait_healthy "$url_a" && wait_healthy "$url_b" || replicas_fail "the two containers did not answer health in 10 s"
-ok "redis replicas: two containers of the image with STORE=redis://127.0.0.1:$redis_port (host network, ports $port_a and $port_b)"
+ok "redis replicas: two containers of the image with PETSTORE_MOCK_STORE=redis://127.0.0.1:$redis_port (host network, ports $port_a and $port_b)"
 node test/container/redis-replicas.mjs shared "$redis_state" "$url_a" "$url_b" || replicas_fail "what A changes, B sees"
 
 "$engine" kill "$replica_a" >/dev/null || replicas_fail "$engine kill A"

@@ -33,7 +33,7 @@ check(
 
 const unauthorized = await call('/v1/pets', { headers: { Authorization: 'Bearer not-the-key' } })
 check(
-  '401 for a key not configured by API_KEYS',
+  '401 for a key not configured by PETSTORE_MOCK_API_KEYS',
   unauthorized.status === 401 && unauthorized.body.code === 'unauthorized',
   JSON.stringify(unauthorized),
 )

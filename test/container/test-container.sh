@@ -129,7 +129,7 @@ start() {
   containers+=("$name")
   "$engine" run -d --read-only --name "$name" --label "$run_label" -p 127.0.0.1::4010 \
     -v "$work/pets.yaml:/data/pets.yaml:ro" -v "$work/faults.yaml:/data/faults.yaml:ro" \
-    -e FIXTURES=/data/pets.yaml -e FAULTS=/data/faults.yaml -e API_KEYS=smoke-key \
+    -e PETSTORE_MOCK_FIXTURES=/data/pets.yaml -e PETSTORE_MOCK_FAULTS=/data/faults.yaml -e PETSTORE_MOCK_API_KEYS=smoke-key \
     "$tag" >/dev/null
   local port
   port=$("$engine" port "$name" 4010 | head -1 | sed 's/.*://')
@@ -197,7 +197,7 @@ printf 'image %s bytes, base %s %s bytes, added %s bytes (%s MiB; budget 20 MiB)
 [ "$added" -le "$budget_bytes" ] || fail "the image adds more than 20 MiB to the base"
 ok "size within budget"
 
-# 6. two replicas on one Redis, the image as built with STORE=redis://…
+# 6. two replicas on one Redis, the image as built with PETSTORE_MOCK_STORE=redis://…
 source test/container/redis-replicas.sh
 
 # 7. the container recipes of docs/recipes, run as written with this image

@@ -72,8 +72,14 @@ describe('deploy/kubernetes', () => {
     const env = Object.fromEntries(
       container.env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]),
     )
-    expect(env['STORE']).toEqual({ secretKeyRef: { name: 'petstore-mock-store', key: 'STORE' } })
-    expect(env).toMatchObject({ STORE_PREFIX: 'petstore-mock', HOST: '0.0.0.0', PORT: '4010' })
+    expect(env['PETSTORE_MOCK_STORE']).toEqual({ secretKeyRef: { name: 'petstore-mock-store', key: 'STORE' } })
+    expect(env).toMatchObject({
+      PETSTORE_MOCK_STORE_PREFIX: 'petstore-mock',
+      PETSTORE_MOCK_HOST: '0.0.0.0',
+      PETSTORE_MOCK_PORT: '4010',
+    })
+    // Every variable is one the command reads by its current name (no deprecation note in the pods' logs).
+    for (const name of Object.keys(env)) expect(name).toMatch(/^PETSTORE_MOCK_/)
     expect(find('Secret', 'petstore-mock-store').stringData!['STORE']).toMatch(/^redis:\/\//)
     for (const probe of [container.readinessProbe, container.livenessProbe])
       expect(probe.httpGet).toEqual({ path: '/__admin/health', port: 'http' })

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { writeStamp } from '../../scripts/build-stamp.mjs'
 
 /** vitest global setup: the tests that spawn the CLI run the freshly built dist/ (npm run build). */
 export default function build(): void {
@@ -10,4 +11,6 @@ export default function build(): void {
   const node = (...args: string[]) => execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' })
   node('node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json')
   node('scripts/bundle.mjs', 'dist')
+  // As `npm run build` ends: `npm start` then knows dist/ is these sources' (scripts/build-stamp.mjs).
+  writeStamp(root)
 }

@@ -27,7 +27,7 @@ describe('the CLI over a real socket', () => {
       await assertContract('GET', `/v1/pets/${pet.id}`, read)
       expect(await read.json()).toEqual(pet)
       expect(server.stderr()).toContain('auth:  1 configured API key(s)')
-      expect(server.stderr()).toContain(`curl -H 'Authorization: Bearer secret' ${server.url}/v1/pets`)
+      expect(server.stderr()).toContain(`curl -H 'Authorization: Bearer <your API key>' ${server.url}/v1/pets`)
     } finally {
       expect(await server.stop('SIGTERM')).toBe(0)
     }
@@ -127,7 +127,10 @@ describe('the CLI over a real socket', () => {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-faults-'))
     const file = join(dir, 'faults.yaml')
     writeFileSync(file, '- { operation: listPets, status: 503, times: 1 }\n')
-    const server = await spawnServer(['--faults', file, '--log', 'silent'], { DELAY: '40-50', ADMIN_TOKEN: 'adm' })
+    const server = await spawnServer(['--faults', file, '--log', 'silent'], {
+      PETSTORE_MOCK_DELAY: '40-50',
+      PETSTORE_MOCK_ADMIN_TOKEN: 'adm',
+    })
     try {
       const headers = { Authorization: 'Bearer x' }
       expect((await delayedAtLeast(39, () => fetch(`${server.url}/v1/pets`, { headers }))).status).toBe(503)
@@ -141,9 +144,11 @@ describe('the CLI over a real socket', () => {
     }
   })
 
-  it('CLOCK, SUNSET and RATE_LIMIT from the environment: getPet is gone at the sunset, the limit answers 429', async () => {
+  it('PETSTORE_MOCK_CLOCK and PETSTORE_MOCK_SUNSET from the environment: getPet is gone at the sunset, the limit answers 429', async () => {
     const spawned = Date.now()
-    const server = await spawnServer(['--log', 'json', '--rate-limit', '2/h'], { CLOCK: '2030-12-05T00:00:00Z' })
+    const server = await spawnServer(['--log', 'json', '--rate-limit', '2/h'], {
+      PETSTORE_MOCK_CLOCK: '2030-12-05T00:00:00Z',
+    })
     try {
       const headers = { Authorization: 'Bearer secret-token', 'User-Agent': 'rehearsal/1' }
       const clock = await (await fetch(`${server.url}/__admin/clock`)).json()
@@ -181,7 +186,9 @@ describe('the CLI over a real socket', () => {
     expect(warnings.map((l) => l.message)).toEqual([
       'getPet is deprecated and will be removed on 2030-12-05; called by Bearer se… with User-Agent "rehearsal/1" (session default); use GET /v1/pets?status={status} instead',
     ])
-    const ignoring = await spawnServer(['--log', 'silent', '--clock', '2031-01-01T00:00:00Z'], { SUNSET: 'ignore' })
+    const ignoring = await spawnServer(['--log', 'silent', '--clock', '2031-01-01T00:00:00Z'], {
+      PETSTORE_MOCK_SUNSET: 'ignore',
+    })
     try {
       const res = await fetch(`${ignoring.url}/v1/pets/1`, { headers: { Authorization: 'Bearer x' } })
       expect([res.status, res.headers.get('ratelimit-policy')]).toEqual([200, null])

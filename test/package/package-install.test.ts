@@ -53,6 +53,9 @@ describe('npm pack', () => {
     )
     expect(listed.filter((file) => file.startsWith('package/dist/chunks/')).length).toBeGreaterThan(0)
     expect(listed.filter((file) => file.startsWith('package/src/') || file.startsWith('package/scripts/'))).toEqual([])
+    // The build's record of its inputs (scripts/build-stamp.mjs) stays in the clone.
+    expect(existsSync(join(tree, 'dist/.build-stamp'))).toBe(true)
+    expect(listed).not.toContain('package/dist/.build-stamp')
   }, 120_000)
 })
 

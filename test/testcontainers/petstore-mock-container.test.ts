@@ -84,7 +84,11 @@ describe('PetstoreMockContainer', () => {
     const inspect = await client.container.inspect(client.container.getById(mock.getId()))
     expect(inspect.Mounts).toEqual([])
     expect(inspect.Config.Env).toEqual(
-      expect.arrayContaining(['FIXTURES=/data/fixtures.yaml', 'FAULTS=/data/faults.json', 'DELAY=40']),
+      expect.arrayContaining([
+        'PETSTORE_MOCK_FIXTURES=/data/fixtures.yaml',
+        'PETSTORE_MOCK_FAULTS=/data/faults.json',
+        'PETSTORE_MOCK_DELAY=40',
+      ]),
     )
   })
 

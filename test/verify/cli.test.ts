@@ -34,7 +34,7 @@ describe('petstore-mock verify', () => {
   it('reads the switches the mock runs with, and --json is a machine-readable report', async () => {
     const server = await spawnServer(['--log', 'silent', '--limit-range', 'clamp', '--default-status', 'available'])
     try {
-      const { code, stdout } = await verify([`${server.url}/v1`, '--json'], { API_KEY: 'k' })
+      const { code, stdout } = await verify([`${server.url}/v1`, '--json'], { PETSTORE_MOCK_API_KEY: 'k' })
       expect(code).toBe(0)
       const report = JSON.parse(stdout)
       expect(report).toMatchObject({ conforms: true, drifts: 0, skipped: 0, requests: 24 })
@@ -75,7 +75,7 @@ describe('petstore-mock verify', () => {
 
   it.each([
     [[], 'verify takes one URL (got 0)'],
-    [['http://127.0.0.1:1'], 'verify needs an API key: --token T or API_KEY'],
+    [['http://127.0.0.1:1'], 'verify needs an API key: --token T or PETSTORE_MOCK_API_KEY'],
     [['ftp://x', '--token', 't'], 'URL must be an absolute http(s) URL (got "ftp://x")'],
     [['not a url', '--token', 't'], 'URL must be an absolute http(s) URL (got "not a url")'],
     [

@@ -13,7 +13,7 @@ export class YamlTooLargeError extends Error {}
 
 /**
  * YAML for snapshots, provided by the host like its transport: the Node host
- * has one (src/node/yaml/yaml-codec.ts); without one (msw in a browser, whose
+ * has one (src/node/yaml/codec.ts); without one (msw in a browser, whose
  * bundle carries no YAML parser) snapshots are JSON only.
  */
 export interface YamlCodec {

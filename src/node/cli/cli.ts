@@ -11,14 +11,21 @@ import { isHttpUrl } from '../../core/proxy/upstream-url.js'
 import { configDefaults, type Config } from './config.js'
 import { checkStore, storeExpectation } from '../store/store-option.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
+import { Environment, envPrefix } from './environment.js'
+import { conflictOf } from './conflicts.js'
 
 /** A command line that cannot be run: exit code 2, message and usage. */
 export class UsageError extends Error {
   override name = 'UsageError'
 }
 
-/** What the command line asks for. */
-export type Command = { run: 'serve'; config: Config } | { run: 'help' } | { run: 'version' }
+/** Options that contradict each other (conflicts.ts): exit code 2 and one line, no usage. */
+export class OptionConflict extends UsageError {
+  override name = 'OptionConflict'
+}
+
+/** What the command line asks for; `notes`: lines for stderr about the variables read (deprecated names). */
+export type Command = { run: 'serve'; config: Config; notes: string[] } | { run: 'help' } | { run: 'version' }
 
 const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
 
@@ -120,9 +127,14 @@ const parseOptions = optionSpecs.map((spec) => [
 export const defaultLogFormat = (stream: { isTTY?: boolean } = process.stdout): LogFormat =>
   stream.isTTY ? 'pretty' : 'json'
 
+// A value's own text out of a message: the variable may hold a secret.
+const withoutValue = (message: string): string => message.replace(/ \(got [^]*\)$/, '')
+
 /**
  * Reads the command line and the environment into a Config; flags win over
- * variables. Throws UsageError on an unknown flag or a bad value.
+ * variables (PETSTORE_MOCK_…, or their former unprefixed names: environment.ts).
+ * Throws UsageError on an unknown flag or a bad value, OptionConflict on options
+ * that contradict each other.
  */
 export const parseCommandLine = (
   argv: readonly string[],
@@ -148,6 +160,8 @@ export const parseCommandLine = (
   if (values['help']) return { run: 'help' }
   if (values['version']) return { run: 'version' }
   const config: Record<string, unknown> = { ...configDefaults }
+  const environment = new Environment(env)
+  const given = new Map<keyof Config, string>()
   for (const spec of optionSpecs) {
     const flagValue = values[spec.flag]
     const key = spec.key ?? camel(spec.flag)
@@ -158,13 +172,29 @@ export const parseCommandLine = (
           : Array.isArray(flagValue)
             ? flagValue.flatMap((v) => parseValue(spec, v, `--${spec.flag}`) as string[])
             : parseValue(spec, flagValue, `--${spec.flag}`)
-    } else if (env[spec.env] !== undefined) {
-      config[key] = parseValue(spec, env[spec.env] as string, spec.env)
+      given.set(key as keyof Config, `--${spec.flag}`)
+      continue
+    }
+    const variable = environment.read(spec.env)
+    if (variable === undefined) continue
+    try {
+      config[key] = parseValue(spec, variable.value, variable.name)
+      given.set(key as keyof Config, variable.name)
+    } catch (error) {
+      if (!variable.legacy || !(error instanceof UsageError)) throw error
+      // LOG=debug, set for another tool, made the mock exit 2: an unprefixed value that is none of
+      // the option's is taken for someone else's.
+      environment.note(
+        variable.name,
+        `${variable.name} is ignored: ${withoutValue(error.message)}, so it is taken for another tool's; petstore-mock reads ${spec.env}`,
+      )
     }
   }
-  // Only now, and only without --log or LOG: process.stdout is a stream Node builds on first use.
+  // Only now, and only without --log or its variable: process.stdout is a stream Node builds on first use.
   config['log'] ??= defaultLogFormat(stdout)
-  return { run: 'serve', config: config as unknown as Config }
+  const conflict = conflictOf(config as unknown as Config, given)
+  if (conflict !== undefined) throw new OptionConflict(conflict)
+  return { run: 'serve', config: config as unknown as Config, notes: environment.notes }
 }
 
 /** The --help text: every option with its variable and default. */
@@ -179,7 +209,8 @@ export const usage = (): string => {
     '',
     'A contract-exact, stateful mock of the Pet Store API.',
     '',
-    'Options (each also an environment variable; flags win):',
+    `Options (each also an environment variable; flags win). The variables' former names, without`,
+    `${envPrefix}, are still read, with a note on stderr; the prefixed name wins over them:`,
     ...rows,
     '  -h, --help       Show this help',
     '  -v, --version    Show the version',

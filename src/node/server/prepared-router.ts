@@ -49,9 +49,9 @@ const source = (value: unknown): string => {
   return JSON.stringify(value)
 }
 
-/** An ES module exporting `preparedRoutes`, the routers of `prepared` (scripts/bundle.mjs embeds it). */
-export const preparedRoutesModule = (prepared: readonly PreparedRoutes[]): string =>
-  `export const preparedRoutes = [${prepared
+/** An ES module exporting `embeddedRouters`, the routers of `prepared` (what scripts/bundle.mjs puts in place of embedded-routers.ts). */
+export const embeddedRoutersModule = (prepared: readonly PreparedRoutes[]): string =>
+  `export const embeddedRouters = [${prepared
     .map(({ routes, matchers }) => `{routes:${JSON.stringify(routes)},matchers:${source(matchers)}}`)
     .join(',')}]\n`
 

@@ -151,9 +151,14 @@ describe('the switches as options', () => {
       ]),
     ).toMatchObject({ limitRange: 'clamp', defaultStatus: 'available', categories: [1, 2], unknownFields: 'reject' })
     expect(
-      serve([], { LIMIT_RANGE: 'clamp', DEFAULT_STATUS: 'sold', CATEGORIES: 'any', UNKNOWN_FIELDS: 'reject' }),
+      serve([], {
+        PETSTORE_MOCK_LIMIT_RANGE: 'clamp',
+        PETSTORE_MOCK_DEFAULT_STATUS: 'sold',
+        PETSTORE_MOCK_CATEGORIES: 'any',
+        PETSTORE_MOCK_UNKNOWN_FIELDS: 'reject',
+      }),
     ).toMatchObject({ limitRange: 'clamp', defaultStatus: 'sold', categories: 'any', unknownFields: 'reject' })
-    expect(serve(['--limit-range', 'reject'], { LIMIT_RANGE: 'clamp' }).limitRange).toBe('reject')
+    expect(serve(['--limit-range', 'reject'], { PETSTORE_MOCK_LIMIT_RANGE: 'clamp' }).limitRange).toBe('reject')
   })
 
   it.each([
@@ -169,7 +174,9 @@ describe('the switches as options', () => {
   })
 
   it('a bad variable names the variable', () => {
-    expect(() => serve([], { LIMIT_RANGE: 'cap' })).toThrow('LIMIT_RANGE must be reject or clamp (got "cap")')
+    expect(() => serve([], { PETSTORE_MOCK_LIMIT_RANGE: 'cap' })).toThrow(
+      'PETSTORE_MOCK_LIMIT_RANGE must be reject or clamp (got "cap")',
+    )
   })
 
   it.each<[unknown, string]>([

@@ -149,7 +149,7 @@ describe('the CLI on 127.0.0.1 (the default)', () => {
 
   it('allows the admin origins it is given, with CORS', async () => {
     const server = await spawnServer(['--log', 'silent'], {
-      ADMIN_CORS_ORIGIN: 'http://qa.example, http://localhost:5173',
+      PETSTORE_MOCK_ADMIN_CORS_ORIGIN: 'http://qa.example, http://localhost:5173',
     })
     try {
       expect(server.stderr()).toContain(

@@ -18,11 +18,16 @@ describe('parseCommandLine', () => {
   })
 
   it('reads flags and variables; flags win', () => {
-    expect(serve(['--port', '5000'], { PORT: '6000', HOST: '0.0.0.0' })).toMatchObject({ port: 5000, host: '0.0.0.0' })
+    expect(serve(['--port', '5000'], { PETSTORE_MOCK_PORT: '6000', PETSTORE_MOCK_HOST: '0.0.0.0' })).toMatchObject({
+      port: 5000,
+      host: '0.0.0.0',
+    })
     expect(serve(['--api-key', 'a', '--api-key', 'b'])).toMatchObject({ apiKeys: ['a', 'b'] })
-    expect(serve([], { API_KEYS: 'a, b,,c' })).toMatchObject({ apiKeys: ['a', 'b', 'c'] })
+    expect(serve([], { PETSTORE_MOCK_API_KEYS: 'a, b,,c' })).toMatchObject({ apiKeys: ['a', 'b', 'c'] })
     expect(serve(['--faker', '--count', '7', '--seed', '9'])).toMatchObject({ faker: true, count: 7, seed: 9 })
-    expect(serve([], { FAKER: 'true', LOG: 'silent', BODY_LIMIT: '10' })).toMatchObject({
+    expect(
+      serve([], { PETSTORE_MOCK_FAKER: 'true', PETSTORE_MOCK_LOG: 'silent', PETSTORE_MOCK_BODY_LIMIT: '10' }),
+    ).toMatchObject({
       faker: true,
       log: 'silent',
       bodyLimit: 10,
@@ -31,14 +36,19 @@ describe('parseCommandLine', () => {
 
   it('reads delays, CORS switches and origin lists', () => {
     expect(serve(['--delay', '250']).delay).toEqual({ min: 250, max: 250 })
-    expect(serve([], { DELAY: '10-60000' }).delay).toEqual({ min: 10, max: 60000 })
+    expect(serve([], { PETSTORE_MOCK_DELAY: '10-60000' }).delay).toEqual({ min: 10, max: 60000 })
     expect(serve(['--cors', 'off']).cors).toBe(false)
     expect(serve(['--cors-origin', 'http://a', '--cors-origin', 'http://b']).corsOrigins).toEqual([
       'http://a',
       'http://b',
     ])
     expect(
-      serve([], { CORS_ORIGIN: 'http://a,http://b', JOURNAL_SIZE: '5', ADMIN_TOKEN: 't', FAULTS: 'f.yaml' }),
+      serve([], {
+        PETSTORE_MOCK_CORS_ORIGIN: 'http://a,http://b',
+        PETSTORE_MOCK_JOURNAL_SIZE: '5',
+        PETSTORE_MOCK_ADMIN_TOKEN: 't',
+        PETSTORE_MOCK_FAULTS: 'f.yaml',
+      }),
     ).toMatchObject({
       corsOrigins: ['http://a', 'http://b'],
       journalSize: 5,
@@ -56,7 +66,7 @@ describe('parseCommandLine', () => {
         'http://localhost:5173,https://b.test',
       ]),
     ).toMatchObject({ adminCorsOrigins: ['http://qa.example', 'http://localhost:5173', 'https://b.test'] })
-    expect(serve([], { ADMIN_CORS_ORIGIN: 'http://a.test, http://b.test' }).adminCorsOrigins).toEqual([
+    expect(serve([], { PETSTORE_MOCK_ADMIN_CORS_ORIGIN: 'http://a.test, http://b.test' }).adminCorsOrigins).toEqual([
       'http://a.test',
       'http://b.test',
     ])
@@ -65,19 +75,19 @@ describe('parseCommandLine', () => {
       '.mock.test',
       '[::1]',
     ])
-    expect(serve([], { ALLOWED_HOSTS: 'petstore,api' }).allowedHosts).toEqual(['petstore', 'api'])
+    expect(serve([], { PETSTORE_MOCK_ALLOWED_HOSTS: 'petstore,api' }).allowedHosts).toEqual(['petstore', 'api'])
   })
 
   it('reads the clock, the sunset mode and the rate limit', () => {
     expect(serve(['--clock', '2030-12-05T01:00:00+01:00']).clock).toEqual(new Date('2030-12-05T00:00:00Z'))
-    expect(serve([], { CLOCK: '2030-12-04T23:59:00Z' }).clock).toEqual(new Date('2030-12-04T23:59:00Z'))
+    expect(serve([], { PETSTORE_MOCK_CLOCK: '2030-12-04T23:59:00Z' }).clock).toEqual(new Date('2030-12-04T23:59:00Z'))
     expect(serve([]).sunset).toBe('enforce')
     expect(serve(['--sunset', 'ignore']).sunset).toBe('ignore')
-    expect(serve([], { SUNSET: 'ignore' }).sunset).toBe('ignore')
-    expect(serve(['--sunset', 'enforce'], { SUNSET: 'ignore' }).sunset).toBe('enforce')
+    expect(serve([], { PETSTORE_MOCK_SUNSET: 'ignore' }).sunset).toBe('ignore')
+    expect(serve(['--sunset', 'enforce'], { PETSTORE_MOCK_SUNSET: 'ignore' }).sunset).toBe('enforce')
     expect(serve(['--rate-limit', '100/m']).rateLimit).toEqual({ limit: 100, windowSeconds: 60 })
-    expect(serve([], { RATE_LIMIT: '10/30s' }).rateLimit).toEqual({ limit: 10, windowSeconds: 30 })
-    expect(serve([], { RATE_LIMIT: '5000/h' }).rateLimit).toEqual({ limit: 5000, windowSeconds: 3600 })
+    expect(serve([], { PETSTORE_MOCK_RATE_LIMIT: '10/30s' }).rateLimit).toEqual({ limit: 10, windowSeconds: 30 })
+    expect(serve([], { PETSTORE_MOCK_RATE_LIMIT: '5000/h' }).rateLimit).toEqual({ limit: 5000, windowSeconds: 3600 })
     expect(serve([])).not.toHaveProperty('rateLimit')
   })
 
@@ -99,9 +109,9 @@ describe('parseCommandLine', () => {
   })
 
   it.each([
-    [{ CLOCK: 'soon' }, 'CLOCK must be an ISO 8601 instant'],
-    [{ SUNSET: 'yes' }, 'SUNSET must be enforce or ignore'],
-    [{ RATE_LIMIT: '1/week' }, 'RATE_LIMIT must be <n>/<window>'],
+    [{ PETSTORE_MOCK_CLOCK: 'soon' }, 'PETSTORE_MOCK_CLOCK must be an ISO 8601 instant'],
+    [{ PETSTORE_MOCK_SUNSET: 'yes' }, 'PETSTORE_MOCK_SUNSET must be enforce or ignore'],
+    [{ PETSTORE_MOCK_RATE_LIMIT: '1/week' }, 'PETSTORE_MOCK_RATE_LIMIT must be <n>/<window>'],
   ])('bad variable %j is a usage error naming it', (env, message) => {
     expect(() => parseCommandLine([], env, pipe)).toThrow(message)
   })
@@ -136,11 +146,11 @@ describe('parseCommandLine', () => {
   })
 
   it.each([
-    [{ PORT: 'x' }],
-    [{ FAKER: 'maybe' }],
-    [{ LOG: 'x' }],
-    [{ ALLOWED_HOSTS: 'a,b:1' }],
-    [{ ADMIN_CORS_ORIGIN: '*' }],
+    [{ PETSTORE_MOCK_PORT: 'x' }],
+    [{ PETSTORE_MOCK_FAKER: 'maybe' }],
+    [{ PETSTORE_MOCK_LOG: 'x' }],
+    [{ PETSTORE_MOCK_ALLOWED_HOSTS: 'a,b:1' }],
+    [{ PETSTORE_MOCK_ADMIN_CORS_ORIGIN: '*' }],
   ])('bad variable %j is a usage error', (env) => {
     expect(() => parseCommandLine([], env, pipe)).toThrow(UsageError)
   })

@@ -17,13 +17,17 @@ describe('--proxy on the command line', () => {
     expect(
       serve(['--proxy', 'https://staging.example.com/v1', '--proxy-timeout', '2500', '--proxy-flag-violations']),
     ).toMatchObject({ proxy: 'https://staging.example.com/v1', proxyTimeout: 2500, proxyFlagViolations: true })
-    expect(serve([], { PROXY: 'http://127.0.0.1:9', PROXY_TIMEOUT: '5', PROXY_FLAG_VIOLATIONS: 'true' })).toMatchObject(
-      {
-        proxy: 'http://127.0.0.1:9',
-        proxyTimeout: 5,
-        proxyFlagViolations: true,
-      },
-    )
+    expect(
+      serve([], {
+        PETSTORE_MOCK_PROXY: 'http://127.0.0.1:9',
+        PETSTORE_MOCK_PROXY_TIMEOUT: '5',
+        PETSTORE_MOCK_PROXY_FLAG_VIOLATIONS: 'true',
+      }),
+    ).toMatchObject({
+      proxy: 'http://127.0.0.1:9',
+      proxyTimeout: 5,
+      proxyFlagViolations: true,
+    })
   })
 
   it.each([

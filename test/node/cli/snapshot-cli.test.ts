@@ -18,14 +18,14 @@ const file = (name: string, text: string): string => {
   return path
 }
 
-describe('--snapshot FILE / SNAPSHOT', () => {
+describe('--snapshot FILE / PETSTORE_MOCK_SNAPSHOT', () => {
   it('starts every session from the snapshot, from the variable too', async () => {
     const snapshot = file(
       'world.yaml',
       'format: 1\nseed: 5\npets:\n  - { id: 7, name: Rex, categoryId: 2 }\nnextId: 20\n' +
         'faults:\n  - { id: 4, operation: getPet, status: 503, times: 2, remaining: 1 }\nnextFaultId: 9\n',
     )
-    const server = await spawnServer(['--log', 'silent'], { SNAPSHOT: snapshot })
+    const server = await spawnServer(['--log', 'silent'], { PETSTORE_MOCK_SNAPSHOT: snapshot })
     try {
       expect(server.stderr()).toContain(`pets:  1 from snapshot ${snapshot}`)
       const headers = { Authorization: 'Bearer x', 'X-Mock-Session': 'other' }
@@ -92,6 +92,6 @@ describe('--snapshot FILE / SNAPSHOT', () => {
   })
 
   it('is listed by --help with its variable', () => {
-    expect(run(['--help']).stdout).toMatch(/--snapshot <value>\n.*Env SNAPSHOT\./)
+    expect(run(['--help']).stdout).toMatch(/--snapshot <value>\n.*Env PETSTORE_MOCK_SNAPSHOT\./)
   })
 })

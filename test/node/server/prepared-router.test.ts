@@ -1,10 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { type Context, Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { parseCommandLine } from '../../../src/node/cli/cli.js'
 import { serverApp } from '../../../src/node/main.js'
 import {
   type PreparedRoutes,
-  preparedRoutesModule,
+  embeddedRoutersModule,
   prepareRoutes,
   usePreparedRouter,
 } from '../../../src/node/server/prepared-router.js'
@@ -18,8 +19,8 @@ const appFor = async (argv: string[]): Promise<Hono<any>> => {
 // As the bundle has them: through the module scripts/bundle.mjs embeds.
 const embedded = (prepared: (PreparedRoutes | undefined)[]): PreparedRoutes[] =>
   new Function(
-    preparedRoutesModule(prepared.filter((routes) => routes !== undefined)).replace(
-      'export const preparedRoutes =',
+    embeddedRoutersModule(prepared.filter((routes) => routes !== undefined)).replace(
+      'export const embeddedRouters =',
       'return',
     ),
   )()
@@ -82,5 +83,16 @@ describe('the router prepared when the bundle is built', () => {
     expect((await app.request('/v1/pets/x', { headers })).status).toBe(400)
     expect((await app.request('/v1/pets', { method: 'PUT', headers })).status).toBe(405)
     expect((await app.request('/nope', { headers })).status).toBe(404)
+  })
+
+  it('are in the bundle the global setup built (dist/chunks), for both command lines', () => {
+    const chunks = new URL('../../../dist/chunks/', import.meta.url)
+    const embedding = readdirSync(chunks)
+      .map((name) => readFileSync(new URL(name, chunks), 'utf8'))
+      .filter((code) => code.includes('embeddedRouters=['))
+    expect(embedding).toHaveLength(1)
+    // One router per command line (--log silent and --log json), not the empty list of the sources.
+    expect(embedding[0]!.match(/embeddedRouters=\[\{routes:/)).not.toBeNull()
+    expect(embedding[0]!.split('{routes:')).toHaveLength(3)
   })
 })

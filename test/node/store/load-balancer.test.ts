@@ -35,7 +35,11 @@ describe('deploy/compose.yaml', () => {
     expect(new Set(replicas.map(([, s]) => s.image)).size).toBe(1)
     expect(compose.services['replica-1']!.build).toEqual({ context: '..' })
     for (const [, service] of replicas) {
-      expect(service.environment).toMatchObject({ STORE: 'redis://redis:6379', HOST: '0.0.0.0', PORT: '4010' })
+      expect(service.environment).toMatchObject({
+        PETSTORE_MOCK_STORE: 'redis://redis:6379',
+        PETSTORE_MOCK_HOST: '0.0.0.0',
+        PETSTORE_MOCK_PORT: '4010',
+      })
       expect(service.depends_on).toEqual({ redis: { condition: 'service_healthy' } })
     }
   })
@@ -49,7 +53,7 @@ describe('deploy/compose.yaml', () => {
     expect(deploy('nginx/petstore-proxy.conf')).toBe(sharedProxyConf)
     const conf = readFileSync(deploy('nginx/nginx.conf'), 'utf8')
     const servers = [...conf.matchAll(/^\s*server (\S+);$/gm)].map((m) => m[1])
-    expect(servers).toEqual(replicas.map(([name, s]) => `${name}:${s.environment!['PORT']}`))
+    expect(servers).toEqual(replicas.map(([name, s]) => `${name}:${s.environment!['PETSTORE_MOCK_PORT']}`))
     expect(conf).toContain('include /etc/nginx/petstore-proxy.conf;')
     // An idle connection is closed by nginx before a replica closes it (Node's 5 s): no request is
     // re-sent (petstore-proxy.conf), so none may go out on a connection being closed.

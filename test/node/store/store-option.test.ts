@@ -14,15 +14,18 @@ const serve = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 }
 
 describe('--store and --store-prefix', () => {
-  it('default to memory and petstore-mock; flags win over STORE and STORE_PREFIX', () => {
+  it('default to memory and petstore-mock; flags win over PETSTORE_MOCK_STORE and PETSTORE_MOCK_STORE_PREFIX', () => {
     expect(serve([])).toMatchObject({ store: 'memory', storePrefix: 'petstore-mock' })
-    expect(serve([], { STORE: 'redis://r:6379', STORE_PREFIX: 'qa' })).toMatchObject({
+    expect(serve([], { PETSTORE_MOCK_STORE: 'redis://r:6379', PETSTORE_MOCK_STORE_PREFIX: 'qa' })).toMatchObject({
       store: 'redis://r:6379',
       storePrefix: 'qa',
     })
     expect(
-      serve(['--store', 'memory', '--store-prefix', 'ci'], { STORE: 'redis://r', STORE_PREFIX: 'qa' }),
-    ).toMatchObject({ store: 'memory', storePrefix: 'ci' })
+      serve(['--store', 'redis://s', '--store-prefix', 'ci'], {
+        PETSTORE_MOCK_STORE: 'redis://r',
+        PETSTORE_MOCK_STORE_PREFIX: 'qa',
+      }),
+    ).toMatchObject({ store: 'redis://s', storePrefix: 'ci' })
   })
 
   it.each([
@@ -54,8 +57,10 @@ describe('--store and --store-prefix', () => {
     )
   })
 
-  it('names STORE when the variable is bad', () => {
-    expect(() => parseCommandLine([], { STORE: 'mysql://x' }, { isTTY: false })).toThrow(/^STORE must be memory/)
+  it('names PETSTORE_MOCK_STORE when the variable is bad', () => {
+    expect(() => parseCommandLine([], { PETSTORE_MOCK_STORE: 'mysql://x' }, { isTTY: false })).toThrow(
+      /^PETSTORE_MOCK_STORE must be memory/,
+    )
   })
 
   it('hides the password when it prints a store', () => {

@@ -1,8 +1,8 @@
 import { load, YAMLException } from 'js-yaml'
 import { safeIntegers } from '../../core/body/yaml-data.js'
-import { yamlDataSchema } from './yaml-data-schema.js'
-import { exceedsValues } from './yaml-value-count.js'
-import { YamlReading, YamlReadingError } from './yaml-reading.js'
+import { yamlDataSchema } from './data-schema.js'
+import { exceedsValues } from './value-count.js'
+import { YamlReading, YamlReadingError } from './reading.js'
 
 /** The deepest nesting a YAML data document may have (collections within collections). */
 export const maxYamlDepth = 256

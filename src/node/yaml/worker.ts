@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads'
-import { parseYamlData } from './yaml-data-parser.js'
+import { parseYamlData } from './data-parser.js'
 
 /** What the YAML worker answers for one text, in the order the texts came: its value, or why it cannot be read. */
 export type YamlWorkerAnswer = { value: unknown } | { error: string }
@@ -12,5 +12,5 @@ const answer = (text: string): YamlWorkerAnswer => {
   }
 }
 
-// The thread of yaml-off-thread.ts: one YAML text per message, its answer per message.
+// The thread of off-thread.ts: one YAML text per message, its answer per message.
 parentPort!.on('message', (text: string) => parentPort!.postMessage(answer(text)))

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { yamlDataSteps } from './yaml-data-parser.js'
+import { yamlDataSteps } from './data-parser.js'
 
 /**
  * {@link yamlDataSteps} with a turn of the event loop at each pause, so that

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { parseYamlOffThread as fromSources } from '../../../src/node/yaml/yaml-off-thread.js'
-import { parseYamlData } from '../../../src/node/yaml/yaml-data-parser.js'
+import { parseYamlOffThread as fromSources } from '../../../src/node/yaml/off-thread.js'
+import { parseYamlData } from '../../../src/node/yaml/data-parser.js'
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 
-// The worker runs compiled code: dist/node/yaml/yaml-off-thread.js (built by the global setup) starts
-// dist/node/yaml/yaml-worker.js. From the TypeScript sources there is no worker beside the module.
-const compiled = new URL('../../../dist/node/yaml/yaml-off-thread.js', import.meta.url).href
+// The worker runs compiled code: dist/node/yaml/off-thread.js (built by the global setup) starts
+// dist/node/yaml/worker.js. From the TypeScript sources there is no worker beside the module.
+const compiled = new URL('../../../dist/node/yaml/off-thread.js', import.meta.url).href
 const { parseYamlOffThread } = (await import(compiled)) as { parseYamlOffThread: (text: string) => Promise<unknown> }
 
 const scripts = mkdtempSync(join(tmpdir(), 'yaml-off-thread-'))
@@ -51,7 +51,7 @@ const documents: [string, string][] = [
   ],
 ]
 
-describe('YAML read on a worker thread (src/node/yaml/yaml-off-thread.ts)', () => {
+describe('YAML read on a worker thread (src/node/yaml/off-thread.ts)', () => {
   it.each(documents)('%s: the same value or the same message as parseYamlData on the event loop', async (_, text) => {
     const expected = await outcome(parseYamlData, text)
     expect(await outcome(parseYamlOffThread, text)).toEqual(expected)

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { readDataFile } from '../../../src/node/cli/data-file.js'
-import { maxYamlDepth } from '../../../src/node/yaml/yaml-data-parser.js'
+import { readDataFile } from '../../../src/node/start/data-file.js'
+import { maxYamlDepth } from '../../../src/node/yaml/data-parser.js'
 import { contractApp } from '../../helpers/contract.js'
 
 const yamlPut = (body: string, type = 'application/yaml'): RequestInit => ({

@@ -2,8 +2,8 @@ import type { YamlCodec } from '../../core/body/yaml-data.js'
 
 // Loaded on first use, neither needed by a default start: the worker that reads YAML (js-yaml is
 // loaded in the worker only), and the `yaml` package that writes it.
-const reader = () => import('./yaml-off-thread.js')
-const writer = () => import('./yaml-text.js')
+const reader = () => import('./off-thread.js')
+const writer = () => import('./text.js')
 
 /** Snapshots as YAML on Node (loaded when first needed): parsed within limits on a worker thread, written a slice at a time. */
 export const yamlCodec: YamlCodec = {

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { safeIntegers } from '../../../src/core/body/yaml-data.js'
-import { parseYamlData } from '../../../src/node/yaml/yaml-data-parser.js'
+import { parseYamlData } from '../../../src/node/yaml/data-parser.js'
 
 // The reader before js-yaml: the `yaml` package's document model, integers as BigInt. Valid
 // documents must read the same with the new one.

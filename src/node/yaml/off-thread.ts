@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { YamlTooLargeError } from '../../core/body/yaml-data.js'
-import { parseYamlDataInTurns } from './yaml-data-in-turns.js'
-import type { YamlWorkerAnswer } from './yaml-worker.js'
+import { parseYamlDataInTurns } from './data-in-turns.js'
+import type { YamlWorkerAnswer } from './worker.js'
 
 // Beside this module once compiled: dist/node/ for the package, the bundle's chunks/ directory
 // (scripts/bundle.mjs puts it there and checks it).
-const workerFile = new URL('./yaml-worker.js', import.meta.url)
+const workerFile = new URL('./worker.js', import.meta.url)
 
 interface Waiting {
   text: string

@@ -3,7 +3,7 @@ import { extname } from 'node:path'
 import { parseJsonExact } from '../../core/http/json.js'
 
 import { DataFileError } from './data-file-error.js'
-import { parseYamlData } from '../yaml/yaml-data-parser.js'
+import { parseYamlData } from '../yaml/data-parser.js'
 
 export { DataFileError }
 

@@ -1,0 +1,87 @@
+import { redactAuthorization } from '../../core/http/request-authorization.js'
+import { formatRate } from '../../core/rate-limit/rate-limit.js'
+import { formatSilence, silenceDefaults } from '../../core/spec/silences.js'
+import { packageVersion as version } from '../../generated/contract.js'
+import { redactStore } from '../store/store-option.js'
+import { adminAccessBanner } from './admin-access.js'
+import type { Config } from './config.js'
+import { silenceSwitches } from './silence-switches.js'
+
+// Only the switches set away from their defaults: a default start prints nothing more.
+const silencesBanner = (config: Config): string[] => {
+  const set = silenceSwitches
+    .filter((s) => formatSilence(s.key, config[s.key]) !== formatSilence(s.key, silenceDefaults[s.key]))
+    .map((s) => `--${s.flag} ${formatSilence(s.key, config[s.key])}`)
+  return set.length === 0 ? [] : [`  spec silences: ${set.join(' ')}`]
+}
+
+const timeBanner = (config: Config): string[] => [
+  ...(config.clock ? [`  clock: ${config.clock.toISOString()} at start-up, advancing in real time`] : []),
+  ...(config.sunset === 'ignore' ? ['  sunset: ignored (deprecated operations never answer 410)'] : []),
+  ...(config.rateLimit ? [`  rate limit: ${formatRate(config.rateLimit)} per API key`] : []),
+]
+
+// 0.0.0.0 and :: are where a server listens, not addresses anyone can open: from this machine it
+// is reached on loopback (:: takes IPv4 too, Node's default), from elsewhere by the machine's name.
+const anyAddresses: ReadonlySet<string> = new Set(['0.0.0.0', '[::]'])
+
+/** The URL to open for a server listening at `url`: loopback for a wildcard address, else the same. */
+export const reachableUrl = (url: string): { url: string; allInterfaces: boolean } => {
+  const parsed = new URL(url)
+  if (!anyAddresses.has(parsed.hostname)) return { url, allInterfaces: false }
+  parsed.hostname = '127.0.0.1'
+  return { url: parsed.origin, allInterfaces: true }
+}
+
+// Most keys named, each as the journal shows it (its first characters at most): logs keep banners.
+const shownKeys = 3
+const keyHints = (keys: readonly string[]): string => {
+  const hints = keys.slice(0, shownKeys).map((key) => redactAuthorization(`Bearer ${key}`))
+  return [...hints, ...(keys.length > shownKeys ? [`${keys.length - shownKeys} more`] : [])].join(', ')
+}
+
+// A URL fit to print: a password in it hidden, as the store's is.
+const withoutPassword = (text: string): string => {
+  const url = new URL(text)
+  if (url.password === '') return text
+  url.password = '***'
+  return url.toString()
+}
+
+/**
+ * What a start prints on stderr once it listens on `listening` (its own URL): the version and a URL
+ * to open, the auth mode, where the `count` pets came from (`source`), the admin API and its guards,
+ * every option set away from its default that changes answers, and a curl line to paste. Secrets are
+ * never in it: API keys as the journal redacts them, passwords in URLs as ***.
+ */
+export const banner = (listening: string, config: Config, source: string, count: number): string => {
+  const { url, allInterfaces } = reachableUrl(listening)
+  const auth =
+    config.apiKeys.length > 0
+      ? `${config.apiKeys.length} configured API key(s): ${keyHints(config.apiKeys)}`
+      : 'any well-formed bearer token (no --api-key set)'
+  const key = config.apiKeys.length > 0 ? '<your API key>' : 'any-token'
+  const where = allInterfaces
+    ? ` (on all interfaces, --host ${config.host}: from other machines, use this one's name or address)`
+    : ''
+  return [
+    `petstore-mock ${version} listening on ${url}${where}`,
+    `  auth:  ${auth}`,
+    `  pets:  ${count} from ${source}`,
+    `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
+    ...adminAccessBanner(config),
+    ...timeBanner(config),
+    ...silencesBanner(config),
+    ...(config.proxy !== undefined
+      ? [
+          `  proxy: ${url}/v1 forwards to ${withoutPassword(config.proxy)} (violations in the journal and ${url}/__admin/health)`,
+        ]
+      : []),
+    ...(config.store === 'memory'
+      ? []
+      : [`  store: ${redactStore(config.store)} (prefix ${config.storePrefix}), shared by every replica on it`]),
+    `  panel: ${url}/__admin/ (the QA panel, in a browser)`,
+    `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,38 @@
+import { SeedError } from '../../core/pets/seed.js'
+import { DataFileError } from '../start/data-file-error.js'
+import { StoreClientMissing } from '../store/open-store.js'
+import { OptionConflict, usage, UsageError } from './cli.js'
+
+/** The command's exit codes (`main` returns none while it serves: the process exits when stopped). */
+export const exitCodes = {
+  /** Served, then stopped by SIGTERM or SIGINT; or --help, --version. */
+  ok: 0,
+  /** A start that failed: unusable seed data or data file, a store that cannot be reached, … */
+  startFailed: 1,
+  /** A command line that cannot be run: unknown flag, bad value, … */
+  usage: 2,
+} as const
+
+/** What a failed start prints on stderr and exits with. */
+export interface Failure {
+  code: (typeof exitCodes)[keyof typeof exitCodes]
+  stderr: string
+}
+
+/**
+ * The exit code and the text on stderr for what a start threw: a usage error with the usage,
+ * contradicting options and a missing store client in one line (exit 2); bad data naming the file and entry, anything else as
+ * "cannot start" (exit 1).
+ */
+export const failureOf = (error: unknown): Failure => {
+  // One line: the usage would bury which two options disagree.
+  if (error instanceof OptionConflict) return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
+  if (error instanceof StoreClientMissing) return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
+  if (error instanceof UsageError)
+    return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n\n${usage()}` }
+  const message =
+    error instanceof SeedError || error instanceof DataFileError
+      ? error.message
+      : `cannot start: ${(error as Error).message}`
+  return { code: exitCodes.startFailed, stderr: `petstore-mock: ${message}\n` }
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { banner, reachableUrl } from '../../../src/node/cli/banner.js'
+import { configDefaults, type Config } from '../../../src/node/cli/config.js'
+import { spawnServer } from '../../helpers/spawn-server.js'
+
+const config = (over: Partial<Config>): Config => ({ ...configDefaults, log: 'silent', ...over })
+const lines = (over: Partial<Config>, listening = 'http://127.0.0.1:4010') =>
+  banner(listening, config(over), 'fixtures/pets.yaml (bundled)', 12).split('\n')
+
+describe('the banner', () => {
+  it.each([
+    // [listening on, the URL to open, whether it says all interfaces]
+    ['http://127.0.0.1:4010', 'http://127.0.0.1:4010', false],
+    ['http://localhost:4010', 'http://localhost:4010', false],
+    ['http://192.168.1.20:8080', 'http://192.168.1.20:8080', false],
+    ['http://[::1]:4010', 'http://[::1]:4010', false],
+    ['http://0.0.0.0:4010', 'http://127.0.0.1:4010', true],
+    ['http://[::]:4010', 'http://127.0.0.1:4010', true],
+    ['http://[0:0::0]:5000', 'http://127.0.0.1:5000', true],
+  ])('listening on %s: opens %s (all interfaces: %s)', (listening, url, allInterfaces) => {
+    expect(reachableUrl(listening)).toEqual({ url, allInterfaces })
+  })
+
+  it.each([
+    ['0.0.0.0', 'http://0.0.0.0:4010'],
+    ['::', 'http://[::]:4010'],
+  ])('--host %s: every URL it prints can be opened, and it says it listens on all interfaces', (host, listening) => {
+    const text = lines({ host }, listening)
+    expect(text[0]).toBe(
+      `petstore-mock 0.1.0 listening on http://127.0.0.1:4010 (on all interfaces, --host ${host}: from other machines, use this one's name or address)`,
+    )
+    expect(text.join('\n')).not.toMatch(/http:\/\/(0\.0\.0\.0|\[::\])/)
+    expect(text).toContain("  try:   curl -H 'Authorization: Bearer any-token' http://127.0.0.1:4010/v1/pets")
+  })
+
+  it.each([
+    // [API keys, the auth line, what must never be printed]
+    [[], 'any well-formed bearer token (no --api-key set)', []],
+    [['team-a'], '1 configured API key(s): Bearer …', ['team-a', 'te…']],
+    [['team-a-secret-key'], '1 configured API key(s): Bearer te…', ['team-a-secret-key', 'team-a']],
+    [['alpha-key-1', 'beta-key-22'], '2 configured API key(s): Bearer al…, Bearer be…', ['alpha-key', 'beta-key']],
+    [
+      ['k1-longer-one', 'k2-longer-one', 'k3-longer-one', 'k4-longer-one'],
+      '4 configured API key(s): Bearer k1…, Bearer k2…, Bearer k3…, 1 more',
+      ['longer'],
+    ],
+  ])('API keys %j: auth %j, never the key', (apiKeys, auth, secrets) => {
+    const text = lines({ apiKeys })
+    expect(text[1]).toBe(`  auth:  ${auth}`)
+    for (const secret of secrets) expect(text.join('\n')).not.toContain(secret)
+    expect(text.at(-2)).toBe(
+      `  try:   curl -H 'Authorization: Bearer ${apiKeys.length > 0 ? '<your API key>' : 'any-token'}' http://127.0.0.1:4010/v1/pets`,
+    )
+  })
+
+  it('hides the password of a --proxy URL and of a --store URL', () => {
+    const text = lines({
+      proxy: 'https://qa:hunter2@staging.example.com/v1',
+      store: 'redis://user:hunter2@redis:6379',
+    }).join('\n')
+    expect(text).not.toContain('hunter2')
+    expect(text).toContain('forwards to https://qa:***@staging.example.com/v1')
+    expect(text).toContain('store: redis://user:***@redis:6379')
+  })
+})
+
+describe('the banner of the built command', () => {
+  it('on 0.0.0.0 with an API key: a URL that answers, and no key', async () => {
+    const server = await spawnServer(['--host', '0.0.0.0', '--api-key', 'team-a-secret-key', '--log', 'silent'])
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      const res = await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer team-a-secret-key' } })
+      expect(res.status).toBe(200)
+      expect(server.stderr()).toContain('(on all interfaces, --host 0.0.0.0:')
+      expect(server.stderr()).toContain('auth:  1 configured API key(s): Bearer te…')
+      expect(server.stderr()).not.toContain('team-a')
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  })
+})
