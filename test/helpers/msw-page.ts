@@ -79,7 +79,7 @@ export const serveDirectory = async (dir: string): Promise<{ url: string; close(
 }
 
 /** What the page offers its tests, on `globalThis.petstore` (see the fixture). */
-export type PageCall = 'start' | 'scenario' | 'fakerPets' | 'baseline' | 'panel'
+export type PageCall = 'start' | 'scenario' | 'fakerPets' | 'baseline' | 'panel' | 'otherOrigin'
 
 /** A fresh page (its own context: no Service Worker yet) of the built site, once its script has run. */
 export const openMswPage = async (
@@ -95,5 +95,5 @@ export const openMswPage = async (
 }
 
 /** Runs one of the page's functions in the page and resolves with its (serialisable) result. */
-export const callPage = (page: Page, name: PageCall): Promise<any> =>
-  page.evaluate((fn) => (globalThis as any).petstore[fn](), name)
+export const callPage = (page: Page, name: PageCall, arg?: unknown): Promise<any> =>
+  page.evaluate(([fn, value]) => (globalThis as any).petstore[fn as string](value), [name, arg] as const)

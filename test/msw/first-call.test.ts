@@ -29,6 +29,7 @@ const fullyCheckedOptions: fc.Arbitrary<HandlersOptions> = fc.record(
     adminToken: fc.string({ minLength: 1, maxLength: 8 }),
     faults: fc.constant([{ operation: 'listPets', status: 503, times: 1 }]),
     baseUrl: fc.constantFrom('http://localhost:4010', 'https://petstore.test/v1'),
+    origins: fc.constantFrom<HandlersOptions['origins']>(['https://api.test', 'http://localhost:4010/v1'], 'any'),
     delay: fc.oneof(fc.integer({ min: 0, max: 50 }), fc.constant({ min: 1, max: 5 })),
   },
   { requiredKeys: [] },
@@ -40,7 +41,7 @@ describe('what the first createHandlers() call leaves for later', () => {
       fc.property(fullyCheckedOptions, (options) => {
         expect(checkedInFull(options)).toBe(true)
         // Nothing left for prepareMock to reject: making the mock later cannot throw.
-        const prepared = prepareMock(checkOptions(options).app)
+        const prepared = prepareMock(checkOptions({ origins: 'any', ...options }).app)
         expect(() => prepared.build()).not.toThrow()
       }),
       { numRuns: 50 },
@@ -52,7 +53,7 @@ describe('what the first createHandlers() call leaves for later', () => {
       { cors: false },
       { allowedHosts: ['a.test'] },
       { adminCorsOrigins: [] },
-      { spec: checkOptions({}).spec },
+      { spec: checkOptions({ origins: 'any' }).spec },
     ] as HandlersOptions[]) {
       expect(checkedInFull(options), JSON.stringify(Object.keys(options))).toBe(false)
     }
@@ -61,8 +62,8 @@ describe('what the first createHandlers() call leaves for later', () => {
 
   it('makes the mock when a control or a request needs it, even if the page never went idle', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] })
-    const handlers = createHandlers({ maxPets: 20 })
-    const unused = createHandlers()
+    const handlers = createHandlers({ origins: 'any', maxPets: 20 })
+    const unused = createHandlers({ origins: 'any' })
     expect(vi.getTimerCount()).toBe(2)
     let ready = false
     void handlers.ready.then(() => (ready = true))
@@ -86,7 +87,7 @@ describe('what the first createHandlers() call leaves for later', () => {
   it('makes the mock, registers the routes and compiles the router in idle callbacks where there are', async () => {
     const idle: (() => void)[] = []
     vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback))
-    const handlers = createHandlers()
+    const handlers = createHandlers({ origins: 'any' })
     let ready = false
     void handlers.ready.then(() => (ready = true))
     const runIdle = async () => {
@@ -106,7 +107,7 @@ describe('what the first createHandlers() call leaves for later', () => {
 
   it('records no call frame for its msw handler (no stack formatted), and leaves Error.stackTraceLimit as it was', () => {
     const limit = Error.stackTraceLimit
-    const [handler] = createHandlers()
+    const [handler] = createHandlers({ origins: 'any' })
     expect(handler!.info.callFrame).toBeUndefined()
     expect(Error.stackTraceLimit).toBe(limit)
   })
