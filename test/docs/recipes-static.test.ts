@@ -253,6 +253,13 @@ describe('docs/recipes/testcontainers.md', () => {
     }
   })
 
+  it('makes its project as examples/consumer is: "type": "module", so that vitest.config.ts loads as one', () => {
+    expect(recipeCommands(page).slice(0, 2)).toEqual(['npm init -y', 'npm pkg set type=module'])
+    expect(JSON.parse(readFileSync(join(repoRoot, 'examples/consumer/package.json'), 'utf8'))).toMatchObject({
+      type: 'module',
+    })
+  })
+
   it('builds the image the module starts by default', () => {
     const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }
     expect(recipeCommands(page)).toContain(`docker build -t petstore-mock:${version} .`)
