@@ -242,6 +242,55 @@ describe('docs/recipes/kubernetes.md', () => {
   })
 })
 
+describe('docs/recipes/kubernetes.md: the names /__admin answers', () => {
+  const page = 'docs/recipes/kubernetes.md'
+  const [deployment] = parseAllDocuments(fileOf(page, 'petstore-mock.yaml')).map((doc) => doc.toJS())
+  const env = Object.fromEntries(
+    (deployment.spec.template.spec.containers[0].env as { name: string; value?: string }[])
+      .filter((variable) => variable.value !== undefined)
+      .map((variable) => [variable.name, variable.value!]),
+  )
+  let mock: SpawnedServer
+  beforeAll(async () => {
+    // As the manifest configures the container (the token stands for the Secret's), on loopback.
+    mock = await spawnServer(['--log', 'silent'], { ...env, ADMIN_TOKEN: 'k8s-admin' })
+  })
+  afterAll(() => mock?.stop())
+
+  /** GET /__admin/requests with the token, naming `host` (fetch cannot set Host). */
+  const adminAs = (host: string) =>
+    new Promise<number>((resolve, reject) => {
+      const { port } = new URL(mock.url)
+      import('node:http').then(({ get }) =>
+        get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/__admin/requests',
+            headers: { Host: host, Authorization: 'Bearer k8s-admin' },
+          },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode!)
+          },
+        ).on('error', reject),
+      )
+    })
+
+  it.each([
+    ['petstore-mock:4010', 200],
+    ['petstore-mock.default:4010', 200],
+    ['petstore-mock.ci.svc', 200],
+    ['petstore-mock.default.svc.cluster.local:4010', 200],
+    ['petstore-mock.team-a.svc.cluster.local', 200],
+    ['petstore-mock.a.b', 403],
+    ['other.default.svc.cluster.local', 403],
+    ['evil.example', 403],
+  ])('Host %s → %i', async (host, status) => {
+    expect(await adminAs(host)).toBe(status)
+  })
+})
+
 describe('docs/recipes/testcontainers.md', () => {
   const page = 'docs/recipes/testcontainers.md'
 
