@@ -105,23 +105,41 @@ describe('what the first createHandlers() call leaves for later', () => {
     expect(idle).toHaveLength(0)
   })
 
-  it('records no call frame for its msw handler (no stack formatted), and leaves Error.stackTraceLimit as it was', () => {
+  it('makes no Error (no stack for V8 to capture, with or without DevTools) and records no call frame', () => {
     const limit = Error.stackTraceLimit
-    const [handler] = createHandlers({ origins: 'any' })
-    expect(handler!.info.callFrame).toBeUndefined()
+    const RealError = Error
+    let made = 0
+    // Counts every `new Error()` made while createHandlers runs (msw's handler made one for its call frame).
+    globalThis.Error = new Proxy(RealError, {
+      construct: (target, args) => {
+        made++
+        return Reflect.construct(target, args)
+      },
+    })
+    try {
+      const [handler] = createHandlers({ origins: 'any' })
+      expect(made).toBe(0)
+      expect(handler!.info.callFrame).toBeUndefined()
+    } finally {
+      globalThis.Error = RealError
+    }
     expect(Error.stackTraceLimit).toBe(limit)
   })
 })
 
 describe('withoutStack', () => {
-  it('turns stack traces off inside only, and restores the limit when it throws', () => {
+  it('makes `new Error()` a plain object with no stack inside only, and restores Error when it throws', () => {
     const limit = Error.stackTraceLimit
-    expect(withoutStack(() => new Error('x').stack)).toBe('Error: x')
+    const RealError = Error
+    const inside = withoutStack(() => new Error('x'))
+    expect(inside).toEqual({ name: 'Error', message: 'x', stack: undefined })
+    expect(inside).not.toBeInstanceOf(RealError)
     expect(() =>
       withoutStack(() => {
         throw new RangeError('y')
       }),
     ).toThrow('y')
+    expect(Error).toBe(RealError)
     expect(Error.stackTraceLimit).toBe(limit)
     expect(new Error('z').stack).toContain('\n    at ')
   })
