@@ -16,8 +16,9 @@ export type PetstoreHandlers = HttpHandler[] & PetstoreControls
 
 /**
  * The whole mock as msw request handlers: one handler that passes every
- * request to /v1/…, /__admin/… and /openapi.(yaml|json) (on `baseUrl`, or
- * any origin) to the app, exactly as the server would answer it; anything
+ * request to /v1/…, /__admin/… and /openapi.(yaml|json) on the page's own
+ * origin and on `origins` (or any, `origins: 'any'`) to the app, exactly
+ * as the server would answer it; anything
  * else is left to msw's onUnhandledFrame/onUnhandledRequest. A
  * connection_reset fault becomes a network error (fetch rejects with a
  * TypeError). Options are checked at once: a bad one throws a
@@ -27,7 +28,7 @@ export type PetstoreHandlers = HttpHandler[] & PetstoreControls
  */
 export const createHandlers = (options: HandlersOptions = {}): PetstoreHandlers => {
   const checked = checkOptions(options)
-  const pattern = requestPattern(checked.spec.basePath, checked.baseUrl)
+  const pattern = requestPattern(checked.spec.basePath, checked.origins)
   const { faker } = checked
   const prepare = (pets?: Pet[]): PreparedMock => {
     try {
@@ -88,5 +89,21 @@ export const createHandlers = (options: HandlersOptions = {}): PetstoreHandlers 
       }
     }),
   )
+  checkMswMajor(handler)
   return Object.assign([handler], createControls(start, made))
+}
+
+/**
+ * Throws unless `handler` was made by msw 3 (the peer dependency's range, ^3): msw 3's handlers, and
+ * no earlier msw's, have `dispose()` (its Handler base class, 3.0.0 on). msw 2 would answer, but
+ * silently ignore the options a set-up written for msw 3 passes (`onUnhandledFrame`), and it is what
+ * npm installs without a word on Node.js 20, where msw 3 does not run. A later major than 3 cannot be
+ * told from here: npm refuses it against the peer range.
+ */
+const checkMswMajor = (handler: HttpHandler): void => {
+  if (typeof (handler as { dispose?: unknown }).dispose === 'function') return
+  throw new PetstoreMockError(
+    'needs msw 3 (the msw installed is an earlier major, which ignores onUnhandledFrame; npm installs msw 2 ' +
+      'on a Node.js older than 22.12, where msw 3 does not run): use Node.js 22.12 or later and npm install --save-dev msw@3',
+  )
 }

@@ -2,31 +2,31 @@ import { PetstoreMockError } from './errors.js'
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-const originOf = (baseUrl: string, basePath: string): string => {
-  let url: URL
+/** The origin of `url` (an origin, optionally followed by the base path); `name` is the option's, for the message. */
+export const originOf = (url: string, basePath: string, name: string): string => {
+  let parsed: URL
   try {
-    url = new URL(baseUrl)
+    parsed = new URL(url)
   } catch {
     throw new PetstoreMockError(
-      `baseUrl must be an absolute URL such as http://localhost:4010 (got ${JSON.stringify(baseUrl)})`,
+      `${name} must be an absolute URL such as http://localhost:4010 (got ${JSON.stringify(url)})`,
     )
   }
-  const path = url.pathname.replace(/\/+$/, '')
+  const path = parsed.pathname.replace(/\/+$/, '')
   if (path !== '' && path !== basePath) {
     throw new PetstoreMockError(
-      `baseUrl must be an origin such as http://localhost:4010, optionally followed by ${basePath} (got ${JSON.stringify(baseUrl)})`,
+      `${name} must be an origin such as http://localhost:4010, optionally followed by ${basePath} (got ${JSON.stringify(url)})`,
     )
   }
-  return url.origin
+  return parsed.origin
 }
 
 /**
- * The URLs the mock answers: the API under its base path, /__admin/… and
- * the served document, on `baseUrl`'s origin or on any. msw matches a
- * RegExp against origin + path (no query), in 2.7 as in 3.x, which custom
- * predicate functions (2.11+) would not be.
+ * The URLs the mock answers: the API under its base path, /__admin/… and the served document, on the
+ * given origins (as originOf gives them) or on any ('any'). msw matches
+ * a RegExp against origin + path (no query), which custom predicate functions (2.11+) would not be.
  */
-export const requestPattern = (basePath: string, baseUrl?: string): RegExp => {
-  const origin = baseUrl === undefined ? '[a-z][a-z0-9+.-]*://[^/]+' : escape(originOf(baseUrl, basePath))
+export const requestPattern = (basePath: string, origins: readonly string[] | 'any'): RegExp => {
+  const origin = origins === 'any' ? '[a-z][a-z0-9+.-]*://[^/]+' : `(?:${[...new Set(origins)].map(escape).join('|')})`
   return new RegExp(`^${origin}(?:${escape(basePath)}/|/__admin/|/openapi\\.(?:yaml|json)$)`)
 }

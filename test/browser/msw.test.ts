@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../src/core/app.js'
@@ -112,6 +114,29 @@ describe('petstore-mock/msw in a Service Worker (headless Chromium)', () => {
     expect(answers[1]!.body).toBe(panelScript)
     expect(fetched.filter((f) => f.startsWith('pageerror'))).toEqual([])
     await page.close()
+  })
+
+  it("answers the page's own origin only, unless told another: another origin's /v1 reaches it, unjournaled", async () => {
+    // The other origin: a server on loopback that answers every GET itself, readable from any page.
+    const other = createServer((req, res) => {
+      res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/plain' })
+      res.end(`real ${req.url}`)
+    })
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
+    try {
+      expect(new URL(site.url).origin).not.toBe(origin)
+      const { page } = await openPage()
+      await callPage(page, 'start')
+      const { before, named, journal } = await callPage(page, 'otherOrigin', origin)
+      expect(before).toBe('200 real /v1/pets')
+      expect(named).toMatch(/^401 \{"code":"unauthorized"/)
+      // The page's handlers journaled start()'s two requests, and not the other origin's.
+      expect(journal).toEqual(['/v1/pets', '/v1/pets'])
+      await page.close()
+    } finally {
+      await new Promise((resolve) => other.close(resolve))
+    }
   })
 
   it('loads faker only when asked, and generates the same pets as in Node', async () => {

@@ -23,7 +23,8 @@ let recipe: RecipeProject
 let site: Awaited<ReturnType<typeof serveDirectory>>
 
 beforeAll(async () => {
-  recipe = recipeProject(page, { 'package.json': JSON.stringify({ name: 'pets-ui', private: true, type: 'module' }) })
+  // The project as the page makes it (npm init -y, npm pkg set type=module, its install recorded).
+  recipe = recipeProject(page)
   const init = await runNode(recipe.dir, [tool.msw, 'init', 'public/', '--save'])
   expect(init.code, init.output).toBe(0)
   const build = await runNode(

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -21,10 +21,12 @@ import { freePort } from '../helpers/free-port.js'
 // host and a free port), and Chromium opens the app from the dev server and from the preview build.
 const page = 'docs/recipes/vite.md'
 
-/** What the user's project has already: package.json (msw init --save writes to it) and a tsconfig. */
-const own = {
-  'package.json': JSON.stringify({ name: 'pets-app', private: true, type: 'module' }, null, 2),
-  'tsconfig.json': JSON.stringify({
+/**
+ * The test's own type check (strict, as Vite's templates make it): not part of the page, and named
+ * so that Vite does not read it. The project itself is made as the page says (recipeProject).
+ */
+const checkConfig = {
+  'tsconfig.check.json': JSON.stringify({
     compilerOptions: {
       target: 'ES2022',
       module: 'ESNext',
@@ -43,7 +45,7 @@ let browser: Browser
 let recipe: RecipeProject
 
 beforeAll(async () => {
-  recipe = recipeProject(page, own)
+  recipe = recipeProject(page, checkConfig)
   browser = await launchChromium()
 })
 afterAll(async () => {
@@ -104,7 +106,9 @@ describe('docs/recipes/vite.md', () => {
       'src/main.ts',
     ])
     expect(recipeCommands(page)).toEqual([
-      'npm install --save-dev msw vite',
+      'npm init -y',
+      'npm pkg set type=module',
+      'npm install --save-dev msw@3 vite',
       'npx msw init public/ --save',
       'npx vite',
       'npx vite build --mode mock',
@@ -113,14 +117,35 @@ describe('docs/recipes/vite.md', () => {
     ])
   })
 
-  it('msw init puts the worker in public/; the files type-check', async () => {
+  it('msw init puts the worker in public/ of the project the page makes; the files type-check', async () => {
     const init = await runNode(recipe.dir, [tool.msw, 'init', 'public/', '--save'])
     expect(init.code, init.output).toBe(0)
     expect(existsSync(join(recipe.dir, 'public/mockServiceWorker.js'))).toBe(true)
-    expect(JSON.parse(recipe.read('package.json')).msw).toEqual({ workerDirectory: ['public'] })
-    const tsc = await runNode(recipe.dir, [tool.tsc, '-p', 'tsconfig.json'])
+    expect(JSON.parse(recipe.read('package.json'))).toMatchObject({
+      type: 'module',
+      devDependencies: { msw: expect.stringMatching(/^\^3\./), vite: expect.any(String) },
+      msw: { workerDirectory: ['public'] },
+    })
+    const tsc = await runNode(recipe.dir, [tool.tsc, '-p', 'tsconfig.check.json'])
     expect(tsc.output).toBe('')
     expect(tsc.code).toBe(0)
+  })
+
+  it('why the page sets "type": "module": with npm init\'s "commonjs", Vite warns about a vite.config.ts', async () => {
+    const manifest = recipe.read('package.json')
+    recipe.write('vite.config.ts', "import { defineConfig } from 'vite'\n\nexport default defineConfig({})\n")
+    try {
+      const module = await runNode(recipe.dir, [tool.vite, 'build', '--outDir', 'dist-config'])
+      expect(module.code, module.output).toBe(0)
+      expect(module.output).not.toContain('CommonJS')
+      recipe.write('package.json', manifest.replace('"type": "module"', '"type": "commonjs"'))
+      const commonjs = await runNode(recipe.dir, [tool.vite, 'build', '--outDir', 'dist-config'])
+      expect(commonjs.output).toContain('ESM syntax in a file loaded as CommonJS (vite.config.ts')
+    } finally {
+      recipe.write('package.json', manifest)
+      rmSync(join(recipe.dir, 'vite.config.ts'))
+      rmSync(join(recipe.dir, 'dist-config'), { recursive: true, force: true })
+    }
   })
 
   const expected = { names: fixturePets.map((pet) => pet.name), status: `${fixturePets.length} pets` }

@@ -3,7 +3,8 @@
 // First its probes as the kubelet sends them (GET on the probe's path, the pod's IP as Host, no
 // token): the readiness probe until it passes (bounded: 30 s), then the liveness probe once. Then
 // what the page promises: the API with the manifest's API key, the admin API with the Secret's
-// token from the Host named in ALLOWED_HOSTS, and not without the token. Exits non-zero on the first
+// token from the Host named in ALLOWED_HOSTS (and the Service's names from another namespace), and
+// not without the token. Exits non-zero on the first
 // failed check.
 import { request } from 'node:http'
 import { readFileSync } from 'node:fs'
@@ -64,3 +65,9 @@ if (journal.status !== 200 || !JSON.parse(journal.body).requests.some((e) => e.p
 const unauthorised = await get('/__admin/requests', { Host: host })
 if (unauthorised.status !== 401) fail(`GET /__admin/requests without the token: ${unauthorised.status}`)
 ok(`the admin API answers Host ${host} with the Secret's token (401 without)`)
+// From another namespace (a pipeline in `ci`): the Service's full name, through the `*` entries.
+for (const name of ['petstore-mock.ci', 'petstore-mock.ci.svc', 'petstore-mock.ci.svc.cluster.local']) {
+  const other = await get('/__admin/requests', { Host: name, Authorization: `Bearer ${adminToken}` })
+  if (other.status !== 200) fail(`GET /__admin/requests as Host ${name}: ${other.status} ${other.body}`)
+}
+ok(`the admin API answers the Service's names from another namespace (petstore-mock.ci[.svc[.cluster.local]])`)

@@ -59,6 +59,13 @@ if [ "$compose_code" != 0 ] || ! grep -qx 'POST /v1/pets 201 {"name":"Rex","cate
   fail "compose recipe: ci/compose-test.sh exited $compose_code; verify printed: $journal"
 fi
 ok "compose recipe: ci/compose-test.sh with ${compose[*]} exits 0; verify saw the 503 load armed, then Rex created"
+# A run that succeeds prints no Python traceback (the health poll once piped into grep -q, which
+# closed the pipe before podman-compose printed its "exit code: 0": BrokenPipeError).
+if grep -q 'Traceback\|BrokenPipeError' "$work/compose.log"; then
+  grep -B2 -A12 'Traceback' "$work/compose.log" | head -40 >&2
+  fail "compose recipe: ci/compose-test.sh printed a Python traceback"
+fi
+ok "compose recipe: ci/compose-test.sh prints no Python traceback"
 
 # 2. The same with tests that create nothing: verify's error is the script's exit code, and its trap cleans up.
 swap "$ci_dir/compose.ci.yaml" 1 "^\(    image: \)localhost/$tag-tests-rex$" "\1localhost/$tag-tests-none"

@@ -1,5 +1,15 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -86,10 +96,65 @@ export interface RecipeProject {
   remove(): void
 }
 
+/** The repository's version of an installed package, as `npm install <name>` would record it: ^version. */
+const installedRange = (name: string): string => {
+  const { version } = JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as {
+    version: string
+  }
+  return `^${version}`
+}
+
 /**
- * Writes the files of `page` (and `extra`, for what a user's project has already, such as a tsconfig)
- * into a new temporary directory whose node_modules holds the packed petstore-mock and, linked, every
- * other package of the repository's node_modules (the versions of its lock file: no registry needed).
+ * What `npm install [--save-dev] <names…>` writes into the project's package.json, each name at the
+ * version of the repository's node_modules (which the project links: no registry), sorted as npm sorts.
+ */
+const recordInstall = (dir: string, command: string): void => {
+  const args = command.split(/\s+/).slice(2)
+  const dev = args.some((arg) => arg === '--save-dev' || arg === '-D')
+  const specs = args.filter((arg) => !arg.startsWith('-'))
+  const file = join(dir, 'package.json')
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  const field = dev ? 'devDependencies' : 'dependencies'
+  const deps = { ...(manifest[field] as Record<string, string> | undefined) }
+  for (const spec of specs) {
+    // A tarball (petstore-mock, as Install says): recorded as file:, under the name its file tells.
+    const tarball = /(?:^|\/)([a-z0-9-]+)-\d+\.\d+\.\d+\.tgz$/.exec(spec)
+    if (tarball) deps[tarball[1]!] = `file:${spec}`
+    else deps[spec.replace(/(?<=.)@[^@/]*$/, '')] = installedRange(spec.replace(/(?<=.)@[^@/]*$/, ''))
+  }
+  manifest[field] = Object.fromEntries(Object.entries(deps).sort(([a], [b]) => a.localeCompare(b, 'en')))
+  writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`)
+}
+
+/**
+ * Makes the project the way `page` says, in the empty directory `dir`: its `npm init` and `npm pkg`
+ * commands run as typed (npm itself; neither needs the registry), and each `npm install` is recorded
+ * in package.json as npm would (the packages themselves are linked by {@link recipeProject}).
+ * petstore-mock is installed as [Install](../../docs/install.md) says: from its tarball, a dev dependency.
+ */
+const makeProject = (page: string, dir: string): void => {
+  const commands = recipeCommands(page)
+  for (const command of commands) {
+    // Before anything else is in the directory: `npm init -y` lists node_modules' packages as dependencies.
+    if (/^npm (init|pkg) /.test(command)) {
+      execFileSync('npm', command.split(/\s+/).slice(1), {
+        cwd: dir,
+        env: userEnv(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
+    }
+  }
+  if (!existsSync(join(dir, 'package.json'))) throw new Error(`${page}: its commands make no package.json`)
+  const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+  recordInstall(dir, ['npm install --save-dev', `../petstore-mock/petstore-mock-${version}.tgz`].join(' '))
+  for (const command of commands) if (/^npm install /.test(command)) recordInstall(dir, command)
+}
+
+/**
+ * Writes the files of `page` (and `extra`, for what the test adds, such as a tsconfig for its type
+ * check) into a new temporary project, made as the page says (see makeProject), whose node_modules
+ * holds the packed petstore-mock and, linked, every other package of the repository's node_modules
+ * (the versions of its lock file: no registry needed).
  */
 export const recipeProject = (page: string, extra: Record<string, string> = {}): RecipeProject => {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-mock-recipe-'))
@@ -97,6 +162,7 @@ export const recipeProject = (page: string, extra: Record<string, string> = {}):
     mkdirSync(dirname(join(dir, path)), { recursive: true })
     writeFileSync(join(dir, path), text)
   }
+  makeProject(page, dir)
   for (const [path, text] of Object.entries(extra)) write(path, text)
   for (const file of recipeFiles(page)) write(file.path, file.text)
   const modules = join(dir, 'node_modules')

@@ -15,7 +15,12 @@ import {
 // recipe runs in Chromium (test/browser/recipe-vite.test.ts); the container ones are checked in
 // recipes-static.test.ts and run by the container suites.
 
-/** The tsconfig a user's project has (what Vite's templates make, strict), not part of the pages. */
+/**
+ * The tsconfig of the test's own type check (strict, as Vite's templates make it), not part of the
+ * pages: named so that no tool of the recipe reads it (Vite and Vitest read tsconfig.json), and
+ * written after the recipe ran as the page says.
+ */
+const checkConfig = 'tsconfig.check.json'
 const tsconfig = (options: Record<string, unknown> = {}) =>
   JSON.stringify({
     compilerOptions: {
@@ -46,9 +51,10 @@ const project = (page: string, extra: Record<string, string> = {}) => {
 // Each of these runs tsc and a child vitest or node: seconds each, more on a loaded machine.
 const slow = 120_000
 
-/** Type-checks a project with the repository's TypeScript: resolves with tsc's output, '' when clean. */
-const typeCheck = async (dir: string): Promise<string> => {
-  const { code, output } = await runNode(dir, [tool.tsc, '-p', 'tsconfig.json'])
+/** Type-checks a project with the repository's TypeScript (and `config` as its tsconfig): tsc's output, '' when clean. */
+const typeCheck = async (recipe: RecipeProject, config: string): Promise<string> => {
+  recipe.write(checkConfig, config)
+  const { code, output } = await runNode(recipe.dir, [tool.tsc, '-p', checkConfig])
   return code === 0 ? '' : output
 }
 
@@ -62,26 +68,45 @@ describe('docs/recipes/vitest-msw.md', () => {
       'test/setup.ts',
       'test/pet-list.test.ts',
     ])
-    expect(recipeCommands(page)).toEqual(['npm install --save-dev msw vitest happy-dom'])
+    expect(recipeCommands(page)).toEqual([
+      'npm init -y',
+      'npm pkg set type=module',
+      'npm install --save-dev msw@3 vitest happy-dom',
+    ])
   })
 
   it(
-    'type-checks and its tests pass in happy-dom; without the url option happy-dom blocks the calls',
+    'in a project made as it says, its tests pass in happy-dom with no warning, and type-check; ' +
+      'without "type": "module" Vitest warns; without the url option msw refuses the calls (another origin)',
     async () => {
-      const recipe = project(page, { 'tsconfig.json': tsconfig() })
-      expect(await typeCheck(recipe.dir)).toBe('')
+      const recipe = project(page)
+      expect(JSON.parse(recipe.read('package.json'))).toMatchObject({
+        type: 'module',
+        devDependencies: { msw: expect.stringMatching(/^\^3\./), 'petstore-mock': expect.stringMatching(/^file:/) },
+      })
       const run = await runNode(recipe.dir, [tool.vitest, 'run'])
       expect(run.output).toMatch(/Tests\s+4 passed \(4\)/)
+      expect(run.output).not.toContain('CommonJS')
       expect(run.code).toBe(0)
+      expect(await typeCheck(recipe, tsconfig())).toBe('')
 
-      // The caveat the page states: cross-origin from happy-dom's default page, its preflight has no Origin.
+      // What `npm init -y` alone makes: "type": "commonjs", and Vitest warns about its configuration.
+      const manifest = recipe.read('package.json')
+      recipe.write('package.json', manifest.replace('"type": "module"', '"type": "commonjs"'))
+      const commonjs = await runNode(recipe.dir, [tool.vitest, 'run'])
+      expect(commonjs.output).toContain('ESM syntax in a file loaded as CommonJS (vitest.config.ts')
+      recipe.write('package.json', manifest)
+
+      // The page's caveat: without the url option, happy-dom's page is http://localhost:3000, whose
+      // origin is the only one the mock answers; msw refuses the calls to http://localhost:4010.
       const config = recipe.read('vitest.config.ts')
       const withoutUrl = config.replace(/^.*environmentOptions.*\n/m, '')
       expect(withoutUrl).not.toBe(config)
       recipe.write('vitest.config.ts', withoutUrl)
       const blocked = await runNode(recipe.dir, [tool.vitest, 'run'])
       expect(blocked.code).toBe(1)
-      expect(blocked.output).toContain('NetworkError: Cross-Origin Request Blocked')
+      expect(blocked.output).toContain('with URL "http://localhost:4010/v1/pets": [MSW] Cannot bypass a request')
+      expect(blocked.output).toContain('intercepted a request without a matching request handler')
       expect(blocked.output).toMatch(/Tests\s+4 failed \(4\)/)
     },
     slow,
@@ -94,6 +119,8 @@ describe('docs/recipes/library.md', () => {
   it('shows complete files and the commands that run them', () => {
     expect(recipeFiles(page).map((file) => file.path)).toEqual(['test/petstore.test.ts', 'serve.ts'])
     expect(recipeCommands(page)).toEqual([
+      'npm init -y',
+      'npm pkg set type=module',
       'node --test test/petstore.test.ts',
       'npm install @hono/node-server',
       'node serve.ts',
@@ -101,13 +128,26 @@ describe('docs/recipes/library.md', () => {
   })
 
   it(
-    'type-checks; node --test passes; node serve.ts serves the mock and stops on SIGTERM',
+    'in a project made as it says: node --test passes (not without "type": "module"); it type-checks; ' +
+      'node serve.ts serves the mock and stops on SIGTERM',
     async () => {
-      const recipe = project(page, { 'tsconfig.json': tsconfig({ lib: ['ES2023'], types: ['node'] }) })
-      expect(await typeCheck(recipe.dir)).toBe('')
+      const recipe = project(page)
+      expect(JSON.parse(recipe.read('package.json'))).toMatchObject({
+        type: 'module',
+        dependencies: { '@hono/node-server': expect.stringMatching(/^\^2\./) },
+      })
       const run = await runNode(recipe.dir, ['--test', 'test/petstore.test.ts'])
       expect(run.output).toMatch(/^ℹ pass 4$/m)
       expect(run.code).toBe(0)
+      expect(await typeCheck(recipe, tsconfig({ lib: ['ES2023'], types: ['node'] }))).toBe('')
+
+      // What `npm init -y` alone makes ("type": "commonjs"): Node refuses the first import.
+      const manifest = recipe.read('package.json')
+      recipe.write('package.json', manifest.replace('"type": "module"', '"type": "commonjs"'))
+      const commonjs = await runNode(recipe.dir, ['--test', 'test/petstore.test.ts'])
+      expect(commonjs.output).toContain('SyntaxError: Cannot use import statement outside a module')
+      expect(commonjs.code).toBe(1)
+      recipe.write('package.json', manifest)
 
       const served = await startProcess(
         recipe.dir,
@@ -132,8 +172,12 @@ describe('docs/recipes/library.md', () => {
 
 // Storybook's own runner needs a browser; here each story's set-up runs as Storybook runs it (the
 // preview's beforeEach, with the addon's worker as `msw`, then the story's), with msw's setupServer in
-// the worker's place, and the mock must then answer as the story says.
-const storySetUp = `import { setupServer } from 'msw/node'
+// the worker's place, and the mock must then answer as the story says. The page's origin is
+// Storybook's (createHandlers() answers the page's origin), set before the preview is imported.
+const storybookPage = `Object.defineProperty(globalThis, 'location', { value: new URL('http://localhost:6006/') })
+`
+const storySetUp = `import './storybook-page'
+import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import preview, { petstore } from '../.storybook/preview'
 import * as stories from '../src/PetList.stories'
@@ -189,7 +233,9 @@ describe('docs/recipes/storybook.md', () => {
       'src/PetList.stories.tsx',
     ])
     expect(recipeCommands(page)).toEqual([
-      'npm install --save-dev storybook @storybook/react-vite msw-storybook-addon msw',
+      'npm init -y',
+      'npm pkg set type=module',
+      'npm install --save-dev storybook @storybook/react-vite msw-storybook-addon msw@3',
       'npx msw init public/ --save',
     ])
   })
@@ -197,14 +243,11 @@ describe('docs/recipes/storybook.md', () => {
   it(
     'type-checks (strict, JSX), and each story sets the mock up as it says',
     async () => {
-      const recipe = project(page, {
-        'tsconfig.json': tsconfig({ jsx: 'react-jsx' }),
-        'test/stories.test.ts': storySetUp,
-      })
-      expect(await typeCheck(recipe.dir)).toBe('')
+      const recipe = project(page, { 'test/stories.test.ts': storySetUp, 'test/storybook-page.ts': storybookPage })
       const run = await runNode(recipe.dir, [tool.vitest, 'run'])
       expect(run.output).toMatch(/Tests\s+4 passed \(4\)/)
       expect(run.code).toBe(0)
+      expect(await typeCheck(recipe, tsconfig({ jsx: 'react-jsx' }))).toBe('')
     },
     slow,
   )

@@ -122,15 +122,20 @@ export const loadConsumerPage = async (
 }
 
 /**
- * Loads one entry's page in a Chromium of its own, new profile included, with no DevTools protocol
- * attached (--dump-dom), and resolves with what its entry module measured before awaiting anything.
+ * Loads one entry's page in a Chromium of its own, new profile included (or `reusedProfile`, kept),
+ * with no DevTools protocol attached (--dump-dom), and resolves with what its entry module measured
+ * before awaiting anything.
  * Without playwright on purpose: a page the DevTools protocol watches (Runtime enabled) records a
  * detailed stack trace at every `new Error()`, which makes V8 parse the calling module again for its
  * source positions (V8.CollectSourcePositions in a trace), a cost apps do not pay in their users'
  * browsers and the very one the first call must avoid (src/msw/without-stack.ts).
  */
-export const loadPageStart = async (siteUrl: string, entry: ConsumerEntry): Promise<PageStart> => {
-  const profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'))
+export const loadPageStart = async (
+  siteUrl: string,
+  entry: ConsumerEntry,
+  reusedProfile?: string,
+): Promise<PageStart> => {
+  const profile = reusedProfile ?? mkdtempSync(join(tmpdir(), 'petstore-chromium-'))
   try {
     const dom = await new Promise<string>((resolve, reject) =>
       execFile(
@@ -143,6 +148,50 @@ export const loadPageStart = async (siteUrl: string, entry: ConsumerEntry): Prom
     const measured = /data-first-moment="([^"]*)"/.exec(dom)?.[1]
     if (measured === undefined) throw new Error(`${entry} page: no measure in its DOM: ${dom.slice(0, 300)}`)
     return JSON.parse(measured.replaceAll('&quot;', '"')) as PageStart
+  } finally {
+    if (reusedProfile === undefined) rmSync(profile, { recursive: true, force: true })
+  }
+}
+
+/** How a page start is loaded: see {@link loadPageStartAs}. */
+export type VisitKind = 'fresh' | 'driven' | 'repeat'
+
+/**
+ * One page start of `entry`, loaded as a kind of visit, each in a Chromium of its own with a new
+ * profile:
+ * - `fresh`: a first visit, no DevTools protocol attached (what a user's browser does): {@link loadPageStart};
+ * - `driven`: a first visit under a test driver: Playwright launches Chromium on the new profile
+ *   (launchPersistentContext), so the DevTools protocol is attached (Runtime enabled), as it is for
+ *   Playwright, Puppeteer, Cypress and an open DevTools;
+ * - `repeat`: the third visit of the page in the same profile, no DevTools protocol: Chromium's code
+ *   cache for the page's scripts is warm by then (V8 caches a script's code from its second load).
+ */
+export const loadPageStartAs = async (siteUrl: string, entry: ConsumerEntry, kind: VisitKind): Promise<PageStart> => {
+  if (kind === 'fresh') return loadPageStart(siteUrl, entry)
+  const profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'))
+  try {
+    if (kind === 'repeat') {
+      let last: PageStart | undefined
+      for (let visit = 0; visit < 3; visit++) last = await loadPageStart(siteUrl, entry, profile)
+      return last!
+    }
+    const { chromium } = await import('playwright-core')
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath,
+      args: [...chromiumArgs],
+      headless: true,
+      timeout: 30_000,
+    })
+    try {
+      const page = context.pages()[0] ?? (await context.newPage())
+      await page.goto(`${siteUrl}/${entry}.html`)
+      const measured = await page.waitForFunction('document.documentElement.dataset.firstMoment', undefined, {
+        timeout: 15_000,
+      })
+      return JSON.parse((await measured.jsonValue()) as string) as PageStart
+    } finally {
+      await context.close()
+    }
   } finally {
     rmSync(profile, { recursive: true, force: true })
   }

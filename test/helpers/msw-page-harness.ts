@@ -1,6 +1,8 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
@@ -59,8 +61,28 @@ export const buildMswPage = async (): Promise<MswPage> => {
   }
 }
 
+const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' }
+
+/** Serves a directory's files on 127.0.0.1 (any free port), nothing else. */
+export const serveDirectory = async (dir: string): Promise<{ url: string; close(): Promise<void> }> => {
+  const server = createServer((req, res) => {
+    const path = normalize(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '') || 'index.html'
+    try {
+      const body = readFileSync(join(dir, path))
+      res.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' }).end(body)
+    } catch {
+      res.writeHead(404).end()
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
+
 /** What the page offers its tests, on `globalThis.petstore` (see test/browser/fixtures/msw-page-script.ts). */
-export type PageCall = 'start' | 'scenario' | 'fakerPets' | 'baseline' | 'panel'
+export type PageCall = 'start' | 'scenario' | 'fakerPets' | 'baseline' | 'panel' | 'otherOrigin'
 
 /** A fresh page (its own context: no Service Worker yet) of the built site, once its script has run. */
 export const openMswPage = async (
@@ -76,5 +98,5 @@ export const openMswPage = async (
 }
 
 /** Runs one of the page's functions in the page and resolves with its (serialisable) result. */
-export const callPage = (page: Page, name: PageCall): Promise<any> =>
-  page.evaluate((fn) => (globalThis as any).petstore[fn](), name)
+export const callPage = (page: Page, name: PageCall, arg?: unknown): Promise<any> =>
+  page.evaluate(([fn, value]) => (globalThis as any).petstore[fn as string](value), [name, arg] as const)

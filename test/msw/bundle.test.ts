@@ -44,7 +44,7 @@ describe('the package entry', () => {
   it("is importable by its package name: import { createHandlers } from 'petstore-mock/msw'", () => {
     const script = [
       "const [{ createHandlers }, { setupServer }] = await Promise.all([import('petstore-mock/msw'), import('msw/node')])",
-      'const handlers = createHandlers({ apiKeys: ["k"] })',
+      "const handlers = createHandlers({ apiKeys: ['k'], origins: ['http://petstore.test'] })",
       'const server = setupServer(...handlers)',
       "server.listen({ onUnhandledFrame: 'error' })",
       "const res = await fetch('http://petstore.test/v1/pets/1', { headers: { Authorization: 'Bearer k' } })",

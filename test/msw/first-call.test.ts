@@ -29,6 +29,7 @@ const fullyCheckedOptions: fc.Arbitrary<HandlersOptions> = fc.record(
     adminToken: fc.string({ minLength: 1, maxLength: 8 }),
     faults: fc.constant([{ operation: 'listPets', status: 503, times: 1 }]),
     baseUrl: fc.constantFrom('http://localhost:4010', 'https://petstore.test/v1'),
+    origins: fc.constantFrom<HandlersOptions['origins']>(['https://api.test', 'http://localhost:4010/v1'], 'any'),
     delay: fc.oneof(fc.integer({ min: 0, max: 50 }), fc.constant({ min: 1, max: 5 })),
   },
   { requiredKeys: [] },
@@ -40,7 +41,7 @@ describe('what the first createHandlers() call leaves for later', () => {
       fc.property(fullyCheckedOptions, (options) => {
         expect(checkedInFull(options)).toBe(true)
         // Nothing left for prepareMock to reject: making the mock later cannot throw.
-        const prepared = prepareMock(checkOptions(options).app)
+        const prepared = prepareMock(checkOptions({ origins: 'any', ...options }).app)
         expect(() => prepared.build()).not.toThrow()
       }),
       { numRuns: 50 },
@@ -52,7 +53,7 @@ describe('what the first createHandlers() call leaves for later', () => {
       { cors: false },
       { allowedHosts: ['a.test'] },
       { adminCorsOrigins: [] },
-      { spec: checkOptions({}).spec },
+      { spec: checkOptions({ origins: 'any' }).spec },
     ] as HandlersOptions[]) {
       expect(checkedInFull(options), JSON.stringify(Object.keys(options))).toBe(false)
     }
@@ -61,8 +62,8 @@ describe('what the first createHandlers() call leaves for later', () => {
 
   it('makes the mock when a control or a request needs it, even if the page never went idle', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] })
-    const handlers = createHandlers({ maxPets: 20 })
-    const unused = createHandlers()
+    const handlers = createHandlers({ origins: 'any', maxPets: 20 })
+    const unused = createHandlers({ origins: 'any' })
     expect(vi.getTimerCount()).toBe(2)
     let ready = false
     void handlers.ready.then(() => (ready = true))
@@ -86,7 +87,7 @@ describe('what the first createHandlers() call leaves for later', () => {
   it('makes the mock, registers the routes and compiles the router in idle callbacks where there are', async () => {
     const idle: (() => void)[] = []
     vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback))
-    const handlers = createHandlers()
+    const handlers = createHandlers({ origins: 'any' })
     let ready = false
     void handlers.ready.then(() => (ready = true))
     const runIdle = async () => {
@@ -104,23 +105,41 @@ describe('what the first createHandlers() call leaves for later', () => {
     expect(idle).toHaveLength(0)
   })
 
-  it('records no call frame for its msw handler (no stack formatted), and leaves Error.stackTraceLimit as it was', () => {
+  it('makes no Error (no stack for V8 to capture, with or without DevTools) and records no call frame', () => {
     const limit = Error.stackTraceLimit
-    const [handler] = createHandlers()
-    expect(handler!.info.callFrame).toBeUndefined()
+    const RealError = Error
+    let made = 0
+    // Counts every `new Error()` made while createHandlers runs (msw's handler made one for its call frame).
+    globalThis.Error = new Proxy(RealError, {
+      construct: (target, args) => {
+        made++
+        return Reflect.construct(target, args)
+      },
+    })
+    try {
+      const [handler] = createHandlers({ origins: 'any' })
+      expect(made).toBe(0)
+      expect(handler!.info.callFrame).toBeUndefined()
+    } finally {
+      globalThis.Error = RealError
+    }
     expect(Error.stackTraceLimit).toBe(limit)
   })
 })
 
 describe('withoutStack', () => {
-  it('turns stack traces off inside only, and restores the limit when it throws', () => {
+  it('makes `new Error()` a plain object with no stack inside only, and restores Error when it throws', () => {
     const limit = Error.stackTraceLimit
-    expect(withoutStack(() => new Error('x').stack)).toBe('Error: x')
+    const RealError = Error
+    const inside = withoutStack(() => new Error('x'))
+    expect(inside).toEqual({ name: 'Error', message: 'x', stack: undefined })
+    expect(inside).not.toBeInstanceOf(RealError)
     expect(() =>
       withoutStack(() => {
         throw new RangeError('y')
       }),
     ).toThrow('y')
+    expect(Error).toBe(RealError)
     expect(Error.stackTraceLimit).toBe(limit)
     expect(new Error('z').stack).toContain('\n    at ')
   })

@@ -46,14 +46,14 @@ describe('createHandlers options', () => {
       'baseUrl must be an origin such as http://localhost:4010, optionally followed by /v1',
     ],
   ])('%j → %s', (options, message) => {
-    expect(() => createHandlers(options)).toThrow(PetstoreMockError)
-    expect(() => createHandlers(options)).toThrow(`petstore-mock/msw: ${message}`)
+    expect(() => createHandlers({ origins: 'any', ...options })).toThrow(PetstoreMockError)
+    expect(() => createHandlers({ origins: 'any', ...options })).toThrow(`petstore-mock/msw: ${message}`)
   })
 })
 
 describe('controls without HTTP', () => {
   it('reset() brings every session back and drops named ones; reset({ session }) only that one', async () => {
-    const handlers = createHandlers({ pets: [{ id: 1, name: 'a', categoryId: 1 }] })
+    const handlers = createHandlers({ origins: 'any', pets: [{ id: 1, name: 'a', categoryId: 1 }] })
     await handlers.setPets([], { session: 'x' })
     await handlers.setPets([{ id: 7, name: 'b', categoryId: 2 }])
     await handlers.addFault({ status: 500 })
@@ -71,11 +71,11 @@ describe('controls without HTTP', () => {
     ['session', (h) => h.pets({ session: 'a b' }), 'session must be 1 to 64 characters'],
     ['journal', (h) => h.journal({ operation: 'deletePet' }), 'journal: operation must be one of listPets'],
   ])('refuses a bad %s argument', async (_, call, message) => {
-    await expect(call(createHandlers())).rejects.toThrow(`petstore-mock/msw: ${message}`)
+    await expect(call(createHandlers({ origins: 'any' }))).rejects.toThrow(`petstore-mock/msw: ${message}`)
   })
 
   it('setPets beyond maxPets is refused and changes nothing', async () => {
-    const handlers = createHandlers({ maxPets: 1 })
+    const handlers = createHandlers({ origins: 'any', maxPets: 1 })
     const two = [
       { id: 1, name: 'a', categoryId: 1 },
       { id: 2, name: 'b', categoryId: 1 },
@@ -103,7 +103,7 @@ describe('matching, faker and latency in setupServer', () => {
   })
 
   it('answers the mock paths on any origin and leaves every other path to onUnhandledFrame', async () => {
-    server.resetHandlers(...createHandlers())
+    server.resetHandlers(...createHandlers({ origins: 'any' }))
     unhandled.length = 0
     expect((await fetch(`${realOrigin}/v1/pets`, { headers: auth() })).status).toBe(200)
     expect((await fetch(`${realOrigin}/__admin/health`)).status).toBe(200)
@@ -115,7 +115,7 @@ describe('matching, faker and latency in setupServer', () => {
 
   it('answers when the task that registers the routes after createHandlers has not run (fake timers)', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] })
-    const handlers = createHandlers()
+    const handlers = createHandlers({ origins: 'any' })
     await Promise.resolve()
     expect(vi.getTimerCount()).toBe(1)
     // Dropped with the fake clock: the routes are registered by the first request instead.
@@ -127,7 +127,7 @@ describe('matching, faker and latency in setupServer', () => {
     expect(await res.json()).toHaveLength(1)
   })
 
-  it('with baseUrl, answers that origin only', async () => {
+  it('with baseUrl, answers that origin only (there is no page in Node)', async () => {
     server.resetHandlers(...createHandlers({ baseUrl: 'http://petstore.test/v1/' }))
     unhandled.length = 0
     expect((await request('/v1/pets', { headers: auth() })).status).toBe(200)
@@ -136,7 +136,7 @@ describe('matching, faker and latency in setupServer', () => {
   })
 
   it('seeds faker pets (same as the server with --faker --count --seed), awaited before the first request', async () => {
-    const handlers = createHandlers({ faker: { count: 5, seed: 3 } })
+    const handlers = createHandlers({ origins: 'any', faker: { count: 5, seed: 3 } })
     server.resetHandlers(...handlers)
     const listed = await (await request('/v1/pets', { headers: auth() })).json()
     expect(listed).toEqual(await fakePets(5, 3))
@@ -146,18 +146,18 @@ describe('matching, faker and latency in setupServer', () => {
   })
 
   it('delays /v1 answers by `delay` and journals it', async () => {
-    const handlers = createHandlers({ delay: 30 })
+    const handlers = createHandlers({ origins: 'any', delay: 30 })
     server.resetHandlers(...handlers)
     expect((await delayedAtLeast(29, () => request('/v1/pets', { headers: auth() }))).status).toBe(200)
     expect((await handlers.journal())[0]!.shapedBy).toEqual([{ by: 'latency', delayMs: 30 }])
   })
 
   it('leaves the DNS-rebinding Host check off unless allowedHosts is given; refuses foreign pages on /__admin', async () => {
-    server.resetHandlers(...createHandlers())
+    server.resetHandlers(...createHandlers({ origins: 'any' }))
     expect((await request('/__admin/faults')).status).toBe(200)
     const foreign = await request('/__admin/faults', { headers: { Origin: 'http://elsewhere.test' } })
     expect(foreign.status).toBe(403)
-    server.resetHandlers(...createHandlers({ allowedHosts: ['localhost'] }))
+    server.resetHandlers(...createHandlers({ origins: 'any', allowedHosts: ['localhost'] }))
     const refused = await request('/__admin/faults')
     expect(refused.status).toBe(403)
     expect((await refused.json()).message).toContain('Host "petstore.test" is not allowed on /__admin')
@@ -166,7 +166,7 @@ describe('matching, faker and latency in setupServer', () => {
 
   it("passes the app's other options through: a clock past getPet's sunset, a rate limit", async () => {
     server.resetHandlers(
-      ...createHandlers({ clock: '2031-01-01T00:00:00Z', rateLimit: { limit: 2, windowSeconds: 60 } }),
+      ...createHandlers({ origins: 'any', clock: '2031-01-01T00:00:00Z', rateLimit: { limit: 2, windowSeconds: 60 } }),
     )
     expect((await request('/v1/pets/1', { headers: auth() })).status).toBe(410)
     const second = await request('/v1/pets', { headers: auth() })
@@ -178,7 +178,11 @@ describe('matching, faker and latency in setupServer', () => {
   })
 
   it('guards /__admin with adminToken and installs start-up faults', async () => {
-    const handlers = createHandlers({ adminToken: 'admin-secret', faults: [{ operation: 'getPet', status: 502 }] })
+    const handlers = createHandlers({
+      origins: 'any',
+      adminToken: 'admin-secret',
+      faults: [{ operation: 'getPet', status: 502 }],
+    })
     server.resetHandlers(...handlers)
     expect((await request('/__admin/faults')).status).toBe(401)
     const listed = await request('/__admin/faults', { headers: { Authorization: 'Bearer admin-secret' } })

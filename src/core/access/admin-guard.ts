@@ -14,7 +14,8 @@ export interface AdminGuardOptions {
   origins?: readonly string[] | undefined
   /**
    * Host names answered besides {@link loopbackHostNames} (`.example.com`: that domain and its
-   * subdomains), default none; `'any'` turns the DNS-rebinding check off.
+   * subdomains; a `*` label: any one label, `petstore-mock.*.svc`), default none; `'any'` turns the
+   * DNS-rebinding check off.
    */
   hosts?: readonly string[] | 'any' | undefined
   /** Paths answered whatever the Host (default: health): probes reach them by IP address or service name. */
@@ -23,8 +24,23 @@ export interface AdminGuardOptions {
   methodsFor: (path: string) => string[]
 }
 
+/** Whether `hostname` is `pattern` with each `*` label standing for one label (`petstore-mock.*.svc`). */
+const labelsMatch = (hostname: string, pattern: string): boolean => {
+  const labels = hostname.split('.')
+  const wanted = pattern.split('.')
+  return (
+    labels.length === wanted.length &&
+    wanted.every((label, i) => label === labels[i] || (label === '*' && labels[i] !== ''))
+  )
+}
+
 const hostAllowed = (hostname: string, allowed: readonly string[]): boolean =>
-  allowed.some((name) => hostname === name || (name.startsWith('.') && `.${hostname}`.endsWith(name)))
+  allowed.some(
+    (name) =>
+      hostname === name ||
+      (name.startsWith('.') && `.${hostname}`.endsWith(name)) ||
+      (name.includes('*') && labelsMatch(hostname, name)),
+  )
 
 // Header values end up in the message: bounded, so a refusal is never larger than its request.
 const quoted = (value: string): string => JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value)

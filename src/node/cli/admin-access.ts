@@ -27,12 +27,13 @@ export const asOrigin = (text: string): string | undefined => {
   return bare && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin : undefined
 }
 
-const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(\.[a-z0-9_-]+)*)$/
+// A label after the first may be `*`: any one label (petstore-mock.*.svc.cluster.local).
+const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(\.([a-z0-9_-]+|\*))*)$/
 
 /**
  * A host name as the admin guard compares it (lowercase, IPv6 in brackets, no
- * port; a leading dot for a domain and its subdomains); undefined when the
- * text is not one.
+ * port; a leading dot for a domain and its subdomains; a `*` label after the
+ * first for any one label); undefined when the text is not one.
  */
 export const asHostName = (text: string): string | undefined => {
   const domain = text.startsWith('.') ? '.' : ''
@@ -44,7 +45,7 @@ export const asHostName = (text: string): string | undefined => {
     return undefined
   }
   const bare = url.port === '' && url.pathname === '/' && !url.search && !url.hash && !url.username
-  return bare && HOST_NAME.test(url.hostname) && (!domain || !url.hostname.startsWith('['))
+  return bare && HOST_NAME.test(url.hostname) && (!domain || !/^\[|\*/.test(url.hostname))
     ? `${domain}${url.hostname}`
     : undefined
 }

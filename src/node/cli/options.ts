@@ -193,7 +193,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     env: 'PETSTORE_MOCK_ALLOWED_HOSTS',
     kind: 'hosts',
     default: '(none: on loopback, localhost, 127.0.0.1 and [::1] only; elsewhere any Host)',
-    help: 'Host names /__admin answers to besides the loopback ones (.example.com: with subdomains); turns the check on off loopback',
+    help: 'Host names /__admin answers to besides the loopback ones (.example.com: with subdomains; a.*.svc: * is any one label); turns the check on off loopback',
   },
   {
     flag: 'log',

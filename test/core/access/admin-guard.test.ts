@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import type { AppOptions } from '../../../src/index.js'
+import { type AppOptions, createApp } from '../../../src/index.js'
 import { panelSecurityHeaders } from '../../../src/core/access/admin-guard.js'
 import { contractApp } from '../../helpers/contract.js'
 
@@ -307,5 +307,25 @@ describe('panelSecurityHeaders', () => {
     expect((await page("img-src 'self' data:")).headers.get('content-security-policy')).toBe(
       "default-src 'self'; frame-ancestors 'none'; img-src 'self' data:",
     )
+  })
+})
+
+describe('allowed hosts with a `*` label (the Kubernetes recipe: the Service in any namespace)', () => {
+  const app = createApp({
+    allowedHosts: ['petstore-mock', 'petstore-mock.*', 'petstore-mock.*.svc', 'petstore-mock.*.svc.cluster.local'],
+  })
+  it.each([
+    ['petstore-mock', 200],
+    ['petstore-mock.default', 200],
+    ['petstore-mock.ci.svc', 200],
+    ['petstore-mock.default.svc.cluster.local:4010', 200],
+    ['PETSTORE-MOCK.Team-A.svc.cluster.local', 200],
+    ['petstore-mock.a.b', 403],
+    ['petstore-mock.default.svc.cluster.local.evil.example', 403],
+    ['other.default.svc.cluster.local', 403],
+    ['petstore-mock..svc', 403],
+    ['evil.example', 403],
+  ])('Host %s → %i', async (host, status) => {
+    expect((await app.request(`http://${host}/__admin/requests`)).status).toBe(status)
   })
 })

@@ -190,8 +190,10 @@ describe('the switches as options', () => {
   ])('createApp and createHandlers refuse %j', (silences, message) => {
     expect(() => createApp({ silences: silences as never })).toThrow(TypeError)
     expect(() => createApp({ silences: silences as never })).toThrow(message)
-    expect(() => createHandlers({ silences: silences as never })).toThrow(PetstoreMockError)
-    expect(() => createHandlers({ silences: silences as never })).toThrow(`petstore-mock/msw: ${message}`)
+    expect(() => createHandlers({ origins: 'any', silences: silences as never })).toThrow(PetstoreMockError)
+    expect(() => createHandlers({ origins: 'any', silences: silences as never })).toThrow(
+      `petstore-mock/msw: ${message}`,
+    )
   })
 
   it('checkSilences fills in the defaults; parseSilence reads lists', () => {
