@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
-import { appDefaults, checkAppOptions } from './app-options.js'
 import type { BlankEnv } from 'hono/types'
+import { appDefaults, checkAppOptions } from './app-options.js'
 import { type ClockOption, MockClock, startClock } from './time/clock.js'
 import { ruleValidatorFor, type FaultRuleInput } from './faults/fault-rules.js'
 import { createLogger, type Logger, requestLog } from './http/log.js'
@@ -112,9 +112,10 @@ export { appDefaults }
 /**
  * Builds the Hono app: the contract's operations routed from the document,
  * each one route whose handler is a chain of plain stages (journal → CORS →
- * session → mock controls → authenticate → rate limit → sunset → read body →
- * validate → handle; see pipeline/api-chains.ts), the served document and the
- * /__admin control plane.
+ * session → rate-limit policy → latency → deprecation → mock controls →
+ * authenticate → rate limit → sunset → read body → validate → handle; see
+ * pipeline/api-chains.ts), the served document and the /__admin control
+ * plane, each feature's routes (admin/admin-routes.ts).
  * Web `Request` → `Response` only: no socket, no file (see src/node/ for
  * the server).
  */

@@ -8,7 +8,8 @@ import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { builtAnswer } from '../http/respond.js'
 import { type Answer, type OnError, type RequestContext, type Stage, settled } from '../http/stage.js'
-// The variables the notes are kept in.
+// The variables read here: the body and its text, and the notes.
+import type {} from '../http/read-body.js'
 import type {} from './journal-notes.js'
 declare module 'hono' {
   interface ContextVariableMap {

@@ -8,6 +8,8 @@ import type { Next, RequestContext } from '../http/stage.js'
 import { whenReady } from '../state/maybe-promise.js'
 import type { SessionReader } from '../state/session-reader.js'
 import type { PetsSlice } from './pets-slice.js'
+// The input variable: what validation made of the request.
+import type {} from '../spec/validate-request.js'
 
 /** Handlers keyed by operationId; each reads validated input and the session's store. */
 export type OperationHandlers = Record<string, Next>

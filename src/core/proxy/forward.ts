@@ -7,6 +7,8 @@ import type { Transport } from '../http/transport.js'
 import { answerViolations, requestViolations } from './exchange-violations.js'
 import type { ProxyStats } from './proxy-stats.js'
 import { noteViolations } from '../journal/journal-notes.js'
+// The body variables, set here for the journal.
+import type {} from '../http/read-body.js'
 
 /** What {@link forwardTo} needs. */
 export interface ForwardOptions {

@@ -3,16 +3,16 @@ import { formatRate, partitionKey, type RateDecision, type RateLimitPolicy } fro
 import { authorizationOf } from '../http/request-authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
+import { whenReady } from '../state/maybe-promise.js'
+import type { SessionReader } from '../state/session-reader.js'
+import type { RateLimitSlice } from './rate-limit-slice.js'
+
 declare module 'hono' {
   interface ContextVariableMap {
     /** Where the request stands against the session's rate limit, once counted. */
     rateLimit: RateDecision | undefined
   }
 }
-
-import { whenReady } from '../state/maybe-promise.js'
-import type { SessionReader } from '../state/session-reader.js'
-import type { RateLimitSlice } from './rate-limit-slice.js'
 
 // The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).
 const policyName = '"default"'
