@@ -14,10 +14,11 @@ ps_all=(ps -a); [ "$engine" = podman ] && ps_all+=(--external)
 fail() { echo "FAIL $*" >&2; exit 1; }
 ok() { echo "ok   $*"; }
 
-# wait_healthy URL: waits (bounded: 10 s) until URL/__admin/health answers 2xx; non-zero if it never does.
+# wait_healthy URL: waits until URL/__admin/health answers 2xx (bounded against a hang, room for a busy
+# machine: 30 s); non-zero if it never does.
 wait_healthy() {
   local _
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 300); do
     node -e "fetch('$1/__admin/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" && return 0
     sleep 0.1
   done

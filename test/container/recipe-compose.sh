@@ -101,7 +101,7 @@ swap "$dev_dir/compose.yaml" 1 '^\(    image: \)petstore-mock # .*$' "\1localhos
 swap "$dev_dir/compose.yaml" 1 "^    ports: \['4010:4010'\]$" "    ports: ['127.0.0.1:$dev_port:4010']"
 (cd "$dev_dir" && timeout 120 "${compose[@]}" -p "$dev_project" -f compose.yaml up -d petstore) >"$work/compose-dev.log" 2>&1 ||
   { tail -20 "$work/compose-dev.log" >&2; fail "compose recipe: up -d petstore (compose.yaml)"; }
-wait_healthy "http://127.0.0.1:$dev_port" || fail "compose recipe: the development mock did not answer health in 10 s"
+wait_healthy "http://127.0.0.1:$dev_port" || fail "compose recipe: the development mock did not answer health in 30 s"
 node -e "
   const [url, pets] = process.argv.slice(1)
   const want = require('yaml').parse(require('fs').readFileSync(pets, 'utf8')).pets

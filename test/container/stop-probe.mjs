@@ -1,6 +1,7 @@
 // Stopping under load, by the order of events (test-container.sh): against <base-url>, 20 clients keep
 // kept-alive connections busy, one more connection sits idle, and one request is in flight (the server
-// answered 100 Continue: it has it) with an answer delayed by 3 s. Prints "ready" once all that holds;
+// answered 100 Continue: it has it) with an answer delayed by 4.5 s (time for the engine to signal the
+// container; within the 5 s the server then gives requests in flight). Prints "ready" once all that holds;
 // the caller then stops the container. The server must close the busy and the idle connections while
 // the request in flight still waits (not when its 5 s grace would force them), then answer it.
 // Prints "ok …" or "FAIL …" a line (checks.mjs), bounded: a hang fails instead of stalling the suite.
@@ -51,10 +52,10 @@ const idleClosed = new Promise((resolve, reject) => {
   req.once('error', reject)
   req.end()
 })
-// In flight: taken by the server (100 Continue), answered 3 s later.
+// In flight: taken by the server (100 Continue), answered 4.5 s later.
 let taken
 const inFlight = new Promise((resolve, reject) => {
-  const req = request(new URL('/v1/pets?__delay=3000', base), {
+  const req = request(new URL('/v1/pets?__delay=4500', base), {
     agent: false,
     headers: { ...headers, Expect: '100-continue' },
   })

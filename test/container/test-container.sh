@@ -136,7 +136,7 @@ start() {
   url="http://127.0.0.1:$port"
   wait_healthy "$url" && return 0
   "$engine" logs "$name" >&2 || true
-  fail "$name did not become healthy in 10 s"
+  fail "$name did not become healthy in 30 s"
 }
 
 # Stops a container (SIGTERM; SIGKILL after 30 s, which would leave exit code 137); fails unless it

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 
 /** A client that sent its request and reads nothing: its socket, and when the server closed it. */
@@ -51,3 +52,26 @@ export const within = <T>(promise: Promise<T>, ms: number, what: string): Promis
       (error: unknown) => (clearTimeout(timer), reject(error)),
     )
   })
+
+/** The state of the server's end of a client's loopback connection, from /proc/net/tcp (Linux; hex code). */
+const serverEnd = (serverPort: number, clientPort: number): string | undefined => {
+  const port = (n: number) => `:${n.toString(16).toUpperCase().padStart(4, '0')}`
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const [, local, remote, state] = line.trim().split(/\s+/)
+    if (local?.endsWith(port(serverPort)) && remote?.endsWith(port(clientPort))) return state
+  }
+  return undefined
+}
+
+/**
+ * Resolves once the server has let go of a stalled client's connection (its end is no longer
+ * ESTABLISHED: closed, or closing with what it could not send), which the client, reading nothing,
+ * cannot see itself. Polled, bounded against a hang: the order of events, not a time.
+ */
+export const letGoByServer = async (client: StalledClient, url: string, ms = 50_000): Promise<void> => {
+  const serverPort = Number(new URL(url).port)
+  for (let waited = 0; serverEnd(serverPort, client.socket.localPort!) === '01'; waited += 100) {
+    if (waited >= ms) throw new Error(`the server still holds the stalled connection after ${ms} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}

@@ -47,9 +47,9 @@ describe('the CLI over a real socket', () => {
     const server = await spawnServer(['--log', 'silent'])
     const headers = (delay: number) => ({ Authorization: 'Bearer x', Prefer: `delay=${delay}` })
     // In the server's hands before the signal (each answered 100 Continue). The first on a kept-alive
-    // connection, answered 1.5 s later; the second answered 3.5 s later.
-    const first = takenRequest(`${server.url}/v1/pets`, { headers: headers(1500), keepAlive: true })
-    const second = takenRequest(`${server.url}/v1/pets`, { headers: headers(3500) })
+    // connection, answered 2 s later; the second 4 s later, within the 5 s the server gives them.
+    const first = takenRequest(`${server.url}/v1/pets`, { headers: headers(2000), keepAlive: true })
+    const second = takenRequest(`${server.url}/v1/pets`, { headers: headers(4000) })
     await Promise.all([first.taken, second.taken])
     const answered = { first: false, second: false }
     void first.answer.then(() => (answered.first = true))
