@@ -3,7 +3,7 @@
 // First its probes as the kubelet sends them (GET on the probe's path, the pod's IP as Host, no
 // token): the readiness probe until it passes (bounded: 30 s), then the liveness probe once. Then
 // what the page promises: the API with the manifest's API key, the admin API with the Secret's
-// token from the Host named in ALLOWED_HOSTS (and the Service's names from another namespace), and
+// token from the Host named in PETSTORE_MOCK_ALLOWED_HOSTS (and the Service's names from another namespace), and
 // not without the token. Exits non-zero on the first
 // failed check.
 import { request } from 'node:http'
@@ -50,14 +50,14 @@ ok(`readiness and liveness probes (GET ${container.readinessProbe.httpGet.path},
 
 const health = await get('/__admin/health', {})
 if (health.status !== 200 || JSON.parse(health.body).status !== 'ok') fail(`health: ${health.status} ${health.body}`)
-const key = env.API_KEYS.split(',')[0]
+const key = env.PETSTORE_MOCK_API_KEYS.split(',')[0]
 const pets = await get('/v1/pets', { Authorization: `Bearer ${key}` })
 if (pets.status !== 200 || !Array.isArray(JSON.parse(pets.body))) fail(`GET /v1/pets: ${pets.status} ${pets.body}`)
 const anonymous = await get('/v1/pets', {})
 if (anonymous.status !== 401) fail(`GET /v1/pets without the key: ${anonymous.status}`)
 ok(`/__admin/health 200 and /v1/pets 200 with the manifest's key (401 without) through the published port`)
 
-const host = env.ALLOWED_HOSTS.split(',')[0]
+const host = env.PETSTORE_MOCK_ALLOWED_HOSTS.split(',')[0]
 const journal = await get('/__admin/requests', { Host: host, Authorization: `Bearer ${adminToken}` })
 if (journal.status !== 200 || !JSON.parse(journal.body).requests.some((e) => e.path === '/v1/pets')) {
   fail(`GET /__admin/requests with the Secret's token: ${journal.status} ${journal.body}`)

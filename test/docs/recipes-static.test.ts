@@ -33,9 +33,9 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'petstore-mock-recipes-'))
   // As the recipes configure the container.
   server = await spawnServer(['--log', 'silent'], {
-    API_KEYS: 'ci-key',
-    ADMIN_TOKEN: 'ci-admin',
-    ALLOWED_HOSTS: 'petstore-mock',
+    PETSTORE_MOCK_API_KEYS: 'ci-key',
+    PETSTORE_MOCK_ADMIN_TOKEN: 'ci-admin',
+    PETSTORE_MOCK_ALLOWED_HOSTS: 'petstore-mock',
   })
 })
 afterAll(async () => {
@@ -93,7 +93,7 @@ describe('docs/recipes/github-actions.md', () => {
     const argv = words(start.split('\n')[0]! + start.split('\n')[1]!)
     expect(argv.at(-1)).toBe('petstore-mock')
     const given = argv.flatMap((word, i) => (argv[i - 1] === '-e' ? [word.split('=')[0]!] : []))
-    expect(given).toEqual(['API_KEYS', 'ADMIN_TOKEN'])
+    expect(given).toEqual(['PETSTORE_MOCK_API_KEYS', 'PETSTORE_MOCK_ADMIN_TOKEN'])
     for (const name of given) expect(variables).toContain(name)
     expect(argv).toContain('4010:4010')
     expect(dockerfile).toMatch(/^ENV PETSTORE_MOCK_HOST=0\.0\.0\.0 PETSTORE_MOCK_PORT=4010 /m)
@@ -199,10 +199,13 @@ describe('docs/recipes/compose.md', () => {
     // npm run test:container runs the script with podman-compose (or docker compose) and the image.
   })
 
-  it('my-pets.yaml is what FIXTURES loads', async () => {
+  it('my-pets.yaml is what PETSTORE_MOCK_FIXTURES loads', async () => {
     const path = join(work, 'my-pets.yaml')
     writeFileSync(path, fileOf(page, 'my-pets.yaml'))
-    const mock = await spawnServer(['--log', 'silent'], { FIXTURES: path, API_KEYS: 'dev-key' })
+    const mock = await spawnServer(['--log', 'silent'], {
+      PETSTORE_MOCK_FIXTURES: path,
+      PETSTORE_MOCK_API_KEYS: 'dev-key',
+    })
     try {
       const res = await fetch(`${mock.url}/v1/pets`, { headers: { Authorization: 'Bearer dev-key' } })
       expect(await res.json()).toEqual((parse(fileOf(page, 'my-pets.yaml')) as { pets: unknown[] }).pets)
@@ -258,7 +261,7 @@ describe('docs/recipes/kubernetes.md: the names /__admin answers', () => {
   let mock: SpawnedServer
   beforeAll(async () => {
     // As the manifest configures the container (the token stands for the Secret's), on loopback.
-    mock = await spawnServer(['--log', 'silent'], { ...env, ADMIN_TOKEN: 'k8s-admin' })
+    mock = await spawnServer(['--log', 'silent'], { ...env, PETSTORE_MOCK_ADMIN_TOKEN: 'k8s-admin' })
   })
   afterAll(() => mock?.stop())
 
