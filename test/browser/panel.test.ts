@@ -324,6 +324,10 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     const { page } = await openPanel()
     await live(page)
     await page.getByRole('button', { name: 'Next createPet fails with 503' }).click()
+    // The click sends the rule; the request waits for it to be there (a busy machine takes a while).
+    await expect
+      .poll(async () => ((await (await call(server.url, '/__admin/faults')).json()) as { faults: unknown[] }).faults)
+      .toHaveLength(1)
     expect((await createPet()).status).toBe(503)
     expect((await call(server.url, '/v1/pets/999')).status).toBe(404)
     await expect.poll(() => rows(page).count()).toBe(2)
