@@ -7,8 +7,6 @@ import type { RequestContext } from '../http/stage.js'
 export interface BodyRules {
   maxBytes: number
   transport: Transport
-  /** Whether the request's Content-Type is one the stage reads. */
-  accepted: boolean
   /** The 415's message, for a body of another type. */
   unsupported: string
   /** The 400's message, for no body or a blank one. */
@@ -18,16 +16,17 @@ export interface BodyRules {
 /**
  * The request body's text, through the steps every body takes: 400 `missing`
  * when there is none, whatever its Content-Type (no body is a missing body,
- * not one of the wrong type), else 415 unless `accepted`; 413 beyond
+ * not one of the wrong type), else 415 unless `accepted` (its Content-Type
+ * is one the stage reads); 413 beyond
  * `maxBytes` (checked before parsing, with or without Content-Length); 400
  * when not UTF-8; 400 `missing` when blank. The text as read goes to
  * `c.var.bodyText`, for the journal.
  */
-export const checkedBodyText = async (c: RequestContext, rules: BodyRules): Promise<string> => {
+export const checkedBodyText = async (c: RequestContext, rules: BodyRules, accepted: boolean): Promise<string> => {
   const { maxBytes } = rules
   const read = (max: number) => rules.transport.readBody(c, max)
   const declaredLength = c.req.header('Content-Length')
-  if (!rules.accepted) {
+  if (!accepted) {
     if (await bodyIsAbsent(read, declaredLength)) {
       c.set('bodyText', '')
       throw badRequest(rules.missing)

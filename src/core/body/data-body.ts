@@ -26,15 +26,15 @@ export interface DataBodyDeps {
 export const readDataBody = async (c: RequestContext, deps: DataBodyDeps, noun: string): Promise<unknown> => {
   const type = mediaType(c.req.header('Content-Type'))
   const yaml = yamlTypes.includes(type)
-  const text = await checkedBodyText(c, {
+  const rules = {
     maxBytes: deps.bodyLimit,
     transport: deps.transport,
-    accepted: type === 'application/json' || (yaml && deps.yaml !== undefined),
     unsupported: yaml
       ? 'This mock reads JSON only (no YAML parser in this build); send Content-Type: application/json.'
       : `${noun} is YAML or JSON; send Content-Type: application/yaml or application/json.`,
     missing: `Request body is required: ${noun.replace(/^\w/, (l) => l.toLowerCase())}.`,
-  })
+  }
+  const text = await checkedBodyText(c, rules, type === 'application/json' || (yaml && deps.yaml !== undefined))
   if (!yaml) {
     const parsed = parseJsonExact(text)
     if (!parsed.ok) throw badRequest(parsed.message)

@@ -11,6 +11,7 @@ import { type Answer, type OnError, type RequestContext, type Stage, settled } f
 // The variables read here: the body and its text, and the notes.
 import type {} from '../http/read-body.js'
 import type {} from './journal-notes.js'
+
 declare module 'hono' {
   interface ContextVariableMap {
     /** The operation a request is routed to; unset for one no operation answers. */
