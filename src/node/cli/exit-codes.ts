@@ -21,8 +21,8 @@ export interface Failure {
 
 /**
  * The exit code and the text on stderr for what a start threw: a usage error with the usage,
- * contradicting options and a missing store client in one line (exit 2); bad data naming the file and entry, anything else as
- * "cannot start" (exit 1).
+ * contradicting options and a missing store client in one line (exit 2); bad data naming the file
+ * and entry, anything else as "cannot start" (exit 1).
  */
 export const failureOf = (error: unknown): Failure => {
   // One line: the usage would bury which two options disagree.
