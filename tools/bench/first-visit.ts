@@ -19,7 +19,7 @@ import {
   median,
   type VisitKind,
 } from '../../test/helpers/consumer-page.js'
-import { serveDirectory } from '../../test/helpers/msw-page-harness.js'
+import { serveDirectory } from '../../test/helpers/serve-directory.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const runs = Number(process.env['FIRST_VISIT_RUNS'] ?? 11)
