@@ -41,6 +41,11 @@ import { apiRealm } from './faults/mock-control.js'
 import { type LatencyRange, startWorld } from './sessions/world.js'
 import type { YamlCodec } from './body/yaml-data.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
+import { coverageModel } from './coverage/coverage-model.js'
+import { coverage } from './coverage/coverage-stage.js'
+import { coverageRoutes } from './coverage/coverage-routes.js'
+import { pactRoutes } from './pact/pact-routes.js'
+import { jsonBody } from './body/json-body.js'
 
 /** Options of {@link createApp}; every one has a default. */
 export interface AppOptions {
@@ -183,6 +188,7 @@ export function prepareMock(
   const session = toMiddleware(selectSession(sessions))
   const onError = handleError(logger)
   const corsStage = options.cors === false ? undefined : cors(corsPolicy(options.cors ?? '*', methodsFor), onError)
+  const covered = coverageModel(spec)
   const api = apiChains({
     basePath: spec.basePath,
     sessions,
@@ -195,6 +201,7 @@ export function prepareMock(
     methodsFor,
     enforceSunset: options.sunset !== 'ignore',
     limitRange: silences.limitRange,
+    coverage: (operation) => coverage(covered.byOperation.get(operation.id)!, onError),
     ...(proxy && { forward: proxy.forward({ spec, transport, bodyLimit }) }),
   })
 
@@ -240,6 +247,16 @@ export function prepareMock(
         }),
         ...(options.yaml && { yaml: options.yaml }),
         ...(proxy && { proxy: proxy.stats }),
+        routes: [
+          coverageRoutes({ session, model: covered }),
+          pactRoutes({
+            session,
+            body: toMiddleware(jsonBody(bodyLimit, transport)),
+            spec,
+            version: packageVersion,
+            validatePet,
+          }),
+        ],
         ...(options.adminToken !== undefined && {
           guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
         }),

@@ -44,6 +44,8 @@ export interface AdminDeps {
   guard?: MiddlewareHandler
   /** With --proxy: its counts, shown by health. */
   proxy?: ProxyStats
+  /** Routes of feature folders (coverage, pact), under the guard like the rest. */
+  routes?: readonly Hono<AppEnv>[]
 }
 
 const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
@@ -159,5 +161,6 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   admin.route('/', streamRoutes(deps))
   admin.route('/', harRoutes(deps))
   admin.route('/', snapshotRoutes(deps))
+  for (const routes of deps.routes ?? []) admin.route('/', routes)
   return admin
 }

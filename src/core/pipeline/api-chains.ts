@@ -43,11 +43,13 @@ export interface ApiChainsOptions {
    * path under the base path): the deployment answers.
    */
   forward?: (operation: SpecOperation | undefined) => Next
+  /** A stage that sees each answer of an operation as built (contract coverage, coverage/coverage-stage.ts). */
+  coverage?: (operation: SpecOperation) => Stage
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
 export interface ApiChains {
-  /** journal → CORS → session → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
+  /** journal → CORS → coverage → session → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
   operation(operation: SpecOperation, handler: Next): Next
   /**
    * For a path with routes: OPTIONS (not a CORS preflight) 204 with Allow, another method 405 with
@@ -71,6 +73,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       [
         journal(op, transport, onError),
         cors,
+        options.coverage?.(op),
         forward ? selectSession : session(sessions, readAheadFor(op)),
         op.deprecated ? deprecation(op, logger) : undefined,
         mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),

@@ -7,6 +7,8 @@ import type { ClockSetting, ClockView } from '../time/clock.js'
 import type { NewPet, Pet, PetStatus } from '../pets/pet.js'
 import type { CreateRefusal } from '../pets/pet-store.js'
 import type { LatencyRange, World } from './world.js'
+import type { CoverageSlice } from '../coverage/coverage-slice.js'
+import type { PactSlice } from '../pact/pact-seed.js'
 
 /**
  * A value now, or once a store that lives elsewhere (Redis) has answered.
@@ -67,7 +69,7 @@ export interface RateLimitState {
  * must make each of these methods atomic as a whole (on Redis: one Lua
  * script or one MULTI), and must never leave half of one applied.
  */
-export interface SessionState {
+export interface SessionState extends CoverageSlice, PactSlice {
   readonly name: string
   /** Most pets the session holds (--max-pets). */
   readonly maxPets: number
@@ -154,7 +156,7 @@ export interface SessionState {
   /** Ends every subscription (the session is dropped or the server stops). */
   close(): void
 
-  /** Atomic: back to the start-up state (pets, rules, empty journal, clock, rate limit, empty report). */
+  /** Atomic: back to the start-up state (pets, rules, empty journal, clock, rate limit, empty report, no coverage counted). */
   reset(): MaybePromise<void>
   /** What a snapshot saves. */
   contents(): MaybePromise<SessionContents>

@@ -1,0 +1,189 @@
+import { resolveSchema, type SchemaObject } from '../spec/schema.js'
+import type { Spec, SpecOperation, SpecParameter } from '../spec/spec.js'
+
+/**
+ * What contract coverage counts, derived from the contract: each operation's
+ * documented responses, and the classes of input worth sending (each enum
+ * value of a query parameter, a bounded integer at its default, bounds and
+ * beyond, an optional body field with and without, a path id that exists
+ * and one that does not). Built once per app; the hot path only looks up
+ * precomputed counter names here.
+ */
+
+/** One documented response (operation and status): a counter of the report's total. */
+export interface DocumentedResponse {
+  operation: string
+  status: number
+}
+
+/** Where an input class is read from. */
+export type InputPlace = 'query' | 'path' | 'body'
+
+/** One class of input of an operation. */
+export interface InputClass {
+  operation: string
+  in: InputPlace
+  /** The parameter or body field. */
+  name: string
+  /** The class: `absent`, an enum value, `default`, `minimum`, `maximum`, `within`, `beyond`, `invalid`, `with`, `without`, `existing`, `missing`. */
+  class: string
+  /** The class in words, e.g. `limit=100, its maximum`. */
+  description: string
+  /** The counter's name. */
+  counter: string
+}
+
+/** Reads the class of one input from a request: a counter name, or undefined when the request is in no class. */
+interface Classifier {
+  /** Query parameters: the first value sent, undefined when absent. */
+  query?: (value: string | undefined) => string | undefined
+  /** Body fields: whether the JSON object body has the field. */
+  body?: (present: boolean) => string
+  /** Path ids: the answer's status (2xx: existing, 404: missing), for answers nothing injected. */
+  path?: (status: number) => string | undefined
+}
+
+/** An operation's part of the model. */
+export interface OperationCoverage {
+  operation: SpecOperation
+  /** Counter names by status: `<operation> <status>`. */
+  responseCounter(status: number): string
+  /** Counter names of the injected answers by status: `<operation> <status> injected`. */
+  injectedCounter(status: number): string
+  query: { name: string; classify: NonNullable<Classifier['query']> }[]
+  body: { name: string; classify: NonNullable<Classifier['body']> }[]
+  path: { name: string; classify: NonNullable<Classifier['path']> }[]
+}
+
+/** The whole model: the report's rows, and each operation's classifiers. */
+export interface CoverageModel {
+  documented: DocumentedResponse[]
+  inputs: InputClass[]
+  byOperation: ReadonlyMap<string, OperationCoverage>
+}
+
+const INTEGER = /^-?[0-9]+$/
+
+/** The properties of an object schema, allOf parts included, and which are required. */
+export const objectFields = (
+  document: object,
+  schema: SchemaObject | undefined,
+  into: { properties: Map<string, SchemaObject>; required: Set<string> } = {
+    properties: new Map(),
+    required: new Set(),
+  },
+): { properties: Map<string, SchemaObject>; required: Set<string> } => {
+  if (!schema) return into
+  const resolved = resolveSchema(document, schema) as SchemaObject & { required?: string[] }
+  for (const [name, property] of Object.entries(resolved.properties ?? {})) {
+    into.properties.set(name, resolveSchema(document, property))
+  }
+  for (const name of resolved.required ?? []) into.required.add(name)
+  for (const part of resolved.allOf ?? []) objectFields(document, part, into)
+  return into
+}
+
+/** The JSON schema of an operation's request body, resolved; undefined without one. */
+export const requestBodySchema = (spec: Spec, operation: SpecOperation): SchemaObject | undefined => {
+  const raw = spec.document['paths']?.[operation.path]?.[operation.method.toLowerCase()]
+  const body = raw?.requestBody ? resolveSchema<any>(spec.document, raw.requestBody) : undefined
+  return body?.content?.['application/json']?.schema
+}
+
+const queryClasses = (
+  parameter: SpecParameter,
+  add: (name: string, cls: string, description: string) => string,
+): ((value: string | undefined) => string | undefined) => {
+  const { name, schema } = parameter
+  if (Array.isArray(schema.enum)) {
+    const absent = add(name, 'absent', `without ${name}`)
+    const values = new Map(schema.enum.map((value) => [String(value), add(name, String(value), `${name}=${value}`)]))
+    const other = add(name, 'invalid', `${name} not one of ${schema.enum.join(', ')}`)
+    return (value) => (value === undefined ? absent : (values.get(value) ?? other))
+  }
+  if (schema.type === 'integer') {
+    const { minimum, maximum } = schema
+    const fallback = typeof schema.default === 'number' ? schema.default : undefined
+    const atDefault =
+      fallback === undefined
+        ? add(name, 'absent', `without ${name}`)
+        : add(name, 'default', `${name} at its default (${fallback}), sent or not`)
+    const atMinimum = minimum === undefined ? undefined : add(name, 'minimum', `${name}=${minimum}, its minimum`)
+    const atMaximum = maximum === undefined ? undefined : add(name, 'maximum', `${name}=${maximum}, its maximum`)
+    const bounded = minimum !== undefined || maximum !== undefined
+    const within = bounded ? add(name, 'within', `${name} between its bounds, none of the above`) : undefined
+    const beyond = bounded
+      ? add(name, 'beyond', `${name} beyond its bounds (${[minimum ?? '…', maximum ?? '…'].join(' to ')})`)
+      : undefined
+    const invalid = add(name, 'invalid', `${name} not an integer`)
+    return (value) => {
+      if (value === undefined) return atDefault
+      if (!INTEGER.test(value)) return invalid
+      const n = Number(value)
+      if (n === fallback) return atDefault
+      if (n === minimum) return atMinimum
+      if (n === maximum) return atMaximum
+      if ((minimum !== undefined && n < minimum) || (maximum !== undefined && n > maximum)) return beyond
+      return within
+    }
+  }
+  const absent = add(name, 'absent', `without ${name}`)
+  const present = add(name, 'present', `with ${name}`)
+  return (value) => (value === undefined ? absent : present)
+}
+
+/** Derives the model from the contract. */
+export const coverageModel = (spec: Spec): CoverageModel => {
+  const documented: DocumentedResponse[] = []
+  const inputs: InputClass[] = []
+  const byOperation = new Map<string, OperationCoverage>()
+  for (const operation of spec.operations) {
+    const op = operation.id
+    for (const status of operation.statuses) documented.push({ operation: op, status })
+    const responses = new Map<number, string>()
+    const injected = new Map<number, string>()
+    const counterOf = (cache: Map<number, string>, status: number, suffix: string): string => {
+      let name = cache.get(status)
+      if (name === undefined) cache.set(status, (name = `${op} ${status}${suffix}`))
+      return name
+    }
+    const adder =
+      (place: InputPlace) =>
+      (name: string, cls: string, description: string): string => {
+        const counter = `${op} ${place}:${name}=${cls}`
+        inputs.push({ operation: op, in: place, name, class: cls, description, counter })
+        return counter
+      }
+    const coverage: OperationCoverage = {
+      operation,
+      responseCounter: (status) => counterOf(responses, status, ''),
+      injectedCounter: (status) => counterOf(injected, status, ' injected'),
+      query: [],
+      body: [],
+      path: [],
+    }
+    for (const parameter of operation.parameters) {
+      if (parameter.in === 'query') {
+        coverage.query.push({ name: parameter.name, classify: queryClasses(parameter, adder('query')) })
+      } else if (parameter.in === 'path' && operation.statuses.includes(404)) {
+        const add = adder('path')
+        const existing = add(parameter.name, 'existing', `${parameter.name} of an existing resource`)
+        const missing = add(parameter.name, 'missing', `${parameter.name} of a missing resource (404)`)
+        coverage.path.push({
+          name: parameter.name,
+          classify: (status) => (status >= 200 && status < 300 ? existing : status === 404 ? missing : undefined),
+        })
+      }
+    }
+    const { properties, required } = objectFields(spec.document, requestBodySchema(spec, operation))
+    for (const name of properties.keys()) {
+      if (required.has(name)) continue
+      const add = adder('body')
+      const present = add(name, 'with', `with the optional ${name}`)
+      const absent = add(name, 'without', `without the optional ${name}`)
+      coverage.body.push({ name, classify: (has) => (has ? present : absent) })
+    }
+    byOperation.set(op, coverage)
+  }
+  return { documented, inputs, byOperation }
+}

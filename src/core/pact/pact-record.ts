@@ -1,0 +1,109 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { queryParams } from '../http/request-query.js'
+import type { BuiltAnswer } from '../http/respond.js'
+import type { SpecOperation } from '../spec/spec.js'
+import type { InteractionNote, PactSeed } from './pact-seed.js'
+import { stateOfAnswer } from './provider-states.js'
+
+/** Query parameters that are the mock's own controls, never part of an interaction. */
+const controls = new Set(['__code', '__delay'])
+
+/**
+ * Whether an answer goes into the pact: not what the mock's controls made
+ * (fault rules and Prefer: the caller checks; 429 of the rate limit; 410 of a
+ * sunset on the mock clock; 5xx), nor a HEAD.
+ */
+export const pactWorthy = (method: string, status: number): boolean =>
+  method !== 'HEAD' && status < 500 && status !== 429 && status !== 410
+
+/** A JSON value's shape: its type, and an object's fields with theirs (sorted). */
+const shapeOf = (value: unknown): string => {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  if (typeof value !== 'object') return typeof value
+  return `{${Object.keys(value)
+    .sort()
+    .map((key) => `${key}:${shapeOf((value as Record<string, unknown>)[key])}`)
+    .join(',')}}`
+}
+
+const parse = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The interaction of an answered request: its key (operation, status,
+ * state and shape: the input classes the request fell in, the id it read,
+ * whether a list was empty, an invalid body's shape) and how to make its
+ * seed. A 401 is one interaction per operation, whatever was sent.
+ */
+export const noteInteraction = (
+  c: Context<AppEnv>,
+  operation: SpecOperation,
+  status: number,
+  built: BuiltAnswer,
+  inputCounters: readonly string[],
+): InteractionNote => {
+  const id = operation.id
+  let key = `${id} ${status}`
+  if (status !== 401) {
+    const petId = c.req.param('petId')
+    if (petId !== undefined) key += ` id=${petId}`
+    if (inputCounters.length > 0) key += ` ${inputCounters.join(',')}`
+    if (built.text === '[]') key += ' empty'
+    if (status >= 400 && c.get('bodyText') !== undefined) {
+      const body = c.get('body')
+      key += ` body=${body === undefined ? 'text' : shapeOf(body)}`
+    }
+  }
+  return { key, seed: () => seedOf(c, operation, status, built) }
+}
+
+const seedOf = (c: Context<AppEnv>, operation: SpecOperation, status: number, built: BuiltAnswer): PactSeed => {
+  const seed: PactSeed = {
+    operation: operation.id,
+    method: c.req.method,
+    path: c.req.path,
+    authorized: status !== 401,
+    status,
+  }
+  const query: [string, string][] = []
+  const params = queryParams(c)
+  for (const name of Object.keys(params)) {
+    if (controls.has(name)) continue
+    for (const value of params[name]!) query.push([name, value])
+  }
+  if (query.length > 0) seed.query = query
+  const bodyText = c.get('bodyText')
+  if (bodyText !== undefined && status !== 401) {
+    const type = c.req.header('Content-Type')
+    if (type !== undefined) seed.requestType = type
+    seed.requestBody = bodyText
+  }
+  const type = built.headers['content-type']
+  if (type !== undefined) seed.responseType = type
+  let json: unknown
+  if (built.text !== null && built.text !== '') {
+    json = built.json ? parse(built.text) : undefined
+    if (Array.isArray(json)) {
+      seed.listed = json.length
+      json = json.slice(0, 1)
+    }
+    seed.response = json === undefined ? { text: built.text } : { json }
+  }
+  const filter = params['status']?.[0]
+  const enumOf = operation.parameters.find((p) => p.name === 'status' && p.in === 'query')?.schema.enum
+  const state = stateOfAnswer(operation.id, status, {
+    ...(c.req.param('petId') !== undefined && { petId: c.req.param('petId') }),
+    ...(filter !== undefined && enumOf?.includes(filter) && { statusFilter: filter }),
+    json: seed.listed === undefined ? json : (json as unknown[]),
+    ...(seed.listed !== undefined && { listed: seed.listed }),
+  })
+  if (state !== undefined) seed.state = state
+  return seed
+}
