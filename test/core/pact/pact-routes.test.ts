@@ -35,7 +35,10 @@ describe('GET /__admin/pact', () => {
       consumer: { name: 'web' },
       provider: { name: 'Pet Store' },
       interactions: [],
-      metadata: { pactSpecification: { version: '4.0' }, 'petstore-mock': { session: 'default', interactionsLeftOut: 0 } },
+      metadata: {
+        pactSpecification: { version: '4.0' },
+        'petstore-mock': { session: 'default', interactionsLeftOut: 0 },
+      },
     })
     expect((await pactOf(request, 'consumer=web&provider=pets-api')).provider).toEqual({ name: 'pets-api' })
     const missing = await request('/__admin/pact')
@@ -91,7 +94,9 @@ describe('GET /__admin/pact', () => {
       'Content-Type': ['application/json'],
     })
     expect(created.response.body?.content).toEqual({ id: 13, name: 'Rex', categoryId: 2, status: 'pending' })
-    expect(created.response.matchingRules?.body).toEqual({ '$.id': { combine: 'AND', matchers: [{ match: 'integer' }] } })
+    expect(created.response.matchingRules?.body).toEqual({
+      '$.id': { combine: 'AND', matchers: [{ match: 'integer' }] },
+    })
     expect(created.providerStates).toBeUndefined()
     expect(find(pact, 'GET /v1/pets/7 → 200, given a pet with id 7 exists').providerStates).toEqual([
       { name: 'a pet with id 7 exists', params: { id: 7, name: 'Rocky', categoryId: 1, status: 'sold' } },
@@ -99,7 +104,9 @@ describe('GET /__admin/pact', () => {
     const missing = find(pact, 'GET /v1/pets/999 → 404, given no pet with id 999')
     expect(missing.providerStates).toEqual([{ name: 'no pet with id 999', params: { id: 999 } }])
     expect(missing.response.body?.content).toEqual({ code: 'not_found', message: 'No pet with id 999.', status: 404 })
-    expect(missing.response.matchingRules?.body).toEqual({ '$.message': { combine: 'AND', matchers: [{ match: 'type' }] } })
+    expect(missing.response.matchingRules?.body).toEqual({
+      '$.message': { combine: 'AND', matchers: [{ match: 'type' }] },
+    })
   })
 
   it('leaves out what a fault rule or Prefer injected, the rate limit and 5xx; keeps 401s as requests without Authorization', async () => {
@@ -217,7 +224,10 @@ describe('POST /__admin/provider-states', () => {
       expect(res.status).toBe(400)
       expect(((await res.json()) as { message: string }).message).toMatch(message)
     }
-    await refused(change('the moon is full'), /Unknown provider state "the moon is full"; this mock sets up: a pet with id/)
+    await refused(
+      change('the moon is full'),
+      /Unknown provider state "the moon is full"; this mock sets up: a pet with id/,
+    )
     await refused(change('a pet with id 7 exists', { name: 7, categoryId: 1 }), /name/)
     await refused(change('pets with status lost exist'), /Unknown status "lost"/)
     await refused(change('pets exist', {}, 'undo'), /action must be setup or teardown/)
