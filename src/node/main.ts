@@ -223,6 +223,8 @@ const stopOnSignals = (running: RunningServer): void => {
 /** The command: exit code 0 when served and stopped, 1 on bad seed data, 2 on a bad command line. */
 export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number | undefined> => {
   if (argv[0] === 'verify') return (await import('../verify/command.js')).verifyCommand(argv.slice(1), env)
+  if (argv[0] === 'coverage') return (await import('../coverage-cli/command.js')).coverageCommand(argv.slice(1), env)
+  if (argv[0] === 'pact') return (await import('../coverage-cli/command.js')).pactCommand(argv.slice(1), env)
   try {
     const command = parseCommandLine(argv, env)
     if (command.run === 'help') return (void process.stdout.write(usage()), 0)

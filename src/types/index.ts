@@ -26,4 +26,7 @@ export type {
   SessionList,
   StateBody,
 } from '../core/admin/admin-bodies.js'
+export type { CoverageReport, InputCoverage, ResponseCoverage } from '../core/coverage/coverage-report.js'
+export type { PactDocument, PactInteraction } from '../core/pact/pact-document.js'
+export type { ProviderState, StateChangeRequest } from '../core/pact/pact-seed.js'
 export type { components, operations, paths } from '../generated/openapi-types.js'

@@ -16,6 +16,15 @@ export interface ProviderState {
   params?: Record<string, unknown>
 }
 
+/** The body of POST /__admin/provider-states: a state change call of the Pact verifier. */
+export interface StateChangeRequest {
+  /** The provider state's name; none or '' for an interaction without one. */
+  state?: string
+  params?: Record<string, unknown>
+  /** Default: setup. A teardown changes nothing. */
+  action?: 'setup' | 'teardown'
+}
+
 /** One distinct interaction, as kept. */
 export interface PactSeed {
   operation: string
