@@ -17,14 +17,15 @@ const controls = new Set(['__code', '__delay'])
 export const pactWorthy = (method: string, status: number): boolean =>
   method !== 'HEAD' && status < 500 && status !== 429 && status !== 410
 
-/** A JSON value's shape: its type, and an object's fields with theirs (sorted). */
+const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)
+
+/** A JSON value's shape: its type, and an object's fields with their types (sorted; one level: a body may nest deep). */
 const shapeOf = (value: unknown): string => {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  if (typeof value !== 'object') return typeof value
-  return `{${Object.keys(value)
+  if (typeOf(value) !== 'object') return typeOf(value)
+  const record = value as Record<string, unknown>
+  return `{${Object.keys(record)
     .sort()
-    .map((key) => `${key}:${shapeOf((value as Record<string, unknown>)[key])}`)
+    .map((key) => `${key}:${typeOf(record[key])}`)
     .join(',')}}`
 }
 
