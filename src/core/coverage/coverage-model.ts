@@ -33,26 +33,44 @@ export interface InputClass {
   counter: string
 }
 
-/** Reads the class of one input from a request: a counter name, or undefined when the request is in no class. */
-interface Classifier {
-  /** Query parameters: the first value sent, undefined when absent. */
-  query?: (value: string | undefined) => string | undefined
-  /** Body fields: whether the JSON object body has the field. */
-  body?: (present: boolean) => string
-  /** Path ids: the answer's status (2xx: existing, 404: missing), for answers nothing injected. */
-  path?: (status: number) => string | undefined
+/**
+ * One input of an operation: its classes' counters, and which class a
+ * request is in (an index into `counters`, -1 for none): numbers, so that a
+ * request's combination of classes is one number (see {@link Combination}).
+ */
+export interface Dimension<T> {
+  name: string
+  counters: readonly string[]
+  classify: (value: T) => number
+}
+
+/**
+ * A combination a request falls in (status, injected or not, a class of
+ * each input, an empty list or not), made once and then found by its
+ * number: what the hot path hands the store is the same frozen array each
+ * time, and the start of the interaction's key is already built.
+ */
+export interface Combination {
+  /** The counters to add one to (frozen). */
+  counters: readonly string[]
+  /** The interaction's key without what varies per request (the id read, a refused body's shape). */
+  key: string
 }
 
 /** An operation's part of the model. */
 export interface OperationCoverage {
   operation: SpecOperation
-  /** Counter names by status: `<operation> <status>`. */
+  /** Query parameters: the first value sent, undefined when absent. */
+  query: Dimension<string | undefined>[]
+  /** Optional body fields: whether the JSON object body has the field. */
+  body: Dimension<boolean>[]
+  /** Path ids: the answer's status (2xx: existing, 404: missing), for answers nothing injected. */
+  path: Dimension<number>[]
+  /** The combination of a number (see coverage-stage.ts), made by `make` the first time. */
+  combination(code: number, make: () => Combination): Combination
+  /** `<operation> <status>`, and with ` injected`. */
   responseCounter(status: number): string
-  /** Counter names of the injected answers by status: `<operation> <status> injected`. */
   injectedCounter(status: number): string
-  query: { name: string; classify: NonNullable<Classifier['query']> }[]
-  body: { name: string; classify: NonNullable<Classifier['body']> }[]
-  path: { name: string; classify: NonNullable<Classifier['path']> }[]
 }
 
 /** The whole model: the report's rows, and each operation's classifiers. */
@@ -92,14 +110,23 @@ export const requestBodySchema = (spec: Spec, operation: SpecOperation): SchemaO
 
 const queryClasses = (
   parameter: SpecParameter,
-  add: (name: string, cls: string, description: string) => string,
-): ((value: string | undefined) => string | undefined) => {
+  addCounter: (name: string, cls: string, description: string) => string,
+): Dimension<string | undefined> => {
   const { name, schema } = parameter
+  const counters: string[] = []
+  // Each class's index in `counters`.
+  const add = (param: string, cls: string, description: string): number =>
+    counters.push(addCounter(param, cls, description)) - 1
+  const dimension = (classify: (value: string | undefined) => number): Dimension<string | undefined> => ({
+    name,
+    counters,
+    classify,
+  })
   if (Array.isArray(schema.enum)) {
     const absent = add(name, 'absent', `without ${name}`)
     const values = new Map(schema.enum.map((value) => [String(value), add(name, String(value), `${name}=${value}`)]))
     const other = add(name, 'invalid', `${name} not one of ${schema.enum.join(', ')}`)
-    return (value) => (value === undefined ? absent : (values.get(value) ?? other))
+    return dimension((value) => (value === undefined ? absent : (values.get(value) ?? other)))
   }
   if (schema.type === 'integer') {
     const { minimum, maximum } = schema
@@ -108,15 +135,15 @@ const queryClasses = (
       fallback === undefined
         ? add(name, 'absent', `without ${name}`)
         : add(name, 'default', `${name} at its default (${fallback}), sent or not`)
-    const atMinimum = minimum === undefined ? undefined : add(name, 'minimum', `${name}=${minimum}, its minimum`)
-    const atMaximum = maximum === undefined ? undefined : add(name, 'maximum', `${name}=${maximum}, its maximum`)
+    const atMinimum = minimum === undefined ? -1 : add(name, 'minimum', `${name}=${minimum}, its minimum`)
+    const atMaximum = maximum === undefined ? -1 : add(name, 'maximum', `${name}=${maximum}, its maximum`)
     const bounded = minimum !== undefined || maximum !== undefined
-    const within = bounded ? add(name, 'within', `${name} between its bounds, none of the above`) : undefined
+    const within = bounded ? add(name, 'within', `${name} between its bounds, none of the above`) : -1
     const beyond = bounded
       ? add(name, 'beyond', `${name} beyond its bounds (${[minimum ?? '…', maximum ?? '…'].join(' to ')})`)
-      : undefined
+      : -1
     const invalid = add(name, 'invalid', `${name} not an integer`)
-    return (value) => {
+    return dimension((value) => {
       if (value === undefined) return atDefault
       if (!INTEGER.test(value)) return invalid
       const n = Number(value)
@@ -125,11 +152,11 @@ const queryClasses = (
       if (n === maximum) return atMaximum
       if ((minimum !== undefined && n < minimum) || (maximum !== undefined && n > maximum)) return beyond
       return within
-    }
+    })
   }
   const absent = add(name, 'absent', `without ${name}`)
   const present = add(name, 'present', `with ${name}`)
-  return (value) => (value === undefined ? absent : present)
+  return dimension((value) => (value === undefined ? absent : present))
 }
 
 /** Derives the model from the contract. */
@@ -154,24 +181,34 @@ export const coverageModel = (spec: Spec): CoverageModel => {
         inputs.push({ operation: op, in: place, name, class: cls, description, counter })
         return counter
       }
+    // Bounded: a combination is a status (of the few an operation answers) and a class of each input.
+    const combinations = new Map<number, Combination>()
     const coverage: OperationCoverage = {
       operation,
       responseCounter: (status) => counterOf(responses, status, ''),
       injectedCounter: (status) => counterOf(injected, status, ' injected'),
+      combination: (code, make) => {
+        let found = combinations.get(code)
+        if (found === undefined) combinations.set(code, (found = make()))
+        return found
+      },
       query: [],
       body: [],
       path: [],
     }
     for (const parameter of operation.parameters) {
       if (parameter.in === 'query') {
-        coverage.query.push({ name: parameter.name, classify: queryClasses(parameter, adder('query')) })
+        coverage.query.push(queryClasses(parameter, adder('query')))
       } else if (parameter.in === 'path' && operation.statuses.includes(404)) {
         const add = adder('path')
-        const existing = add(parameter.name, 'existing', `${parameter.name} of an existing resource`)
-        const missing = add(parameter.name, 'missing', `${parameter.name} of a missing resource (404)`)
+        const counters = [
+          add(parameter.name, 'existing', `${parameter.name} of an existing resource`),
+          add(parameter.name, 'missing', `${parameter.name} of a missing resource (404)`),
+        ]
         coverage.path.push({
           name: parameter.name,
-          classify: (status) => (status >= 200 && status < 300 ? existing : status === 404 ? missing : undefined),
+          counters,
+          classify: (status) => (status >= 200 && status < 300 ? 0 : status === 404 ? 1 : -1),
         })
       }
     }
@@ -179,9 +216,11 @@ export const coverageModel = (spec: Spec): CoverageModel => {
     for (const name of properties.keys()) {
       if (required.has(name)) continue
       const add = adder('body')
-      const present = add(name, 'with', `with the optional ${name}`)
-      const absent = add(name, 'without', `without the optional ${name}`)
-      coverage.body.push({ name, classify: (has) => (has ? present : absent) })
+      const counters = [
+        add(name, 'with', `with the optional ${name}`),
+        add(name, 'without', `without the optional ${name}`),
+      ]
+      coverage.body.push({ name, counters, classify: (has) => (has ? 0 : 1) })
     }
     byOperation.set(op, coverage)
   }

@@ -6,7 +6,7 @@ import type { Shaping } from '../journal/journal.js'
 import { noteInteraction, pactWorthy } from '../pact/pact-record.js'
 import type { Answer, Next, OnError, Stage } from '../http/stage.js'
 import { settled } from '../http/stage.js'
-import type { OperationCoverage } from './coverage-model.js'
+import type { Combination, OperationCoverage } from './coverage-model.js'
 
 /** Whether a control (fault rule, Prefer or `__code`) made the answer: it forced the status, or a fault. */
 const injectedBy = (shaping: Shaping[] | undefined, status: number): boolean => {
@@ -19,6 +19,68 @@ const injectedBy = (shaping: Shaping[] | undefined, status: number): boolean => 
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * The number of a request's combination: its status, whether it was
+ * injected, the class of each input, whether its answer is an empty list.
+ * Arithmetic only: most requests find their combination made already.
+ */
+const combinationCode = (
+  c: Context<AppEnv>,
+  model: OperationCoverage,
+  status: number,
+  injected: boolean,
+  empty: boolean,
+): number => {
+  let code = status * 2 + (injected ? 1 : 0)
+  if (model.query.length > 0) {
+    const query = queryParams(c)
+    for (const dimension of model.query) {
+      code = code * (dimension.counters.length + 1) + dimension.classify(query[dimension.name]?.[0]) + 1
+    }
+  }
+  if (model.body.length > 0) {
+    const body = c.get('body')
+    const object = isObject(body)
+    for (const dimension of model.body) code = code * 3 + (object ? dimension.classify(dimension.name in body) + 1 : 0)
+  }
+  if (!injected) for (const dimension of model.path) code = code * 3 + dimension.classify(status) + 1
+  return code * 2 + (empty ? 1 : 0)
+}
+
+/** Makes a combination the first time a request falls in it (the same classes, as counter names). */
+const combinationOf = (
+  c: Context<AppEnv>,
+  model: OperationCoverage,
+  status: number,
+  injected: boolean,
+  empty: boolean,
+): Combination => {
+  const counters = [model.responseCounter(status)]
+  if (injected) counters.push(model.injectedCounter(status))
+  const inputs: string[] = []
+  const query = queryParams(c)
+  for (const dimension of model.query) {
+    const index = dimension.classify(query[dimension.name]?.[0])
+    if (index >= 0) inputs.push(dimension.counters[index]!)
+  }
+  const body = c.get('body')
+  if (isObject(body))
+    for (const dimension of model.body) inputs.push(dimension.counters[dimension.classify(dimension.name in body)]!)
+  if (!injected) {
+    for (const dimension of model.path) {
+      const index = dimension.classify(status)
+      if (index >= 0) inputs.push(dimension.counters[index]!)
+    }
+  }
+  counters.push(...inputs)
+  // A 401 is one interaction per operation, whatever was sent.
+  const key =
+    status === 401
+      ? `${model.operation.id} 401`
+      : `${model.operation.id} ${status} ${inputs.join(',')}${empty ? ' empty' : ''}`
+  return { counters: Object.freeze(counters), key }
+}
 
 /** An answer's parts read from the Response (a copy): one built by a hono middleware (a 401), or a deployment's. */
 const partsOf = (res: Response): Promise<BuiltAnswer> => {
@@ -40,34 +102,21 @@ const count = (c: Context<AppEnv>, model: OperationCoverage, res: Response): voi
   if (session === undefined) return
   const status = res.status
   const injected = injectedBy(c.get('shaping'), status)
-  const counters = [model.responseCounter(status)]
-  if (injected) counters.push(model.injectedCounter(status))
-  const inputsFrom = counters.length
-  if (model.query.length > 0) {
-    const query = queryParams(c)
-    for (const { name, classify } of model.query) {
-      const counter = classify(query[name]?.[0])
-      if (counter !== undefined) counters.push(counter)
-    }
-  }
-  if (model.body.length > 0) {
-    const body = c.get('body')
-    if (isObject(body)) for (const { name, classify } of model.body) counters.push(classify(name in body))
-  }
-  if (!injected) {
-    for (const { classify } of model.path) {
-      const counter = classify(status)
-      if (counter !== undefined) counters.push(counter)
-    }
-  }
-  if (injected || !pactWorthy(c.req.method, status)) return session.countCoverage(counters)
-  const inputs = counters.slice(inputsFrom)
   const built = builtAnswer(res)
-  if (built !== undefined)
-    return session.countCoverage(counters, noteInteraction(c, model.operation, status, built, inputs))
+  const empty = built !== undefined && built.text === '[]'
+  const code = combinationCode(c, model, status, injected, empty)
+  const combination = model.combination(code, () => combinationOf(c, model, status, injected, empty))
+  if (injected || !pactWorthy(c.req.method, status)) return session.countCoverage(combination.counters)
+  if (built !== undefined) {
+    return session.countCoverage(
+      combination.counters,
+      noteInteraction(c, model.operation, status, built, combination.key),
+    )
+  }
   return partsOf(res).then(
-    (parts) => session.countCoverage(counters, noteInteraction(c, model.operation, status, parts, inputs)),
-    () => session.countCoverage(counters),
+    (parts) =>
+      session.countCoverage(combination.counters, noteInteraction(c, model.operation, status, parts, combination.key)),
+    () => session.countCoverage(combination.counters),
   )
 }
 

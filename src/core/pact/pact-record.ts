@@ -38,25 +38,22 @@ const parse = (text: string): unknown => {
 }
 
 /**
- * The interaction of an answered request: its key (operation, status,
- * state and shape: the input classes the request fell in, the id it read,
- * whether a list was empty, an invalid body's shape) and how to make its
- * seed. A 401 is one interaction per operation, whatever was sent.
+ * The interaction of an answered request: its key (`base`: operation,
+ * status, the input classes the request fell in and whether a list was
+ * empty; here the id it read and a refused body's shape) and how to make
+ * its seed. A 401's base is its operation alone, whatever was sent.
  */
 export const noteInteraction = (
   c: Context<AppEnv>,
   operation: SpecOperation,
   status: number,
   built: BuiltAnswer,
-  inputCounters: readonly string[],
+  base: string,
 ): InteractionNote => {
-  const id = operation.id
-  let key = `${id} ${status}`
+  let key = base
   if (status !== 401) {
     const petId = c.req.param('petId')
     if (petId !== undefined) key += ` id=${petId}`
-    if (inputCounters.length > 0) key += ` ${inputCounters.join(',')}`
-    if (built.text === '[]') key += ' empty'
     if (status >= 400 && c.get('bodyText') !== undefined) {
       const body = c.get('body')
       key += ` body=${body === undefined ? 'text' : shapeOf(body)}`
