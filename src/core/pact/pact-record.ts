@@ -29,6 +29,49 @@ const shapeOf = (value: unknown): string => {
     .join(',')}}`
 }
 
+/**
+ * Where the first item of a JSON array text ends (the index after it), read
+ * without parsing the rest: strings (with their escapes) and nesting are
+ * followed; -1 when the text is not an array of at least one item.
+ */
+export const firstItemEnd = (text: string): number => {
+  let i = text.indexOf('[')
+  if (i === -1 || text.slice(0, i).trim() !== '') return -1
+  let depth = 0
+  let inString = false
+  let started = false
+  for (i++; i < text.length; i++) {
+    const ch = text.charCodeAt(i)
+    if (inString) {
+      if (ch === 92)
+        i++ // a backslash: the next character is escaped
+      else if (ch === 34) inString = false
+      continue
+    }
+    if (ch === 34) inString = true
+    else if (ch === 123 || ch === 91) depth++
+    else if (ch === 125 || ch === 93) {
+      if (depth === 0) return started ? i : -1 // the array's own `]`: one item only
+      depth--
+    } else if (ch === 44 && depth === 0) return i
+    if (ch > 32) started = true
+  }
+  return -1
+}
+
+/**
+ * A JSON answer as kept: parsed, or of an array only its first item (an
+ * array of one or none): a page of 100 pets is not parsed to keep one.
+ */
+const parseKept = (text: string): unknown => {
+  const end = text.trimStart().startsWith('[') ? firstItemEnd(text) : -1
+  if (end !== -1) {
+    const first = parse(text.slice(text.indexOf('[') + 1, end))
+    if (first !== undefined) return [first]
+  }
+  return parse(text)
+}
+
 const parse = (text: string): unknown => {
   try {
     return JSON.parse(text)
@@ -87,11 +130,8 @@ const seedOf = (c: Context<AppEnv>, operation: SpecOperation, status: number, bu
   if (type !== undefined) seed.responseType = type
   let json: unknown
   if (built.text !== null && built.text !== '') {
-    json = built.json ? parse(built.text) : undefined
-    if (Array.isArray(json)) {
-      seed.listed = json.length
-      json = json.slice(0, 1)
-    }
+    json = built.json ? parseKept(built.text) : undefined
+    if (Array.isArray(json)) seed.listed = json.length
     seed.response = json === undefined ? { text: built.text } : { json }
   }
   const filter = params['status']?.[0]

@@ -41,7 +41,7 @@ export interface PactSeed {
   responseType?: string
   /** The answer's body: parsed JSON (of an array, its first item only: see `listed`), or text. */
   response?: { json: unknown } | { text: string }
-  /** For an answer that is a JSON array: how many items it had. */
+  /** For an answer that is a JSON array: 0 when it was empty, 1 when it had items (only the first is kept). */
   listed?: number
   state?: ProviderState
 }
