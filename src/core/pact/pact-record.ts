@@ -95,7 +95,8 @@ export const noteInteraction = (
 ): InteractionNote => {
   let key = base
   if (status !== 401) {
-    const petId = c.req.param('petId')
+    // Read only where the route has it: a lookup in hono's match otherwise wasted on every list.
+    const petId = operation.routePath.includes(':petId') ? c.req.param('petId') : undefined
     if (petId !== undefined) key += ` id=${petId}`
     if (status >= 400 && c.get('bodyText') !== undefined) {
       const body = c.get('body')
