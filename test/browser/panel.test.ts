@@ -261,7 +261,8 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     await page.getByLabel('Pets to generate', { exact: true }).fill('5')
     await page.getByLabel('Seed', { exact: true }).fill('7')
     await page.getByRole('button', { name: 'Seed pets' }).click()
-    await expect.poll(() => total(page).textContent()).toBe('5')
+    // The server loads faker on its first seed: more than poll's default second on a busy machine.
+    await expect.poll(() => total(page).textContent(), { timeout: 5000 }).toBe('5')
 
     const upload = page.getByLabel('Replace pets from a JSON or YAML file')
     await upload.setInputFiles({
@@ -329,7 +330,9 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     await picker.selectOption('qa-cov')
     const card = page.getByRole('region', { name: 'Contract coverage' })
     const headline = card.locator('.coverage-headline')
-    await expect.poll(() => headline.textContent()).toBe('3 of 8 documented responses covered (37.5 %), 3 requests')
+    await expect
+      .poll(() => headline.textContent(), { timeout: 5000 })
+      .toBe('3 of 8 documented responses covered (37.5 %), 3 requests')
     const responses = card.getByRole('list', { name: 'Documented responses' }).getByRole('listitem')
     expect(await responses.allTextContents()).toEqual([
       '200listPets1',
@@ -341,11 +344,13 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
       '401getPetnot covered',
       '404getPet1',
     ])
-    // Live: a request of the app under test shows within seconds.
+    // Live: a request of the app under test shows within seconds (the card reloads at most once a second).
     expect((await call(server.url, '/v1/pets/1', { session: 'qa-cov', headers: { Prefer: 'code=401' } })).status).toBe(
       401,
     )
-    await expect.poll(() => headline.textContent()).toBe('4 of 8 documented responses covered (50 %), 4 requests')
+    await expect
+      .poll(() => headline.textContent(), { timeout: 5000 })
+      .toBe('4 of 8 documented responses covered (50 %), 4 requests')
     expect(await responses.nth(6).textContent()).toBe('401getPet1, 1 injected')
 
     await card.getByLabel('Consumer of the Pact file').fill('qa-app')
@@ -364,7 +369,9 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     ])
 
     await card.getByRole('button', { name: 'Clear coverage' }).click()
-    await expect.poll(() => headline.textContent()).toBe('0 of 8 documented responses covered (0 %), 0 requests')
+    await expect
+      .poll(() => headline.textContent(), { timeout: 5000 })
+      .toBe('0 of 8 documented responses covered (0 %), 0 requests')
     expect(await audit(page)).toEqual([])
     await page.context().close()
   })
