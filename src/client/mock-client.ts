@@ -1,6 +1,9 @@
 import type {
   ClockRequest,
   ClockView,
+  CoverageReport,
+  PactDocument,
+  StateChangeRequest,
   DeprecationList,
   DeprecationReport,
   FaultList,
@@ -104,6 +107,14 @@ export interface MockClient {
   }
   /** Per deprecated operation: who still calls it, how often, when. */
   deprecations(): Promise<DeprecationReport[]>
+  /** Contract coverage of the session: each documented response and input class, with its count (GET /__admin/coverage). */
+  coverage(): Promise<CoverageReport>
+  /** Forgets the session's coverage counts and kept interactions (DELETE /__admin/coverage). */
+  clearCoverage(): Promise<void>
+  /** The session's distinct interactions as a Pact V4 document (GET /__admin/pact); `provider` defaults to the API's title. */
+  pact(options: { consumer: string; provider?: string }): Promise<PactDocument>
+  /** Sets up a provider state of a pact in the session, as the Pact verifier does (POST /__admin/provider-states). */
+  providerState(change: StateChangeRequest): Promise<void>
   sessions: {
     /** Every session with its sizes, least recently used first. */
     list(): Promise<SessionSummary[]>
@@ -195,6 +206,17 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
     },
     deprecations: async () =>
       (await adminJson<DeprecationList>(target, { method: 'GET', path: '/deprecations' })).deprecations,
+    coverage: () => adminJson<CoverageReport>(target, { method: 'GET', path: '/coverage' }),
+    clearCoverage: () => adminVoid(target, { method: 'DELETE', path: '/coverage' }),
+    pact: ({ consumer, provider }) =>
+      adminJson<PactDocument>(target, {
+        method: 'GET',
+        path: '/pact',
+        query: { consumer, ...(provider !== undefined && { provider }) },
+      }),
+    providerState: async (change) => {
+      await adminJson<unknown>(target, { method: 'POST', path: '/provider-states', json: change })
+    },
     sessions: {
       list: async () => (await adminJson<SessionList>(target, { method: 'GET', path: '/sessions' })).sessions,
       delete: (name) => adminVoid(target, { method: 'DELETE', path: `/sessions/${encodeURIComponent(name)}` }),

@@ -18,7 +18,7 @@ import { docsRoutes } from './docs/docs-routes.js'
 import { apiChains } from './pipeline/api-chains.js'
 import { petHandlers } from './pets/pet-handlers.js'
 import { recordPets } from './pets/record-pets.js'
-import { defaultSeed, validatePets } from './pets/seed.js'
+import { defaultSeed, petChecker, validatePets } from './pets/seed.js'
 import type { SpecSilences } from './spec/silences.js'
 import { bodyFieldNames } from './spec/body-fields.js'
 import type { Proxy } from './proxy/create-proxy.js'
@@ -39,6 +39,8 @@ import { apiRealm } from './faults/mock-control.js'
 import { type LatencyRange, startWorld } from './sessions/world.js'
 import type { YamlCodec } from './body/yaml-data.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
+import { coverageModel } from './coverage/coverage-model.js'
+import { coverage } from './coverage/coverage-stage.js'
 
 /**
  * The app's hono environment: no bindings; its variables are hono's
@@ -190,6 +192,7 @@ export function prepareMock(
   const methodsFor = routeMethods(app)
   const onError = handleError(logger)
   const cors = options.cors === false ? undefined : corsStage(corsPolicy(options.cors ?? '*', methodsFor), onError)
+  const covered = coverageModel(spec)
   const api = apiChains({
     basePath: spec.basePath,
     sessions,
@@ -202,6 +205,7 @@ export function prepareMock(
     methodsFor,
     enforceSunset: options.sunset !== 'ignore',
     limitRange: silences.limitRange,
+    coverage: (operation) => coverage(covered.byOperation.get(operation.id)!, { onError, session: selectedSession }),
     ...(proxy && {
       forward: proxy.forward({
         spec,
@@ -253,6 +257,9 @@ export function prepareMock(
         }),
         ...(options.yaml && { yaml: options.yaml }),
         ...(proxy && { proxy: proxy.stats }),
+        spec,
+        coverage: covered,
+        checkPet: petChecker(validatePet),
         ...(options.adminToken !== undefined && {
           guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
         }),

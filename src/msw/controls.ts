@@ -8,6 +8,10 @@ import type { Pet } from '../core/spec/pet.js'
 import type { SessionState } from '../core/sessions/port.js'
 import { type MaybePromise, whenReady } from '../core/state/maybe-promise.js'
 import { PetstoreMockError } from './errors.js'
+import { coverageModel, type CoverageModel } from '../core/coverage/coverage-model.js'
+import { type CoverageReport, coverageReport } from '../core/coverage/coverage-report.js'
+import { type PactDocument, pactDocument } from '../core/pact/pact-document.js'
+import { packageVersion } from '../generated/contract.js'
 import { checkPets } from './options.js'
 
 /** Which session a control works on; default: the one requests without X-Mock-Session use. */
@@ -42,6 +46,12 @@ export interface PetstoreControls {
   pets(options?: SessionOption): Promise<Pet[]>
   /** Replaces the session's pets (checked like fixtures); new ids continue after the largest. */
   setPets(pets: readonly Pet[], options?: SessionOption): Promise<void>
+  /** The session's contract coverage (as GET /__admin/coverage). */
+  coverage(options?: SessionOption): Promise<CoverageReport>
+  /** Forgets the session's coverage counts and kept interactions. */
+  clearCoverage(options?: SessionOption): Promise<void>
+  /** The session's distinct interactions as a Pact V4 document (as GET /__admin/pact). */
+  pact(options: { consumer: string; provider?: string } & SessionOption): Promise<PactDocument>
 }
 
 /** What the controls work on: the sessions and the contract, not the app (its routes may come later). */
@@ -70,6 +80,8 @@ export const createControls = (start: () => Promise<MockState>, made: Promise<Mo
     const mock = await start()
     return use(await sessionOf(mock, options), mock)
   }
+  let model: CoverageModel | undefined
+  const modelOf = (mock: MockState): CoverageModel => (model ??= coverageModel(mock.spec))
   const pending = made.then(() => undefined)
   pending.catch(() => {})
   return {
@@ -103,5 +115,18 @@ export const createControls = (start: () => Promise<MockState>, made: Promise<Mo
     pets: (options) => on(options, (s) => s.allPets()),
     setPets: (pets, options) =>
       on(options, (s, mock) => s.replacePets(checkPets(pets, mock.spec, s.maxPets, 'setPets'))),
+    coverage: (options) =>
+      on(options, (s, mock) =>
+        whenReady(s.coverageCounts(), (counts) => coverageReport(modelOf(mock), s.name, counts)),
+      ),
+    clearCoverage: (options) => on(options, (s) => s.clearCoverage()),
+    pact: ({ consumer, provider, session } = { consumer: '' }) =>
+      on({ session }, (s, mock) => {
+        if (typeof consumer !== 'string' || consumer === '') throw new PetstoreMockError('pact: consumer is required')
+        const name = provider ?? String(mock.spec.document['info']?.['title'] ?? 'provider')
+        return whenReady(s.keptInteractions(), (kept) =>
+          pactDocument(mock.spec, kept, { consumer, provider: name, session: s.name, version: packageVersion }),
+        )
+      }),
   }
 }

@@ -12,10 +12,11 @@ import { entryKey } from './model/rows.js'
 import { SessionPicker } from './views/session-picker.js'
 import { fileContentType } from './model/pet-state.js'
 import { StatePanel } from './views/state-panel.js'
+import { CoveragePanel } from './views/coverage-panel.js'
 import { StreamBadge } from './views/stream-badge.js'
 import { TokenDialog } from './views/token-dialog.js'
 import type { TokenBroker } from './api/token-broker.js'
-import type { FaultRule, JournalEntry, Pet, SessionSummary } from './types.js'
+import type { CoverageReport, FaultRule, JournalEntry, Pet, SessionSummary } from './types.js'
 import { useJournal } from './api/use-journal.js'
 
 /** What the page tells the panel about its server (data attributes of the page). */
@@ -52,18 +53,22 @@ export function App(props: PanelProps) {
   )
   const rules = useResource(() => client.json<{ faults: FaultRule[] }>('/faults').then((b) => b.faults), client)
   const pets = useResource(() => client.json<{ pets: Pet[] }>('/state').then((b) => b.pets), client)
+  const coverage = useResource(() => client.json<CoverageReport>('/coverage'), client)
+  const reloadCoverage = useThrottled(() => void coverage.reload(), 1000)
   const reloadRules = useThrottled(() => void rules.reload(), 300)
   const reloadPets = useThrottled(() => void pets.reload(), 1000)
   const reloadSessions = useThrottled(() => void sessions.reload(), 1000)
   const journal = useJournal(client, tokens, (entries) => {
     if (changedRules(entries)) reloadRules()
     if (changedPets(entries)) reloadPets()
+    reloadCoverage()
     reloadSessions()
   })
 
   const requestsAction = useAction()
   const rulesAction = useAction()
   const stateAction = useAction()
+  const coverageAction = useAction()
 
   const notify = useCallback((text: string) => setNotice(text), [])
   useEffect(() => {
@@ -76,7 +81,8 @@ export function App(props: PanelProps) {
     void sessions.reload()
     void rules.reload()
     void pets.reload()
-  }, [sessions.reload, rules.reload, pets.reload])
+    void coverage.reload()
+  }, [sessions.reload, rules.reload, pets.reload, coverage.reload])
 
   useEffect(() => {
     const timer = setInterval(() => document.visibilityState === 'visible' && void sessions.reload(), sessionsPollMs)
@@ -171,6 +177,21 @@ export function App(props: PanelProps) {
       notify(`Pets replaced from ${file.name}.`)
     })
 
+  const clearCoverage = () =>
+    coverageAction.run(async () => {
+      await client.send('DELETE', '/coverage')
+      await coverage.reload()
+      notify('Coverage counts cleared.')
+    })
+  const downloadPact = (consumer: string) =>
+    coverageAction.run(async () => {
+      const res = await client.request(`/pact?consumer=${encodeURIComponent(consumer)}`)
+      const pact = (await res.json()) as { consumer: { name: string }; provider: { name: string } }
+      const blob = new Blob([`${JSON.stringify(pact, null, 2)}\n`], { type: 'application/json' })
+      saveFile(blob, `${pact.consumer.name}-${pact.provider.name}.json`)
+      notify('Pact file downloaded.')
+    })
+
   const entry = journal.rows.find((e) => entryKey(e) === selected)
   return (
     <>
@@ -230,6 +251,12 @@ export function App(props: PanelProps) {
             onReset={() => void reset()}
             onSeed={seed}
             onUpload={upload}
+          />
+          <CoveragePanel
+            coverage={coverage.data}
+            error={coverageAction.error ?? coverage.error}
+            onClear={() => void clearCoverage()}
+            onPact={downloadPact}
           />
         </div>
       </main>

@@ -11,3 +11,4 @@ export type JournalResponse = NonNullable<JournalEntry['response']>
 
 /** A row of GET /__admin/sessions. */
 export type SessionSummary = ReturnType<Session['summary']>
+export type { CoverageReport } from '../core/coverage/coverage-report.js'

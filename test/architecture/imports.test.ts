@@ -34,10 +34,12 @@ const house: Layer[] = [
       'core/access',
       'core/body',
       'core/clock',
+      'core/coverage',
       'core/docs',
       'core/faults',
       'core/journal',
       'core/lifecycle',
+      'core/pact',
       'core/panel',
       'core/pets',
       'core/proxy',
@@ -51,6 +53,11 @@ const house: Layer[] = [
 const allowedFeatureEdges: AllowedEdge[] = [
   { from: '*', to: 'core/body', why: 'admin routes read their bodies with the body stages (JSON, YAML or JSON)' },
   { from: 'core/faults', to: 'core/journal', why: 'the controls note for the journal how they shaped an answer' },
+  {
+    from: 'core/coverage',
+    to: 'core/pact',
+    why: 'counting an answer notes its interaction for the pact, in the same store call',
+  },
   {
     from: 'core/proxy',
     to: 'core/journal',

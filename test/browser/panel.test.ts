@@ -263,7 +263,8 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     await page.getByLabel('Pets to generate', { exact: true }).fill('5')
     await page.getByLabel('Seed', { exact: true }).fill('7')
     await page.getByRole('button', { name: 'Seed pets' }).click()
-    await expect.poll(() => total(page).textContent()).toBe('5')
+    // The server loads faker on its first seed: more than poll's default second on a busy machine.
+    await expect.poll(() => total(page).textContent(), { timeout: 5000 }).toBe('5')
 
     const upload = page.getByLabel('Replace pets from a JSON or YAML file')
     await upload.setInputFiles({
@@ -317,6 +318,63 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     expect(journal.requests).toEqual([])
     // The default session was never touched.
     expect(((await (await call(server.url, '/__admin/state')).json()) as { pets: unknown[] }).pets).toHaveLength(12)
+    await page.context().close()
+  })
+
+  it("shows the session's contract coverage, live, clears it, and downloads its Pact file", async () => {
+    expect((await createPet('qa-cov')).status).toBe(201)
+    expect((await call(server.url, '/v1/pets', { session: 'qa-cov' })).status).toBe(200)
+    expect((await call(server.url, '/v1/pets/999', { session: 'qa-cov' })).status).toBe(404)
+    const { page } = await openPanel()
+    await live(page)
+    const picker = page.getByLabel('Session', { exact: true })
+    await expect.poll(() => picker.locator('option[value="qa-cov"]').count(), { timeout: 5000 }).toBe(1)
+    await picker.selectOption('qa-cov')
+    const card = page.getByRole('region', { name: 'Contract coverage' })
+    const headline = card.locator('.coverage-headline')
+    await expect
+      .poll(() => headline.textContent(), { timeout: 5000 })
+      .toBe('3 of 8 documented responses covered (37.5 %), 3 requests')
+    const responses = card.getByRole('list', { name: 'Documented responses' }).getByRole('listitem')
+    expect(await responses.allTextContents()).toEqual([
+      '200listPets1',
+      '401listPetsnot covered',
+      '201createPet1',
+      '400createPetnot covered',
+      '401createPetnot covered',
+      '200getPetnot covered',
+      '401getPetnot covered',
+      '404getPet1',
+    ])
+    // Live: a request of the app under test shows within seconds (the card reloads at most once a second).
+    expect((await call(server.url, '/v1/pets/1', { session: 'qa-cov', headers: { Prefer: 'code=401' } })).status).toBe(
+      401,
+    )
+    await expect
+      .poll(() => headline.textContent(), { timeout: 5000 })
+      .toBe('4 of 8 documented responses covered (50 %), 4 requests')
+    expect(await responses.nth(6).textContent()).toBe('401getPet1, 1 injected')
+
+    await card.getByLabel('Consumer of the Pact file').fill('qa-app')
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      card.getByRole('button', { name: 'Download Pact file' }).click(),
+    ])
+    expect(download.suggestedFilename()).toBe('qa-app-Pet Store.json')
+    const pact = JSON.parse(await readFile((await download.path())!, 'utf8'))
+    expect(pact.metadata.pactSpecification).toEqual({ version: '4.0' })
+    // The injected 401 is left out.
+    expect(pact.interactions.map((i: { description: string }) => i.description)).toEqual([
+      'POST /v1/pets with {name, categoryId} → 201',
+      'GET /v1/pets → 200, given pets exist',
+      'GET /v1/pets/999 → 404, given no pet with id 999',
+    ])
+
+    await card.getByRole('button', { name: 'Clear coverage' }).click()
+    await expect
+      .poll(() => headline.textContent(), { timeout: 5000 })
+      .toBe('0 of 8 documented responses covered (0 %), 0 requests')
+    expect(await audit(page)).toEqual([])
     await page.context().close()
   })
 

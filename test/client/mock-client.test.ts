@@ -250,6 +250,27 @@ describe('createMockClient against the CLI on a socket', () => {
     expect(report).toMatchObject({ operation: 'getPet', calls: 1, clients: [{ authorization: 'Bearer …', calls: 1 }] })
   })
 
+  it('coverage(), clearCoverage(), pact() and providerState(): what the suite relied on, per session', async () => {
+    const ci = mock.withSession('ci')
+    await api('/pets', { session: 'ci' })
+    await api('/pets/999', { session: 'ci' })
+    const report = await ci.coverage()
+    expect(report).toMatchObject({ session: 'ci', covered: 2, total: 8, percent: 25, requests: 2 })
+    expect((await mock.coverage()).requests).toBe(0)
+    const pact = await ci.pact({ consumer: 'web' })
+    expect(pact.provider.name).toBe('Pet Store')
+    expect(pact.interactions.map((i) => i.providerStates?.[0]?.name)).toEqual(['pets exist', 'no pet with id 999'])
+    expect((await ci.pact({ consumer: 'web', provider: 'pets' })).provider.name).toBe('pets')
+    await ci.providerState({ state: 'a pet with id 999 exists', params: { name: 'Late', categoryId: 1 } })
+    expect((await api('/pets/999', { session: 'ci' })).status).toBe(200)
+    const refused = await rejection(ci.providerState({ state: 'the moon is full' }))
+    expect(refused).toBeInstanceOf(MockAdminError)
+    expect(refused.status).toBe(400)
+    await ci.clearCoverage()
+    expect((await ci.coverage()).requests).toBe(0)
+    expect((await ci.pact({ consumer: 'web' })).interactions).toEqual([])
+  })
+
   it('sessions.list/delete and withSession: isolated worlds', async () => {
     const job = mock.withSession('job-1')
     expect(job.session).toBe('job-1')

@@ -1,6 +1,8 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { YamlCodec } from '../body/yaml-data.js'
 import { clockRoutes } from '../clock/clock-routes.js'
+import type { CoverageModel } from '../coverage/coverage-model.js'
+import { coverageRoutes } from '../coverage/coverage-routes.js'
 import type { FaultRuleInput } from '../faults/fault-rules.js'
 import { faultRoutes } from '../faults/fault-routes.js'
 import { toMiddleware } from '../http/stage.js'
@@ -9,6 +11,7 @@ import { harRoutes } from '../journal/har-routes.js'
 import { requestsRoutes } from '../journal/requests-routes.js'
 import { streamRoutes } from '../journal/stream-routes.js'
 import { deprecationRoutes } from '../lifecycle/deprecation-routes.js'
+import { pactRoutes } from '../pact/pact-routes.js'
 import { adminPanelRoutes } from '../panel/panel-routes.js'
 import { stateRoutes } from '../pets/state-routes.js'
 import type { ProxyStats } from '../proxy/proxy-stats.js'
@@ -19,6 +22,7 @@ import { sessionRoutes } from '../sessions/session-routes.js'
 import type { Snapshot } from '../sessions/snapshot.js'
 import { snapshotRoutes } from '../sessions/snapshot-routes.js'
 import type { Pet } from '../spec/pet.js'
+import type { Spec } from '../spec/spec.js'
 import type { SessionAccess } from '../state/session-reader.js'
 import { healthRoutes } from './health-routes.js'
 
@@ -41,13 +45,19 @@ export interface AdminDeps {
   guard?: MiddlewareHandler
   /** With --proxy: its counts, shown by health. */
   proxy?: ProxyStats
+  /** The contract: the Pact file's provider and answers' schemas. */
+  spec: Spec
+  /** What contract coverage counts (the coverage stage counts by the same model). */
+  coverage: CoverageModel
+  /** Checks a pet like fixtures (a provider state's): the pet, or a sentence naming the field. */
+  checkPet(value: unknown, where: string): Pet | string
 }
 
 /**
  * The control plane under /__admin, the routes of each feature: health and
  * the panel (unguarded), then fault rules, sessions and reset, state and
  * seed, journal, clock, rate limit, deprecations, event stream, HAR,
- * snapshots. Each works on the session the request selects, as the slice of
+ * snapshots, coverage, Pact files and provider states. Each works on the session the request selects, as the slice of
  * it the feature owns.
  */
 export const adminRoutes = (deps: AdminDeps): Hono => {
@@ -70,5 +80,7 @@ export const adminRoutes = (deps: AdminDeps): Hono => {
   admin.route('/', streamRoutes(routes))
   admin.route('/', harRoutes(routes))
   admin.route('/', snapshotRoutes(routes))
+  admin.route('/', coverageRoutes(routes))
+  admin.route('/', pactRoutes(routes))
   return admin
 }

@@ -44,11 +44,13 @@ export interface ApiChainsOptions {
    * path under the base path): the deployment answers.
    */
   forward?: (operation: SpecOperation | undefined) => Next
+  /** A stage that sees each answer of an operation as built (contract coverage, coverage/coverage-stage.ts). */
+  coverage?: (operation: SpecOperation) => Stage
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
 export interface ApiChains {
-  /** journal → CORS → session → rate-limit policy → latency → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
+  /** journal → CORS → coverage → session → rate-limit policy → latency → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
   operation(operation: SpecOperation, handler: Next): Next
   /**
    * For a path with routes: OPTIONS (not a CORS preflight) 204 with Allow, another method 405 with
@@ -76,6 +78,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       [
         journal(op, journalOptions),
         cors,
+        options.coverage?.(op),
         forward ? session : selectSession(sessions, readAheadFor(op)),
         policy,
         delay,

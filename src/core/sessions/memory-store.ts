@@ -18,6 +18,9 @@ import type { RateDecision } from '../rate-limit/rate-limit.js'
 import type { JournalListener, JournalQuery, JournalRecord } from '../journal/journal.js'
 import type { ClockView } from '../time/clock.js'
 import type { CreateRefusal } from '../pets/pet-store.js'
+import { CoverageLedger } from '../coverage/coverage-ledger.js'
+import type { CoverageCounts } from '../coverage/coverage-slice.js'
+import type { InteractionNote, KeptInteractions } from '../pact/pact-seed.js'
 
 /** The name of the session used when a request names none. */
 export const defaultSessionName = 'default'
@@ -58,6 +61,8 @@ export class Session implements SessionState {
   clock!: MockClock
   rateLimits!: RateLimiter
   deprecations!: DeprecationLog
+  /** Contract coverage and the distinct interactions, since the start or last reset. */
+  coverage!: CoverageLedger
 
   constructor(name: string, start: StartState) {
     this.name = name
@@ -76,6 +81,7 @@ export class Session implements SessionState {
     this.clock = new MockClock(this.#start.clock)
     this.setRateLimit(this.#start.rateLimit)
     this.deprecations = new DeprecationLog(this.#start.deprecated ?? [])
+    this.coverage = new CoverageLedger()
   }
 
   /** A new rate limit (none: off), with every window fresh. */
@@ -209,6 +215,22 @@ export class Session implements SessionState {
 
   subscribe(listener: JournalListener): () => void {
     return this.journal.subscribe(listener)
+  }
+
+  countCoverage(counters: readonly string[], interaction?: InteractionNote): void {
+    this.coverage.count(counters, interaction)
+  }
+
+  coverageCounts(): CoverageCounts {
+    return this.coverage.counts()
+  }
+
+  keptInteractions(): KeptInteractions {
+    return this.coverage.interactions()
+  }
+
+  clearCoverage(): void {
+    this.coverage.clear()
   }
 
   contents(): SessionContents {

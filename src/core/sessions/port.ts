@@ -1,8 +1,10 @@
+import type { CoverageSlice } from '../coverage/coverage-slice.js'
 import type { FaultRule } from '../faults/fault-rules.js'
 import type { FaultsSlice } from '../faults/faults-slice.js'
 import type { RandomState } from '../faults/random.js'
 import type { JournalSlice } from '../journal/journal-slice.js'
 import type { DeprecationSlice } from '../lifecycle/deprecation-slice.js'
+import type { PactSlice } from '../pact/pact-slice.js'
 import type { PetsSlice } from '../pets/pets-slice.js'
 import type { RateLimitPolicy } from '../rate-limit/rate-limit.js'
 import type { RateLimitSlice } from '../rate-limit/rate-limit-slice.js'
@@ -38,7 +40,7 @@ export interface SessionContents {
  * The state port: everything one session holds, composed of the slice each
  * feature owns and declares (PetsSlice in pets/, FaultsSlice in faults/,
  * RateLimitSlice, DeprecationSlice in lifecycle/, JournalSlice, ClockSlice in
- * time/) and what the session as a whole does (reset, snapshots, listings).
+ * time/, CoverageSlice, PactSlice) and what the session as a whole does (reset, snapshots, listings).
  * A feature reads its own slice (state/session-reader.ts); the composition
  * roots and the stores (memory-store.ts, the Node host's Redis store) know
  * the whole. Stages, handlers and admin routes talk to this and to
@@ -56,11 +58,20 @@ export interface SessionContents {
  * script or one MULTI), and must never leave half of one applied.
  */
 export interface SessionState
-  extends SessionName, PetsSlice, FaultsSlice, RateLimitSlice, DeprecationSlice, ClockSlice, JournalSlice {
+  extends
+    SessionName,
+    PetsSlice,
+    FaultsSlice,
+    RateLimitSlice,
+    DeprecationSlice,
+    ClockSlice,
+    JournalSlice,
+    CoverageSlice,
+    PactSlice {
   /** Ends every subscription (the session is dropped or the server stops). */
   close(): void
 
-  /** Atomic: back to the start-up state (pets, rules, empty journal, clock, rate limit, empty report). */
+  /** Atomic: back to the start-up state (pets, rules, empty journal, clock, rate limit, empty report, no coverage counted). */
   reset(): MaybePromise<void>
   /** What a snapshot saves. */
   contents(): MaybePromise<SessionContents>

@@ -206,6 +206,8 @@ export const usage = (): string => {
   return [
     'Usage: petstore-mock [options]',
     '       petstore-mock verify URL [options]   check a deployment against the contract (verify --help)',
+    '       petstore-mock coverage URL [options] contract coverage of a session, a CI gate (coverage --help)',
+    '       petstore-mock pact URL --consumer NAME  a Pact file of what a session did (pact --help)',
     '',
     'A contract-exact, stateful mock of the Pet Store API.',
     '',

@@ -4,6 +4,8 @@ type Subcommand = (argv: readonly string[], env: NodeJS.ProcessEnv) => Promise<n
 // Each loaded only when named: a start that serves never loads them.
 const subcommands: Readonly<Record<string, () => Promise<Subcommand>>> = {
   verify: async () => (await import('../../verify/command.js')).verifyCommand,
+  coverage: async () => (await import('../coverage-cli/coverage-command.js')).coverageCommand,
+  pact: async () => (await import('../coverage-cli/pact-command.js')).pactCommand,
 }
 
 /**

@@ -3,6 +3,7 @@ import { ReplyError } from 'ioredis'
 import * as registry from './scripts-registry.js'
 import * as session from './scripts-session.js'
 import * as controls from './scripts-controls.js'
+import * as coverage from './scripts-coverage.js'
 
 const scripts = {
   psInit: registry.initScript,
@@ -29,6 +30,8 @@ const scripts = {
   psNoteDeprecated: controls.noteDeprecatedScript,
   psRecord: controls.recordScript,
   psRecordNoted: controls.recordNotedScript,
+  psCountCoverage: coverage.countCoverageScript,
+  psInteractions: coverage.interactionsScript,
 } as const
 
 /** The name of one of the store's scripts. */

@@ -55,8 +55,10 @@ end
 
 /** The keys of a session's world: what a reset copies from the start template and a snapshot load replaces. */
 export const worldSuffixes = ['m', 'i', 'i:available', 'i:pending', 'i:sold', 'f', 'fj', 'fm', 'fr'] as const
-/** Besides the world: rate-limit windows, deprecation counters, the journal and its id counter. */
-export const sessionSuffixes = [...worldSuffixes, 'w', 'wo', 'd', 'j', 'jn'] as const
+/** Contract coverage: counters, kept interactions' keys and seeds, requests of those left out (scripts-coverage.ts). */
+export const coverageSuffixes = ['cv', 'pk', 'pl', 'pn'] as const
+/** Besides the world: rate-limit windows, deprecation counters, the journal and its id counter, coverage. */
+export const sessionSuffixes = [...worldSuffixes, 'w', 'wo', 'd', 'j', 'jn', ...coverageSuffixes] as const
 
 const luaList = (items: readonly string[]): string => `{${items.map((s) => `'${s}'`).join(', ')}}`
 

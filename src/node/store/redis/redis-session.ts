@@ -38,6 +38,8 @@ import {
   ruleMatch,
 } from './codec.js'
 import type { Reply, RunScript } from './commands.js'
+import type { CoverageCounts } from '../../../core/coverage/coverage-slice.js'
+import { type InteractionNote, type KeptInteractions, maxInteractions } from '../../../core/pact/pact-seed.js'
 import { deprecationReport } from './deprecation-report.js'
 
 /** What a request reads of its session up front, in the same script that selects it. */
@@ -378,6 +380,38 @@ export class RedisSession implements SessionState {
 
   subscribe(listener: JournalListener): () => void {
     return this.#ctx.subscribe(this.channel, this.#base, listener)
+  }
+
+  /**
+   * One script call, made before the journal stage records the request: it
+   * leaves in the same batch as the entry (commands.ts), which the answer
+   * waits for. Not through #run: a deprecated call's count still leaves with
+   * the entry. A failure is the entry's to report (503).
+   */
+  countCoverage(counters: readonly string[], interaction?: InteractionNote): void {
+    const args: (string | number)[] = [this.#base, counters.length, ...counters]
+    if (interaction !== undefined) args.push(interaction.key, JSON.stringify(interaction.seed()), maxInteractions)
+    this.#ctx.run('psCountCoverage', ...args).then(undefined, ignore)
+  }
+
+  coverageCounts(): Promise<CoverageCounts> {
+    return this.#call(this.#ctx.client.hgetall(`${this.#base}cv`)).then((fields) => {
+      const counts: Record<string, number> = {}
+      for (const [name, value] of Object.entries(fields)) counts[name] = Number(value)
+      return counts
+    })
+  }
+
+  keptInteractions(): Promise<KeptInteractions> {
+    return this.#run('psInteractions').then((reply) => {
+      const [seeds, leftOut] = reply as [string[], number]
+      return { seeds: seeds.map((json) => JSON.parse(json)), leftOut: Number(leftOut) }
+    })
+  }
+
+  clearCoverage(): Promise<void> {
+    const b = this.#base
+    return this.#call(this.#ctx.client.del(`${b}cv`, `${b}pk`, `${b}pl`, `${b}pn`)).then(() => undefined)
   }
 
   close(): void {

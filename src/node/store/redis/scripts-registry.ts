@@ -92,11 +92,11 @@ local P = ARGV[1]
 return { redis.call('ZCARD', P .. ':s:default:i'), redis.call('ZCARD', P .. ':reg') }
 `
 
-/** Back to the start (ARGV: base, template base): the world copied, journal emptied (its ids go on), windows and counters gone. */
+/** Back to the start (ARGV: base, template base): the world copied, journal emptied (its ids go on), windows, counters and coverage gone. */
 export const resetScript = `${luaWorld}
 local b = ARGV[1]
 copyWorld(ARGV[2], b)
-redis.call('DEL', b .. 'j', b .. 'w', b .. 'wo', b .. 'd')
+redis.call('DEL', b .. 'j', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn')
 return 1
 `
 

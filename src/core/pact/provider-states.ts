@@ -1,0 +1,154 @@
+import { ApiError, badRequest } from '../http/errors.js'
+import type { Pet, PetStatus } from '../spec/pet.js'
+import type { ProviderState } from './pact-seed.js'
+
+/**
+ * The provider states of the pacts the mock writes, both ways: named from
+ * the mock's own state as an answer showed it (what a consumer's request
+ * relied on), and set up again in a session when the Pact verifier asks
+ * (POST /__admin/provider-states). One vocabulary:
+ *
+ * - `a pet with id 7 exists` (params: the pet) and `no pet with id 999` (params: `{ id }`): getPet;
+ * - `pets exist` / `pets with status available exist` (params: `{ pets: [the first pet listed] }`,
+ *   and `status`), `no pets exist` / `no pet with status sold exists` (params: `{ status }`): listPets.
+ */
+
+const petExists = /^a pet with id (\d+) exists$/
+const noPet = /^no pet with id (\d+)$/
+const petsExist = /^pets(?: with status (\S+))? exist$/
+const noPets = /^no pets exist$|^no pet with status (\S+) exists$/
+
+/** The states a pact of this mock may name, for messages. */
+export const knownStates = [
+  'a pet with id {id} exists',
+  'no pet with id {id}',
+  'pets exist',
+  'pets with status {status} exist',
+  'no pets exist',
+  'no pet with status {status} exists',
+]
+
+const idParam = (raw: string): number | string => (Number.isSafeInteger(Number(raw)) ? Number(raw) : raw)
+
+/** What the answer shows of the state it relied on; undefined for an answer that relied on none. */
+export const stateOfAnswer = (
+  operation: string,
+  status: number,
+  answer: { petId?: string; statusFilter?: string; json?: unknown; listed?: number },
+): ProviderState | undefined => {
+  if (operation === 'getPet' && answer.petId !== undefined) {
+    if (status === 200 && answer.json && typeof answer.json === 'object') {
+      return { name: `a pet with id ${answer.petId} exists`, params: { ...(answer.json as Record<string, unknown>) } }
+    }
+    if (status === 404) return { name: `no pet with id ${answer.petId}`, params: { id: idParam(answer.petId) } }
+    return undefined
+  }
+  if (operation === 'listPets' && status === 200 && answer.listed !== undefined) {
+    const filter = answer.statusFilter
+    if (answer.listed === 0) {
+      return filter === undefined
+        ? { name: 'no pets exist' }
+        : { name: `no pet with status ${filter} exists`, params: { status: filter } }
+    }
+    const pets = Array.isArray(answer.json) ? answer.json : []
+    return filter === undefined
+      ? { name: 'pets exist', params: { pets } }
+      : { name: `pets with status ${filter} exist`, params: { status: filter, pets } }
+  }
+  return undefined
+}
+
+/** A state change request of the Pact verifier (its provider-states set-up call). */
+export interface StateChange {
+  /** '' when the interaction has no provider state (the verifier calls all the same). */
+  state: string
+  params: Record<string, unknown>
+  action: 'setup' | 'teardown'
+}
+
+/** Reads a state change request's body: the request, or throws a 400 naming the field. */
+export const readStateChange = (body: unknown): StateChange => {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('The body must be a JSON object: { "state": …, "params": { … }, "action": "setup" | "teardown" }.')
+  }
+  const { state, params, action } = body as Record<string, unknown>
+  // The verifier calls once for an interaction without provider states too: no state, nothing to set up.
+  if (state !== undefined && state !== null && typeof state !== 'string') {
+    throw badRequest('state must be the name of a provider state.')
+  }
+  if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
+    throw badRequest('params must be an object.')
+  }
+  if (action !== undefined && action !== 'setup' && action !== 'teardown') {
+    throw badRequest(`action must be setup or teardown (got ${JSON.stringify(action)}).`)
+  }
+  return { state: state ?? '', params: (params ?? {}) as Record<string, unknown>, action: action ?? 'setup' }
+}
+
+/** What setting a state up works on: the session's pets, a pet check, and the known statuses. */
+export interface StateTarget {
+  pets: readonly Pet[]
+  /** Checks a pet as fixtures are checked: the pet, or a sentence naming the field. */
+  checkPet(value: unknown, where: string): Pet | string
+  statuses: readonly string[]
+}
+
+const checked = (target: StateTarget, value: unknown, where: string): Pet => {
+  const pet = target.checkPet(value, where)
+  if (typeof pet === 'string') throw badRequest(`${pet}.`)
+  return pet
+}
+
+const knownStatus = (target: StateTarget, status: string | undefined): PetStatus | undefined => {
+  if (status !== undefined && !target.statuses.includes(status)) {
+    throw badRequest(`Unknown status ${JSON.stringify(status)}; one of ${target.statuses.join(', ')}.`)
+  }
+  return status as PetStatus | undefined
+}
+
+const upsert = (pets: readonly Pet[], added: readonly Pet[]): Pet[] => {
+  const ids = new Set(added.map((pet) => pet.id))
+  return [...pets.filter((pet) => !ids.has(pet.id)), ...added].sort((a, b) => a.id - b.id)
+}
+
+/**
+ * The session's pets once `change` is set up (teardown changes nothing):
+ * the pets the state needs added (replacing those with the same ids), or
+ * those it rules out removed. Throws a 400 for a state it does not know.
+ */
+export const petsForState = (change: StateChange, target: StateTarget): Pet[] | undefined => {
+  if (change.action === 'teardown' || change.state === '') return undefined
+  const { state, params } = change
+  const { pets } = target
+  let match: RegExpExecArray | null
+  if ((match = petExists.exec(state))) {
+    const id = Number(match[1])
+    const pet = checked(target, { ...params, id }, 'params')
+    return upsert(pets, [pet])
+  }
+  if ((match = noPet.exec(state))) {
+    const id = Number(match[1])
+    return pets.some((pet) => pet.id === id) ? pets.filter((pet) => pet.id !== id) : undefined
+  }
+  if ((match = petsExist.exec(state))) {
+    const status = knownStatus(target, match[1] ?? (params['status'] as string | undefined))
+    const given = Array.isArray(params['pets']) ? params['pets'] : []
+    const added = given.map((value, i) => checked(target, value, `params.pets[${i}]`))
+    if (status !== undefined && added.some((pet) => pet.status !== status)) {
+      throw badRequest(`Every pet of params.pets must have status ${status}.`)
+    }
+    if (added.length > 0) return upsert(pets, added)
+    // No pets named: one made up, unless one is there already.
+    if (pets.some((pet) => status === undefined || pet.status === status)) return undefined
+    const id = pets.reduce((largest, pet) => Math.max(largest, pet.id), 0) + 1
+    return upsert(pets, [{ id, name: `Pet ${id}`, categoryId: 1, ...(status && { status }) }])
+  }
+  if ((match = noPets.exec(state))) {
+    const status = knownStatus(target, match[1])
+    return status === undefined ? [] : pets.filter((pet) => pet.status !== status)
+  }
+  throw new ApiError(
+    400,
+    `Unknown provider state ${JSON.stringify(state)}; this mock sets up: ${knownStates.join('; ')}.`,
+  )
+}

@@ -1,0 +1,33 @@
+/**
+ * Contract coverage and the distinct interactions of a session (ARGV[1]: the
+ * session's base): counters in the hash `cv` (HINCRBY, so every replica's
+ * requests add up exactly); interactions as their keys in the set `pk` and
+ * their seeds' JSON in the list `pl` (oldest first), the requests of those
+ * left out beyond the bound in `pn`.
+ */
+
+/**
+ * Counts a request (ARGV: base, number of counters, the counters, then the
+ * interaction's key, its seed's JSON and the most kept, or nothing): one
+ * change.
+ */
+export const countCoverageScript = `
+local b, n = ARGV[1], tonumber(ARGV[2])
+for i = 3, n + 2 do redis.call('HINCRBY', b .. 'cv', ARGV[i], 1) end
+local key = ARGV[n + 3]
+if key and redis.call('SISMEMBER', b .. 'pk', key) == 0 then
+  if redis.call('SCARD', b .. 'pk') >= tonumber(ARGV[n + 5]) then
+    redis.call('INCR', b .. 'pn')
+  else
+    redis.call('SADD', b .. 'pk', key)
+    redis.call('RPUSH', b .. 'pl', ARGV[n + 4])
+  end
+end
+return 1
+`
+
+/** The kept interactions (ARGV: base): { seeds' JSON oldest first, requests left out }. */
+export const interactionsScript = `
+local b = ARGV[1]
+return { redis.call('LRANGE', b .. 'pl', 0, -1), tonumber(redis.call('GET', b .. 'pn') or '0') }
+`
