@@ -6,6 +6,8 @@ import type { MaybePromise } from '../sessions/port.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { builtAnswer } from '../http/respond.js'
+import { bearerKey, keyFingerprint } from '../access/key-fingerprint.js'
+import { authorizationOf } from '../http/request-authorization.js'
 import { type Answer, type OnError, type Stage, settled } from '../http/stage.js'
 
 const isJsonText = (text: string): boolean => {
@@ -74,7 +76,9 @@ const record = (
   const session = c.get('session')
   if (session === undefined) return
   const shapedBy = c.get('shaping')
-  const reset = res === undefined || shapedBy?.some((s: Shaping) => s.by === 'fault' && s.fault === 'connection_reset')
+  const reset =
+    res === undefined ||
+    shapedBy?.some((s: Shaping) => s.by === 'fault' && (s.fault === 'connection_reset' || s.fault === 'hang'))
   const entry: Omit<JournalRecord, 'id'> = {
     time: Date.now(),
     method: c.req.method,
@@ -85,6 +89,8 @@ const record = (
     durationMs: Math.round((performance.now() - start) * 100) / 100,
     headers: keptHeaders(c, transport),
   }
+  const key = bearerKey(authorizationOf(c))
+  if (key !== undefined) entry.apiKeyFingerprint = keyFingerprint(key)
   const bodyText = c.get('bodyText')
   if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
   if (shapedBy !== undefined) entry.shapedBy = shapedBy

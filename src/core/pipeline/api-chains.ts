@@ -73,7 +73,12 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
         cors,
         forward ? selectSession : session(sessions, readAheadFor(op)),
         op.deprecated ? deprecation(op, logger) : undefined,
-        mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),
+        mockControl(op, {
+          allow: () => allowHeader(methodsFor(op.routePath)),
+          transport,
+          onError,
+          bodyLimit: options.bodyLimit,
+        }),
         forward ? undefined : authenticate,
         limit,
         op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset) : undefined,

@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { bearerKey, keyFingerprint, sha256Hex } from '../../../src/core/access/key-fingerprint.js'
+
+describe('API key fingerprints', () => {
+  it('SHA-256 in plain JavaScript equals node:crypto’s for any text (block edges included)', () => {
+    for (const length of [0, 1, 54, 55, 56, 63, 64, 65, 119, 120, 1000]) {
+      const text = 'k'.repeat(length)
+      expect(sha256Hex(text)).toBe(createHash('sha256').update(text).digest('hex'))
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (text) => {
+        expect(sha256Hex(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'))
+      }),
+    )
+  })
+
+  it('a fingerprint is the first 8 hex digits of the SHA-256 of the key', () => {
+    expect(keyFingerprint('test-token')).toBe('4c5dc9b7')
+    expect(keyFingerprint('test-token')).toBe(createHash('sha256').update('test-token').digest('hex').slice(0, 8))
+    expect(keyFingerprint('other')).not.toBe('4c5dc9b7')
+  })
+
+  it.each([
+    ['Bearer abc', 'abc'],
+    ['bearer   abc', 'abc'],
+    ['BEARER abc ', 'abc'],
+    ['Basic abc', undefined],
+    ['Bearer', undefined],
+    ['Bearer a b', undefined],
+    [undefined, undefined],
+  ])('the key of Authorization %j is %j', (header, key) => {
+    expect(bearerKey(header)).toBe(key)
+  })
+})
