@@ -31,8 +31,8 @@ const files = () => import('./cli/files.js')
 const seedPets = async (config: Config, spec: Spec): Promise<{ pets: Pet[]; source: string }> => {
   if (config.faker)
     return {
-      pets: await fakePets(config.count, config.seed),
-      source: `faker (count ${config.count}, seed ${config.seed})`,
+      pets: await fakePets(config.count, config.seed, config.data),
+      source: `faker (count ${config.count}, seed ${config.seed}${config.data === 'edge' ? ', data edge' : ''})`,
     }
   if (config.fixtures === undefined && config.proxy !== undefined) {
     return { pets: [], source: 'none at start-up: --proxy records the pets the deployment answers' }

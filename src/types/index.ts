@@ -5,6 +5,7 @@
  * Type-only: this entry point has no runtime code.
  */
 export type { NewPet, Pet, PetStatus } from '../core/pets/pet.js'
+export type { DataProfile } from '../core/pets/edge-profile.js'
 export type { ErrorBody } from '../core/http/errors.js'
 export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
 export type { BodyValue, RuleWhen } from '../core/faults/rule-match.js'

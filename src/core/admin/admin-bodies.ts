@@ -3,6 +3,7 @@ import type { DeprecationReport } from '../lifecycle/deprecation-log.js'
 import type { FaultRule } from '../faults/fault-rules.js'
 import type { JournalEntry } from '../journal/journal-entry.js'
 import type { Pet } from '../pets/pet.js'
+import type { DataProfile } from '../pets/edge-profile.js'
 import type { SessionSummary } from '../sessions/port.js'
 
 /** GET /__admin/health. */
@@ -17,10 +18,14 @@ export interface Health {
   proxy?: ProxyReport
 }
 
-/** The body of POST /__admin/seed; `seed` defaults to the session's (the server's --seed, or a restored snapshot's). */
+/**
+ * The body of POST /__admin/seed; `seed` defaults to the session's (the server's --seed, or a restored
+ * snapshot's), `data` to `realistic` (`edge`: see pets/edge-profile.ts).
+ */
 export interface SeedRequest {
   count: number
   seed?: number
+  data?: DataProfile
 }
 
 /** GET /__admin/faults. */

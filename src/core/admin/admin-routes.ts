@@ -9,6 +9,7 @@ import { toMiddleware } from '../http/stage.js'
 import type { Pet } from '../pets/pet.js'
 import type { ProxyStats } from '../proxy/proxy-stats.js'
 import { fakePets, SeedError } from '../pets/seed.js'
+import { dataProfileExpectation, isDataProfile } from '../pets/edge-profile.js'
 import type { SessionStore } from '../sessions/port.js'
 import type { Snapshot } from '../sessions/snapshot.js'
 import type { Transport } from '../http/transport.js'
@@ -47,7 +48,7 @@ export interface AdminDeps {
 }
 
 const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
-  const { count, seed, ...rest } = (
+  const { count, seed, data, ...rest } = (
     body && typeof body === 'object' && !Array.isArray(body) ? body : { count: null }
   ) as Record<string, unknown>
   const unknown = Object.keys(rest)[0]
@@ -58,7 +59,8 @@ const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Requi
   if (seed !== undefined && (!Number.isSafeInteger(seed) || (seed as number) < 0 || (seed as number) > 2 ** 32 - 1)) {
     throw badRequest(`seed must be an integer between 0 and ${2 ** 32 - 1}.`)
   }
-  return { count: count as number, seed: (seed as number | undefined) ?? defaultSeed }
+  if (data !== undefined && !isDataProfile(data)) throw badRequest(`data must be ${dataProfileExpectation}.`)
+  return { count: count as number, seed: (seed as number | undefined) ?? defaultSeed, data: data ?? 'realistic' }
 }
 
 /**
@@ -130,8 +132,8 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
     return c.body(null, 204)
   })
   admin.post('/seed', session, body, async (c) => {
-    const { count, seed } = seedRequest(c.get('body'), c.var.session.maxPets, await c.var.session.generatorSeed())
-    await c.var.session.replacePets(await fakePets(count, seed))
+    const { count, seed, data } = seedRequest(c.get('body'), c.var.session.maxPets, await c.var.session.generatorSeed())
+    await c.var.session.replacePets(await fakePets(count, seed, data))
     return c.body(null, 204)
   })
 

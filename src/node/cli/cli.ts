@@ -11,6 +11,7 @@ import { isHttpUrl } from '../../core/proxy/upstream-url.js'
 import { configDefaults, type Config } from './config.js'
 import { checkStore, storeExpectation } from '../store/store-option.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
+import { dataProfileExpectation, isDataProfile } from '../../core/pets/edge-profile.js'
 
 /** A command line that cannot be run: exit code 2, message and usage. */
 export class UsageError extends Error {
@@ -98,6 +99,8 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
       return text
     case 'store':
       return checkStore(text) ?? orUsage(`${source} must be ${storeExpectation} (got "${text}")`)
+    case 'data':
+      return isDataProfile(text) ? text : orUsage(`${source} must be ${dataProfileExpectation} (got "${text}")`)
     case 'log':
       if (!LOG_FORMATS.includes(text as LogFormat))
         throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)

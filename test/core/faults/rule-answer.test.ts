@@ -227,6 +227,28 @@ describe('a rule with its own answer', () => {
     expect(second!.response.comment).toBeUndefined()
   })
 
+  it('flags it on the event stream too: the entry as the stream sends it carries the mark', async () => {
+    const { app, request } = contractApp({ pets })
+    await addRule(request, {
+      operation: 'listPets',
+      status: 503,
+      headers: { 'content-type': 'text/html' },
+      body: html,
+      breaksContract: true,
+    })
+    const stream = await app.request('/__admin/requests/stream')
+    expect(stream.status).toBe(200)
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader()
+    await app.request('/v1/pets', { headers: auth() })
+    let text = ''
+    for (let i = 0; i < 20 && !text.includes('event: request'); i++) text += (await reader.read()).value ?? ''
+    while (!/\n\n$/.test(text)) text += (await reader.read()).value ?? ''
+    await reader.cancel()
+    const data = JSON.parse(/^data: (.*)$/m.exec(text)![1]!) as JournalEntry
+    expect(data.shapedBy).toEqual([{ by: 'fault', ruleId: 1, status: 503, custom: true, breaksContract: true }])
+    expect(data.response).toMatchObject({ status: 503, body: html })
+  })
+
   it('round-trips through a snapshot: the rules come back as they were and answer alike', async () => {
     const { app, request } = contractApp({ pets })
     const rules = [
