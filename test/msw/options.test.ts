@@ -35,7 +35,7 @@ describe('createHandlers options', () => {
     [{ faults: {} as never }, 'faults: must be an array of fault rules'],
     [{ faker: { count: -1 } }, 'faker.count must be an integer between 0 and 10000000 (got -1)'],
     [{ faker: { count: 10 }, maxPets: 5 }, 'faker.count 10 exceeds maxPets 5'],
-    [{ faker: { data: 'weird' } }, 'faker.data must be one of realistic, edge (got "weird")'],
+    [{ faker: { data: 'weird' as never } }, 'faker.data must be one of realistic, edge (got "weird")'],
     [{ faker: {}, pets: [] }, 'pets and faker cannot be combined'],
     [{ rateLimit: { limit: 0, windowSeconds: 60 } }, 'rateLimit.limit must be an integer from 1'],
     [{ clock: 'soon' }, 'clock must be'],
