@@ -1,3 +1,4 @@
+import { isLosslessNumber } from 'lossless-json'
 import { isJsonType } from '../http/json.js'
 import { contractDrifts, deprecationDrifts, type ObservedAnswer } from '../spec/answer-drifts.js'
 import { describeSchemaError } from '../spec/messages.js'
@@ -52,6 +53,17 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const FIELD_VALUE = /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/
 const NO_BODY = new Set([204, 205, 304])
 
+/** The path of a number in `value` that JavaScript cannot hold exactly (kept as a LosslessNumber by the admin API's parser). */
+const inexactNumber = (value: unknown, path: string): string | undefined => {
+  if (value === null || typeof value !== 'object') return undefined
+  if (isLosslessNumber(value)) return path
+  for (const [key, item] of Object.entries(value)) {
+    const found = inexactNumber(item, `${path}.${key}`)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
 /** Whether a rule gives its own answer (headers or a body) rather than the mock's `Error`. */
 export const hasOwnAnswer = (rule: RuleAnswerFields): boolean => rule.body !== undefined || rule.headers !== undefined
 
@@ -105,6 +117,10 @@ export const checkAnswer = (rule: RuleAnswerFields & { fault?: string }): string
     if (value.length > maxAnswerHeaderChars) return `headers.${name} must be at most ${maxAnswerHeaderChars} characters`
     if (!FIELD_VALUE.test(value))
       return `headers.${name} must be a header value: no line breaks, control characters, characters beyond U+00FF or surrounding spaces`
+  }
+  const inexact = inexactNumber(rule.body, 'body')
+  if (inexact !== undefined) {
+    return `${inexact} is a number JavaScript cannot hold exactly; to send its digits as they are, give the body as text with Content-Type application/json`
   }
   const text = bodyText(rule.body)
   if (text !== null) {

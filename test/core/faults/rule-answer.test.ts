@@ -191,6 +191,29 @@ describe('a rule with its own answer', () => {
     )
   })
 
+  it('keeps the digits of a number JavaScript cannot hold: refused as JSON, sent as they are as text', async () => {
+    const { app, request } = contractApp({ pets })
+    const json = '{"operation":"getPet","status":200,"body":{"id":1,"name":"Biscuit","categoryId":9007199254740993}}'
+    const refused = await request('/__admin/faults', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: json,
+    })
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      'body.categoryId is a number JavaScript cannot hold exactly; to send its digits as they are, give the body as text with Content-Type application/json.',
+    )
+    const text = '{"id":1,"name":"Biscuit","categoryId":9007199254740993}'
+    const added = await addRule(request, {
+      operation: 'getPet',
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+      body: text,
+      breaksContract: true,
+    })
+    expect(added.status).toBe(201)
+    expect(await (await app.request('/v1/pets/1', { headers: auth() })).text()).toBe(text)
+  })
+
   it('adds the headers every answer of the operation carries (getPet: deprecation) to its own answer', async () => {
     const { request } = contractApp({ pets })
     await addRule(request, {
