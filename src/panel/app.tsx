@@ -58,10 +58,16 @@ export function App(props: PanelProps) {
   const reloadRules = useThrottled(() => void rules.reload(), 300)
   const reloadPets = useThrottled(() => void pets.reload(), 1000)
   const reloadSessions = useThrottled(() => void sessions.reload(), 1000)
+  // The keys a rate limit counts, and a limit or clock set by another client, change with requests.
+  const reloadTime = useThrottled(() => {
+    void clock.reload()
+    void rate.reload()
+  }, 1000)
   const journal = useJournal(client, tokens, (entries) => {
     if (changedRules(entries)) reloadRules()
     if (changedPets(entries)) reloadPets()
     reloadSessions()
+    reloadTime()
   })
 
   const requestsAction = useAction()
