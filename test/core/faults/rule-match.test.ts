@@ -206,3 +206,32 @@ describe('rules that target one client (when)', () => {
     expect(await addRule(request, rule)).toEqual({ status: 400, body: { code: 'bad_request', message, status: 400 } })
   })
 })
+
+describe('hang and drip on every store (in memory, on Redis, behind a load balancer)', () => {
+  it('hang: held until the client gives up, then journaled as a reset with how long the client waited', async () => {
+    const { app, request } = contractApp({ pets })
+    await addRule(request, { operation: 'listPets', fault: 'hang', when: { apiKey: 'mobile-key' } })
+    const controller = new AbortController()
+    const start = performance.now()
+    const held = Promise.resolve(
+      app.request('/v1/pets', { headers: auth({}, 'mobile-key'), signal: controller.signal }),
+    )
+    setTimeout(() => controller.abort(), 150)
+    await expect(held).rejects.toThrow()
+    expect(performance.now() - start).toBeGreaterThanOrEqual(140)
+    // Another client is answered meanwhile and after.
+    expect(await status(request, '/v1/pets')).toBe(200)
+    await expect
+      .poll(async () => (await journal(request)).find((e) => e.shapedBy?.[0]?.by === 'fault'), { timeout: 3000 })
+      .toMatchObject({ status: 0, shapedBy: [{ by: 'fault', ruleId: 1, fault: 'hang' }] })
+  })
+
+  it('drip: the whole body arrives, slowly', async () => {
+    const { request } = contractApp({ pets })
+    const whole = await (await request('/v1/pets', { headers: auth() })).text()
+    await addRule(request, { operation: 'listPets', fault: 'drip', times: 1 })
+    const start = performance.now()
+    expect(await (await request('/v1/pets', { headers: auth() })).text()).toBe(whole)
+    expect(performance.now() - start).toBeGreaterThanOrEqual((Math.ceil(whole.length / 64) - 1) * 100 - 20)
+  })
+})
