@@ -41,6 +41,9 @@ const openPanel = async (): Promise<Page> => {
   await page.getByText('Live', { exact: true }).waitFor({ timeout: 5000 })
   return page
 }
+// What the panel shows after an action: on a busy machine the first YAML read (a worker thread) or
+// faker import of a fresh server takes seconds.
+const slow = { timeout: 10_000 }
 const rows = (page: Page) => page.getByRole('table', { name: 'Requests' }).locator('tbody tr:has(button)')
 const total = (page: Page) =>
   page.getByLabel('Pets by status').locator('div').filter({ hasText: 'Total' }).getByRole('definition')
@@ -70,7 +73,7 @@ describe('QA panel: what the API does, in Chromium', () => {
     await page.getByLabel('Request headers (Name: value a line)').fill('User-Agent: mobile-app/1.0')
     await page.getByRole('button', { name: 'Add rule' }).click()
     await expect
-      .poll(() => alertIn(page, 'Fault rules').textContent())
+      .poll(() => alertIn(page, 'Fault rules').textContent(), slow)
       .toBe(
         'This answer breaks the contract (listPets: 502 body is Content-Type text/html, an error is application/json Error); to send it anyway, mark the rule breaksContract: true.',
       )
@@ -79,7 +82,7 @@ describe('QA panel: what the API does, in Chromium', () => {
     await page.getByRole('button', { name: 'Add rule' }).click()
     const ruleList = page.getByRole('list', { name: 'Active rules' })
     await expect
-      .poll(() => ruleList.textContent())
+      .poll(() => ruleList.textContent(), slow)
       .toContain('listPets answers 502 (own answer, text/html, beyond the contract) when user-agent: mobile-app/1.0')
     expect(await json('/__admin/faults')).toEqual({
       faults: [
@@ -98,13 +101,13 @@ describe('QA panel: what the API does, in Chromium', () => {
     const mobile = await call('/v1/pets', { headers: { 'User-Agent': 'mobile-app/1.0' } })
     expect([mobile.status, await mobile.text()]).toEqual([502, '<h1>502 Bad Gateway</h1>'])
     expect((await call('/v1/pets')).status).toBe(200)
-    await expect.poll(() => rows(page).count()).toBe(2)
+    await expect.poll(() => rows(page).count(), slow).toBe(2)
     const flagged = rows(page).nth(1)
     expect(await flagged.getByRole('cell').nth(6).textContent()).toBe('rule 1: 502, own answer, beyond the contract')
     await flagged.getByRole('button').click()
     const details = page.locator('#request-details')
     await expect
-      .poll(() => details.getByRole('note').textContent())
+      .poll(() => details.getByRole('note').textContent(), slow)
       .toBe("Beyond the contract: rule 1 sent this answer, marked breaksContract. It is not the provider's behaviour.")
     expect(await details.textContent()).toContain('API key fingerprint')
     expect(await page.getByLabel('Response body').textContent()).toBe('<h1>502 Bad Gateway</h1>')
@@ -127,7 +130,7 @@ describe('QA panel: what the API does, in Chromium', () => {
     await page.getByLabel('Body fields (name: value a line)').fill('name: Rex')
     await page.getByRole('button', { name: 'Add rule' }).click()
     await expect
-      .poll(async () => (await json<{ faults: unknown[] }>('/__admin/faults')).faults)
+      .poll(async () => (await json<{ faults: unknown[] }>('/__admin/faults')).faults, slow)
       .toEqual([
         {
           id: 1,
@@ -170,7 +173,7 @@ describe('QA panel: what the API does, in Chromium', () => {
     const har = await (await call('/__admin/requests.har', { session: 'staging' })).text()
 
     const page = await openPanel()
-    await expect.poll(() => total(page).textContent()).toBe('12')
+    await expect.poll(() => total(page).textContent(), slow).toBe('12')
     await page.getByLabel('Load a reproduction bundle (its .snapshot.yaml or .json)').setInputFiles([
       { name: 'petstore-mock-staging-20310101T000000Z.har', mimeType: 'application/json', buffer: Buffer.from(har) },
       {
@@ -179,11 +182,11 @@ describe('QA panel: what the API does, in Chromium', () => {
         buffer: Buffer.from(yaml),
       },
     ])
-    await expect.poll(() => total(page).textContent()).toBe('1')
+    await expect.poll(() => total(page).textContent(), slow).toBe('1')
     await expect
-      .poll(() => page.getByRole('list', { name: 'Active rules' }).textContent())
+      .poll(() => page.getByRole('list', { name: 'Active rules' }).textContent(), slow)
       .toContain('getPet answers 404')
-    await expect.poll(() => page.getByTestId('clock-now').textContent()).toBe('2031-01-01T00:00:00.000Z, frozen')
+    await expect.poll(() => page.getByTestId('clock-now').textContent(), slow).toBe('2031-01-01T00:00:00.000Z, frozen')
     expect(await json('/__admin/state')).toEqual({ pets: [{ id: 7, name: 'Zoë', categoryId: 9007199254740991 }] })
 
     // Dropped: a JSON snapshot, onto the drop area.
@@ -200,8 +203,12 @@ describe('QA panel: what the API does, in Chromium', () => {
     }, snapshot)
     await page.locator('.dropzone').dispatchEvent('dragover', { dataTransfer })
     await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer })
-    await expect.poll(async () => json('/__admin/state')).toEqual({ pets: [{ id: 3, name: 'Dropped', categoryId: 2 }] })
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('Bundle loaded from bug-42.snapshot.json')
+    await expect
+      .poll(async () => json('/__admin/state'), slow)
+      .toEqual({ pets: [{ id: 3, name: 'Dropped', categoryId: 2 }] })
+    await expect
+      .poll(() => page.getByRole('status').textContent(), slow)
+      .toContain('Bundle loaded from bug-42.snapshot.json')
 
     // A bad one: the server's words, nothing changed.
     await page.getByLabel('Load a reproduction bundle (its .snapshot.yaml or .json)').setInputFiles({
@@ -209,7 +216,7 @@ describe('QA panel: what the API does, in Chromium', () => {
       mimeType: 'application/json',
       buffer: Buffer.from('{"format":2,"pets":[]}'),
     })
-    await expect.poll(() => alertIn(page, 'State').textContent()).toBe('format must be one of 1.')
+    await expect.poll(() => alertIn(page, 'State').textContent(), slow).toBe('format must be one of 1.')
     expect(await json('/__admin/state')).toEqual({ pets: [{ id: 3, name: 'Dropped', categoryId: 2 }] })
     await page.close()
   })
@@ -219,26 +226,26 @@ describe('QA panel: what the API does, in Chromium', () => {
     await page.getByLabel('Clock at (ISO 8601)').fill('2031-01-01T00:00:00Z')
     await page.getByLabel('Frozen', { exact: true }).check()
     await page.getByRole('button', { name: 'Set clock' }).click()
-    await expect.poll(() => page.getByTestId('clock-now').textContent()).toBe('2031-01-01T00:00:00.000Z, frozen')
+    await expect.poll(() => page.getByTestId('clock-now').textContent(), slow).toBe('2031-01-01T00:00:00.000Z, frozen')
     expect(await json('/__admin/clock')).toEqual({ now: '2031-01-01T00:00:00.000Z', frozen: true, real: false })
     expect((await call('/v1/pets/1')).status).toBe(410)
     await page.getByRole('button', { name: 'Real time' }).click()
-    await expect.poll(() => page.getByTestId('clock-now').textContent()).toBe('Real time')
+    await expect.poll(() => page.getByTestId('clock-now').textContent(), slow).toBe('Real time')
     expect((await call('/v1/pets/1')).status).toBe(200)
     await page.getByLabel('Clock at (ISO 8601)').fill('soon')
     await page.getByRole('button', { name: 'Set clock' }).click()
     await expect
-      .poll(() => alertIn(page, 'Clock and rate limit').textContent())
+      .poll(() => alertIn(page, 'Clock and rate limit').textContent(), slow)
       .toMatch(/^now must be an ISO 8601 instant/)
 
     await page.getByLabel('Rate limit (n/s, n/m, n/h)').fill('2/m')
     await page.getByRole('button', { name: 'Set limit' }).click()
-    await expect.poll(() => page.getByTestId('rate-limit').textContent()).toBe('2/m per API key, 0 keys counted')
+    await expect.poll(() => page.getByTestId('rate-limit').textContent(), slow).toBe('2/m per API key, 0 keys counted')
     expect([(await call('/v1/pets')).status, (await call('/v1/pets')).status, (await call('/v1/pets')).status]).toEqual(
       [200, 200, 429],
     )
     await page.getByRole('button', { name: 'No limit' }).click()
-    await expect.poll(() => page.getByTestId('rate-limit').textContent()).toBe('No limit')
+    await expect.poll(() => page.getByTestId('rate-limit').textContent(), slow).toBe('No limit')
     expect((await call('/v1/pets')).status).toBe(200)
     await page.close()
   })
@@ -248,7 +255,7 @@ describe('QA panel: what the API does, in Chromium', () => {
     await page.getByLabel('Pets to generate', { exact: true }).fill('40')
     await page.getByLabel('Data', { exact: true }).selectOption('edge')
     await page.getByRole('button', { name: 'Seed pets' }).click()
-    await expect.poll(() => total(page).textContent()).toBe('40')
+    await expect.poll(() => total(page).textContent(), slow).toBe('40')
     const { pets } = await json<{ pets: { name: string; categoryId: number }[] }>('/__admin/state')
     expect(pets.some((p) => [...p.name].length === 200)).toBe(true)
     expect(pets.some((p) => p.categoryId === 9007199254740991)).toBe(true)
