@@ -52,6 +52,16 @@ const allowedFeatureEdges: AllowedEdge[] = [
   { from: '*', to: 'core/body', why: 'admin routes read their bodies with the body stages (JSON, YAML or JSON)' },
   { from: 'core/faults', to: 'core/journal', why: 'the controls note for the journal how they shaped an answer' },
   {
+    from: 'core/faults',
+    to: 'core/access',
+    why: "rules target a client by its API key's fingerprint (one function: access/key-fingerprint.ts)",
+  },
+  {
+    from: 'core/journal',
+    to: 'core/access',
+    why: 'the journal shows which API key sent a request, as the same fingerprint',
+  },
+  {
     from: 'core/proxy',
     to: 'core/journal',
     why: 'the proxy notes for the journal how an exchange breaks the contract',

@@ -85,6 +85,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
           transport,
           onError,
           session: selectedSession,
+          bodyLimit: options.bodyLimit,
         }),
         forward ? undefined : authenticate,
         limit,
