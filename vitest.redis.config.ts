@@ -15,7 +15,7 @@ const contractSuites = [
   'test/core/clock/clock-routes.test.ts',
   'test/core/coverage/coverage-routes.test.ts',
   'test/core/docs/docs-routes.test.ts',
-  'test/core/faults/{fault-routes,mock-control}.test.ts',
+  'test/core/faults/{fault-routes,mock-control,rule-answer,rule-match}.test.ts',
   'test/core/http/stage.test.ts',
   'test/core/journal/{har-routes,requests-routes,stream-routes}.test.ts',
   'test/core/lifecycle/{deprecation-routes,sunset-stage}.test.ts',

@@ -35,6 +35,7 @@ import {
 import { bundledSpec } from './spec/bundled-spec.js'
 import type { Spec } from './spec/spec.js'
 import { type Transport, webTransport } from './http/transport.js'
+import { withPeekedBodies } from './body/peek-body.js'
 import { apiRealm } from './faults/mock-control.js'
 import { type LatencyRange, startWorld } from './sessions/world.js'
 import type { YamlCodec } from './body/yaml-data.js'
@@ -157,7 +158,8 @@ export function prepareMock(
 ): PreparedMock<SessionStore> {
   const spec = options.spec ?? bundledSpec()
   const logger = options.logger ?? createLogger('silent')
-  const transport = options.transport ?? webTransport
+  // A body a fault rule read ahead is answered again to its stage (body/peek-body.ts).
+  const transport = withPeekedBodies(options.transport ?? webTransport)
   const seed = options.seed ?? defaultSeed
   const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
   // Throws an OptionError (a TypeError) naming the option.

@@ -49,7 +49,7 @@ export const createHandlers = (options: HandlersOptions = {}): PetstoreHandlers 
   const start = (): Promise<PreparedMock> => {
     if (started) return started
     started = faker
-      ? fakePets(faker.count, faker.seed).then((pets) => prepare(pets))
+      ? fakePets(faker.count, faker.seed, faker.data).then((pets) => prepare(pets))
       : new Promise((resolve) => resolve(checkedMock ?? prepare()))
     settle(started)
     return started

@@ -16,7 +16,8 @@ import { CoveragePanel } from './views/coverage-panel.js'
 import { StreamBadge } from './views/stream-badge.js'
 import { TokenDialog } from './views/token-dialog.js'
 import type { TokenBroker } from './api/token-broker.js'
-import type { CoverageReport, FaultRule, JournalEntry, Pet, SessionSummary } from './types.js'
+import { TimePanel } from './views/time-panel.js'
+import type { ClockView, CoverageReport, FaultRule, JournalEntry, Pet, RateLimitView, SessionSummary } from './types.js'
 import { useJournal } from './api/use-journal.js'
 
 /** What the page tells the panel about its server (data attributes of the page). */
@@ -55,20 +56,29 @@ export function App(props: PanelProps) {
   const pets = useResource(() => client.json<{ pets: Pet[] }>('/state').then((b) => b.pets), client)
   const coverage = useResource(() => client.json<CoverageReport>('/coverage'), client)
   const reloadCoverage = useThrottled(() => void coverage.reload(), 1000)
+  const clock = useResource(() => client.json<ClockView>('/clock'), client)
+  const rate = useResource(() => client.json<RateLimitView>('/rate-limit'), client)
   const reloadRules = useThrottled(() => void rules.reload(), 300)
   const reloadPets = useThrottled(() => void pets.reload(), 1000)
   const reloadSessions = useThrottled(() => void sessions.reload(), 1000)
+  // The keys a rate limit counts, and a limit or clock set by another client, change with requests.
+  const reloadTime = useThrottled(() => {
+    void clock.reload()
+    void rate.reload()
+  }, 1000)
   const journal = useJournal(client, tokens, (entries) => {
     if (changedRules(entries)) reloadRules()
     if (changedPets(entries)) reloadPets()
     reloadCoverage()
     reloadSessions()
+    reloadTime()
   })
 
   const requestsAction = useAction()
   const rulesAction = useAction()
   const stateAction = useAction()
   const coverageAction = useAction()
+  const timeAction = useAction()
 
   const notify = useCallback((text: string) => setNotice(text), [])
   useEffect(() => {
@@ -82,7 +92,9 @@ export function App(props: PanelProps) {
     void rules.reload()
     void pets.reload()
     void coverage.reload()
-  }, [sessions.reload, rules.reload, pets.reload, coverage.reload])
+    void clock.reload()
+    void rate.reload()
+  }, [sessions.reload, rules.reload, pets.reload, coverage.reload, clock.reload, rate.reload])
 
   useEffect(() => {
     const timer = setInterval(() => document.visibilityState === 'visible' && void sessions.reload(), sessionsPollMs)
@@ -106,9 +118,18 @@ export function App(props: PanelProps) {
     reloadSessions()
   }
 
-  const addRule = (body: object, label?: string) =>
+  // A rule from the form comes as its request text (a JSON answer body spliced in as typed: form-values.ts).
+  const addRule = (body: object | string, label?: string) =>
     rulesAction.run(async () => {
-      const rule = (await (await client.send('POST', '/faults', body)).json()) as FaultRule
+      const res =
+        typeof body === 'string'
+          ? await client.request('/faults', {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body,
+            })
+          : await client.send('POST', '/faults', body)
+      const rule = (await res.json()) as FaultRule
       await rules.reload()
       reloadSessions()
       notify(`Rule ${rule.id} added${label ? `: ${label}` : ''}.`)
@@ -163,7 +184,9 @@ export function App(props: PanelProps) {
       await client.send('POST', '/seed', body)
       await pets.reload()
       reloadSessions()
-      notify(`Pets replaced by ${String(body['count'])} generated ones.`)
+      notify(
+        `Pets replaced by ${String(body['count'])} generated ones${body['data'] === 'edge' ? ' (edge cases)' : ''}.`,
+      )
     })
   const upload = (file: File) =>
     stateAction.run(async () => {
@@ -190,6 +213,42 @@ export function App(props: PanelProps) {
       const blob = new Blob([`${JSON.stringify(pact, null, 2)}\n`], { type: 'application/json' })
       saveFile(blob, `${pact.consumer.name}-${pact.provider.name}.json`)
       notify('Pact file downloaded.')
+    })
+
+  const loadBundle = (file: File) =>
+    stateAction.run(async () => {
+      await client.request('/snapshot', {
+        method: 'PUT',
+        headers: { 'Content-Type': fileContentType(file.name) },
+        body: await file.text(),
+      })
+      reloadAll()
+      notify(`Bundle loaded from ${file.name}: pets, rules, latency, seed, clock and rate limit replaced.`)
+    })
+
+  const setClock = (body: { now?: string; frozen: boolean }) =>
+    timeAction.run(async () => {
+      await client.send('PUT', '/clock', body)
+      await clock.reload()
+      notify('Clock set.')
+    })
+  const realTime = () =>
+    timeAction.run(async () => {
+      await client.send('DELETE', '/clock')
+      await clock.reload()
+      notify('Clock back to real time.')
+    })
+  const setRate = (text: string) =>
+    timeAction.run(async () => {
+      await client.send('PUT', '/rate-limit', { rate: text })
+      await rate.reload()
+      notify(`Rate limit set to ${text}.`)
+    })
+  const noLimit = () =>
+    timeAction.run(async () => {
+      await client.send('DELETE', '/rate-limit')
+      await rate.reload()
+      notify('Rate limit off.')
     })
 
   const entry = journal.rows.find((e) => entryKey(e) === selected)
@@ -251,6 +310,16 @@ export function App(props: PanelProps) {
             onReset={() => void reset()}
             onSeed={seed}
             onUpload={upload}
+            onLoadBundle={loadBundle}
+          />
+          <TimePanel
+            clock={clock.data}
+            rate={rate.data}
+            error={timeAction.error ?? clock.error ?? rate.error}
+            onSetClock={setClock}
+            onRealTime={() => void realTime()}
+            onSetRate={setRate}
+            onNoLimit={() => void noLimit()}
           />
           <CoveragePanel
             coverage={coverage.data}

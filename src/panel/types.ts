@@ -5,6 +5,8 @@ export type { JournalEntry } from '../core/journal/journal-entry.js'
 export type { Shaping } from '../core/journal/journal.js'
 export type { FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
 export type { Pet, PetStatus } from '../core/spec/pet.js'
+export type { ClockView } from '../core/time/clock.js'
+export type { RateLimitView } from '../core/rate-limit/rate-limit-routes.js'
 
 /** The answer a journal entry records (absent for a reset connection). */
 export type JournalResponse = NonNullable<JournalEntry['response']>

@@ -5,8 +5,10 @@
  * Type-only: this entry point has no runtime code.
  */
 export type { NewPet, Pet, PetStatus } from '../core/spec/pet.js'
+export type { DataProfile } from '../core/pets/edge-profile.js'
 export type { ErrorBody } from '../core/http/errors.js'
 export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
+export type { BodyValue, RuleWhen } from '../core/faults/rule-match.js'
 export type { JournalQuery, Shaping } from '../core/journal/journal.js'
 export type { JournalEntry } from '../core/journal/journal-entry.js'
 export type { Har, HarEntry, HarPair } from '../core/journal/har.js'

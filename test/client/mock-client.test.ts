@@ -79,6 +79,24 @@ describe('createMockClient against the CLI on a socket', () => {
     expect(await mock.faults.list()).toEqual([])
   })
 
+  it('faults.add takes a rule with its own answer and a target client (typed: RuleWhen, breaksContract)', async () => {
+    const rule = await mock.faults.add({
+      operation: 'getPet',
+      status: 404,
+      body: { code: 'not_found', message: 'Hidden from this client.', status: 404 },
+      when: { apiKey: 't' },
+    })
+    expect(rule).toMatchObject({ id: 1, status: 404, when: { apiKey: 't' } })
+    const hidden = await api('/pets/1')
+    expect(hidden.status).toBe(404)
+    expect(await hidden.json()).toEqual({ code: 'not_found', message: 'Hidden from this client.', status: 404 })
+    const other = await checkedFetch(`${server.url}/v1/pets/1`, { headers: { Authorization: 'Bearer other' } })
+    expect(other.status).toBe(200)
+    const refused = await rejection(mock.faults.add({ operation: 'listPets', status: 200, body: 'not a list' }))
+    expect(refused.status).toBe(400)
+    expect(refused.message).toMatch(/mark the rule breaksContract: true\.$/)
+  })
+
   it('reset() restores pets, rules, journal and ids', async () => {
     await api('/pets', { method: 'POST', body: '{"name":"Rex","categoryId":1}' })
     await mock.faults.add({ status: 500 })

@@ -36,6 +36,7 @@ describe('createHandlers options', () => {
     [{ faults: {} as never }, 'faults: must be an array of fault rules'],
     [{ faker: { count: -1 } }, 'faker.count must be an integer between 0 and 10000000 (got -1)'],
     [{ faker: { count: 10 }, maxPets: 5 }, 'faker.count 10 exceeds maxPets 5'],
+    [{ faker: { data: 'weird' as never } }, 'faker.data must be one of realistic, edge (got "weird")'],
     [{ faker: {}, pets: [] }, 'pets and faker cannot be combined'],
     [{ rateLimit: { limit: 0, windowSeconds: 60 } }, 'rateLimit.limit must be an integer from 1'],
     [{ clock: 'soon' }, 'clock must be'],
@@ -143,6 +144,14 @@ describe('matching, faker and latency in setupServer', () => {
     expect(await (await request('/v1/pets', postJson({ name: 'n', categoryId: 1 }))).json()).toMatchObject({ id: 6 })
     await handlers.reset()
     expect(await handlers.pets()).toEqual(listed)
+  })
+
+  it('seeds the edge data profile with faker: { data: "edge" }, as the server with --faker --data edge', async () => {
+    const handlers = createHandlers({ origins: 'any', faker: { count: 20, seed: 3, data: 'edge' } })
+    server.resetHandlers(...handlers)
+    // `request` checks the answer against the contract.
+    const listed = await (await request('/v1/pets?limit=20', { headers: auth() })).json()
+    expect(listed).toEqual(await fakePets(20, 3, 'edge'))
   })
 
   it('delays /v1 answers by `delay` and journals it', async () => {

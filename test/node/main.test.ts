@@ -7,6 +7,7 @@ import { assertContract } from '../helpers/contract.js'
 import { delayedAtLeast } from '../helpers/asked-delay.js'
 import { takenRequest } from '../helpers/in-flight.js'
 import { binPath, spawnServer } from '../helpers/spawn-server.js'
+import { fakePets } from '../../src/core/pets/seed.js'
 
 const run = (args: string[]) => spawnSync(process.execPath, [binPath, ...args], { encoding: 'utf8', timeout: 10_000 })
 
@@ -97,6 +98,19 @@ describe('the CLI over a real socket', () => {
     try {
       const res = await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer x' } })
       expect(await res.json()).toHaveLength(5)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('serves the edge data profile with --faker --data edge (the flag wins over PETSTORE_MOCK_DATA)', async () => {
+    const server = await spawnServer(['--faker', '--count', '20', '--seed', '3', '--data', 'edge', '--log', 'silent'], {
+      PETSTORE_MOCK_DATA: 'realistic',
+    })
+    try {
+      const res = await fetch(`${server.url}/v1/pets?limit=20`, { headers: { Authorization: 'Bearer x' } })
+      expect(await res.json()).toEqual(await fakePets(20, 3, 'edge'))
+      expect(server.stderr()).toContain('20 from faker (count 20, seed 3, data edge)')
     } finally {
       await server.stop()
     }
@@ -211,6 +225,7 @@ describe('the CLI over a real socket', () => {
     [['--port', 'x'], 2, '--port must be an integer (got "x")'],
     [['--fixtures', '/nonexistent/pets.yaml'], 1, '/nonexistent/pets.yaml: cannot read'],
     [['--faker', '--count', '20', '--max-pets', '10'], 2, '20 seed pets exceed --max-pets 10'],
+    [['--faker', '--data', 'weird'], 2, '--data must be one of realistic, edge (got "weird")'],
     [['--delay', '50-10'], 2, '--delay must be MS or MIN-MAX'],
     [['--cors', 'maybe'], 2, '--cors must be on or off'],
     [['--allowed-hosts', 'evil:1'], 2, '--allowed-hosts takes host names without scheme or port (got "evil:1")'],

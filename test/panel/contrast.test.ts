@@ -41,6 +41,9 @@ const text: [string, string][] = [
   ['primary', 'surface'],
   ['danger', 'surface'],
   ['danger', 'danger-bg'],
+  // An answer beyond the contract, in a selected or hovered row of the requests.
+  ['danger', 'selected'],
+  ['danger', 'surface-alt'],
   ['ok', 'ok-bg'],
   ['redirect', 'redirect-bg'],
   ['client', 'client-bg'],

@@ -3,13 +3,23 @@ import { faultRule } from '../../generated/validators.js'
 import type { Random } from './random.js'
 import { describeSchemaError, expectation } from '../spec/messages.js'
 import type { Spec } from '../spec/spec.js'
+import { bundledSpec } from '../spec/bundled-spec.js'
+import { type RequestFacts, type RuleWhen, checkWhen, ruleWhenSchema, whenHolds } from './rule-match.js'
+import {
+  type RuleAnswerFields,
+  checkAnswer,
+  contractBreak,
+  hasOwnAnswer,
+  prepareAnswer,
+  ruleAnswerSchema,
+} from './rule-answer.js'
 
 /** The transport faults a rule can inject instead of a normal answer. */
-export const faultKinds = ['connection_reset', 'empty_response', 'malformed_body'] as const
+export const faultKinds = ['connection_reset', 'empty_response', 'malformed_body', 'hang', 'drip'] as const
 export type FaultKind = (typeof faultKinds)[number]
 
 /** A rule as a client writes it. */
-export interface FaultRuleInput {
+export interface FaultRuleInput extends RuleAnswerFields {
   operation?: string
   status?: number
   delayMs?: number
@@ -17,6 +27,8 @@ export interface FaultRuleInput {
   times?: number
   probability?: number
   petId?: number
+  /** Conditions on the request beyond operation and petId (see rule-match.ts). */
+  when?: RuleWhen
 }
 
 /** A stored rule: its id and, for a rule with `times`, how many matches remain. */
@@ -30,6 +42,8 @@ export interface FaultTarget {
   operation: string
   /** getPet's petId as sent, for rules with `petId`. */
   petId?: string
+  /** What rules with `when` look at: the request's facts, made when first asked for. */
+  facts?: RequestFacts
 }
 
 /** Longest delay a rule, an override or --delay may ask for, in ms. */
@@ -41,31 +55,67 @@ export const faultRuleSchema = {
   additionalProperties: false,
   properties: {
     operation: { type: 'string' },
-    status: { type: 'integer', minimum: 400, maximum: 599 },
+    // 200 and up for a rule with its own answer; 400 and up otherwise (checked apart, with the message).
+    status: { type: 'integer', minimum: 200, maximum: 599 },
     delayMs: { type: 'integer', minimum: 0, maximum: maxDelayMs },
     fault: { type: 'string', enum: faultKinds },
     times: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
     probability: { type: 'number', minimum: 0, maximum: 1 },
     petId: { type: 'integer', format: 'int64' },
+    when: ruleWhenSchema,
+    ...ruleAnswerSchema,
   },
 } as const
 
-/** Checks rule inputs; the result is the rule or a sentence naming the field. */
-export const createRuleValidator = (operations: readonly string[]) => {
+const statusRange = (input: unknown): string => {
+  const own = input !== null && typeof input === 'object' && hasOwnAnswer(input as RuleAnswerFields)
+  return `status must be an integer between ${own ? 200 : 400} and 599`
+}
+
+/**
+ * Checks rule inputs; the result is the rule or a sentence naming the field.
+ * `spec` (default: the bundled contract) decides which query parameters and
+ * body fields a `when` may name and whether a rule's own answer keeps the
+ * contract: one that does not is refused unless the rule says
+ * `breaksContract: true`.
+ */
+export const createRuleValidator = (operations: readonly string[], spec: Spec = bundledSpec()) => {
   // Generated ahead of time from faultRuleSchema: no code is compiled at run time.
   const validate = faultRule as ValidateFunction
   return (input: unknown): FaultRuleInput | string => {
-    if (!validate(input)) return describeSchemaError(validate.errors![0]!, 'A fault rule')
+    if (!validate(input)) {
+      const error = validate.errors![0]!
+      if (error.instancePath === '/status') return statusRange(input)
+      return describeSchemaError(error, 'A fault rule')
+    }
     const rule = input as FaultRuleInput
     if (rule.operation !== undefined && !operations.includes(rule.operation)) {
       return `operation ${expectation({ enum: [...operations] })}`
     }
-    if (rule.status === undefined && rule.delayMs === undefined && rule.fault === undefined) {
+    if (rule.status === undefined && rule.delayMs === undefined && rule.fault === undefined && !hasOwnAnswer(rule)) {
       return 'A fault rule needs at least one of status, delayMs, fault'
     }
+    if (rule.status !== undefined && rule.status < 400 && !hasOwnAnswer(rule)) return statusRange(rule)
     if (rule.status !== undefined && rule.fault !== undefined) return 'status cannot be combined with fault'
     if (rule.petId !== undefined && rule.operation !== undefined && rule.operation !== 'getPet') {
       return 'petId applies to getPet only'
+    }
+    const answer = checkAnswer(rule)
+    if (answer) return answer
+    const when = rule.when === undefined ? undefined : checkWhen(rule.when, spec, rule)
+    if (when) return when
+    if (hasOwnAnswer(rule) && !rule.breaksContract) {
+      const prepared = prepareAnswer(rule as FaultRuleInput & { status: number })
+      const operation = rule.operation ?? (rule.petId !== undefined ? 'getPet' : undefined)
+      for (const op of spec.operations) {
+        if (operation !== undefined && op.id !== operation) continue
+        // A rule on body fields applies to operations with a body only.
+        if (rule.when?.body !== undefined && op.requestBody === undefined) continue
+        const broken = contractBreak(spec, op, prepared)
+        if (broken) {
+          return `This answer breaks the contract (${broken}); to send it anyway, mark the rule breaksContract: true`
+        }
+      }
     }
     return rule
   }
@@ -81,7 +131,10 @@ const specValidators = new WeakMap<Spec, (input: unknown) => FaultRuleInput | st
 export const ruleValidatorFor = (spec: Spec): ((input: unknown) => FaultRuleInput | string) => {
   let validate = specValidators.get(spec)
   if (validate === undefined) {
-    validate = createRuleValidator(spec.operations.map((op) => op.id))
+    validate = createRuleValidator(
+      spec.operations.map((op) => op.id),
+      spec,
+    )
     specValidators.set(spec, validate)
   }
   return validate
@@ -182,6 +235,7 @@ export class FaultRules {
   #applies(rule: FaultRule, target: FaultTarget): boolean {
     if (rule.operation !== undefined && rule.operation !== target.operation) return false
     if (rule.petId !== undefined && (target.operation !== 'getPet' || target.petId !== String(rule.petId))) return false
+    if (!whenHolds(rule, target.facts)) return false
     // Drawn only for rules that match otherwise, so a run with the same requests replays exactly.
     return rule.probability === undefined || rule.probability >= 1 || this.#random.next() < rule.probability
   }

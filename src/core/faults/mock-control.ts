@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { ApiError, defaultMessageFor } from '../http/errors.js'
 import { type FaultKind, type FaultRule, maxDelayMs } from './fault-rules.js'
-import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
+import { whenReady } from '../state/maybe-promise.js'
 import type { Shaping } from '../journal/journal.js'
 import { goneError } from '../spec/operation-lifecycle.js'
 import { parsePreferences } from './preferences.js'
@@ -14,9 +14,12 @@ import { wait } from './latency.js'
 import { type Answer, type Next, type OnError, type RequestContext, settled, type Stage } from '../http/stage.js'
 import type { SessionReader } from '../state/session-reader.js'
 import type { FaultsSlice } from './faults-slice.js'
+import { hasOwnAnswer, injectedStatuses, type PreparedAnswer, prepareAnswer } from './rule-answer.js'
+import { faultTarget, faultTargetWithBody } from './rule-target.js'
+import { drip, hang } from './slow-faults.js'
 
 /** Statuses any operation may be forced to, beyond those it documents. */
-export const extraStatuses = [429, 500, 502, 503, 504] as const
+export const extraStatuses = injectedStatuses
 
 /** The realm of the API's bearer challenge, repeated on injected 401s. */
 export const apiRealm = 'petstore'
@@ -27,6 +30,8 @@ interface Effect {
   status?: number
   delayMs?: number
   fault?: FaultKind
+  /** A rule's own answer, sent instead of the mock's `Error`. */
+  answer?: PreparedAnswer
   shaping: Shaping
 }
 
@@ -65,32 +70,30 @@ const readOverride = (c: RequestContext, operation: SpecOperation, allowed: read
   return effect
 }
 
-/** The session's first matching rule, counted down (one atomic call of the state port). */
-const takeFaultRule = (
-  c: RequestContext,
-  faults: FaultsSlice,
-  operation: SpecOperation,
-): MaybePromise<FaultRule | undefined> => {
-  const petId = c.req.param('petId')
-  return faults.takeFault({ operation: operation.id, ...(petId !== undefined && { petId }) })
-}
-
 const ruleEffect = (rule: FaultRule | undefined): Effect | undefined => {
   if (!rule) return undefined
   const { status, delayMs, fault } = rule
+  const own = status !== undefined && hasOwnAnswer(rule)
   return {
     ...(status !== undefined && { status }),
     ...(delayMs !== undefined && { delayMs }),
     ...(fault !== undefined && { fault }),
+    ...(own && { answer: prepareAnswer({ ...rule, status }) }),
     shaping: {
       by: 'fault',
       ruleId: rule.id,
       ...(status !== undefined && { status }),
       ...(delayMs !== undefined && { delayMs }),
       ...(fault !== undefined && { fault }),
+      ...(own && { custom: true as const }),
+      // Flagged wherever the answer is shown (journal, HAR, event stream, panel): not the provider's behaviour.
+      ...(own && rule.breaksContract && { breaksContract: true as const }),
     },
   }
 }
+
+/** A rule's own answer, with the headers every answer of the request carries (deprecation, rate limit). */
+const ownAnswer = (c: RequestContext, own: PreparedAnswer): Response => respond(c, own.text, own.status, own.headers)
 
 /** The answer a real occurrence of `status` would give, headers included. */
 const injectedError = (c: Context, operation: SpecOperation, status: number, allow: () => string): ApiError => {
@@ -115,10 +118,13 @@ const truncated = async (res: Response): Promise<Response> => {
 export interface MockControlOptions {
   /** The methods of the operation's path, for the Allow of a forced 405. */
   allow: () => string
+  /** Reads bodies; one that a rule on body fields read ahead of the body stage must answer that read again (body/peek-body.ts). */
   transport: Transport
   onError: OnError
   /** The request's session, as the faults see it. */
   session: SessionReader<FaultsSlice>
+  /** The body limit: a body rules may look at is read up to it. */
+  bodyLimit?: number
 }
 
 /** What an effect does once its delay is over. */
@@ -130,10 +136,13 @@ const apply = (
   options: MockControlOptions,
 ): Answer => {
   if (effect.fault === 'connection_reset') return options.transport.resetConnection(c)
+  if (effect.fault === 'hang') return hang(c, options.transport, effect.delayMs)
   if (effect.fault === 'empty_response') return respond(c, null, 200, {})
+  if (effect.answer !== undefined) return ownAnswer(c, effect.answer)
   if (effect.status !== undefined && effect.status >= 400)
     throw injectedError(c, operation, effect.status, options.allow)
   if (effect.fault === 'malformed_body') return whenReady(settled(c, next, options.onError), truncated)
+  if (effect.fault === 'drip') return whenReady(settled(c, next, options.onError), (res) => drip(c, res))
   return next(c)
 }
 
@@ -149,7 +158,8 @@ export const mockControl = (operation: SpecOperation, options: MockControlOption
   const shape = (c: RequestContext, next: Next, effect: Effect | undefined): Answer => {
     if (!effect) return next(c)
     noteShaping(c, effect.shaping)
-    if (!effect.delayMs) return apply(c, next, effect, operation, options)
+    // A hang's delayMs is how long it holds the request, not a wait before it.
+    if (!effect.delayMs || effect.fault === 'hang') return apply(c, next, effect, operation, options)
     return wait(effect.delayMs).then(() => apply(c, next, effect, operation, options))
   }
   return (c, next) => {
@@ -159,6 +169,14 @@ export const mockControl = (operation: SpecOperation, options: MockControlOption
     // Most requests meet no rule: then no target is built and nothing is asked (measured on the hot path).
     const faults = options.session(c)
     if (!faults.mayFault()) return next(c)
-    return whenReady(takeFaultRule(c, faults, operation), (rule) => shape(c, next, ruleEffect(rule)))
+    // The body, for rules on its fields, is read ahead of its stage (and answered again to it).
+    if (operation.requestBody && options.bodyLimit !== undefined) {
+      return faultTargetWithBody(c, operation, options.transport, options.bodyLimit)
+        .then((target) => faults.takeFault(target))
+        .then((rule) => shape(c, next, ruleEffect(rule)))
+    }
+    return whenReady(faults.takeFault(faultTarget(c, operation, options.transport)), (rule) =>
+      shape(c, next, ruleEffect(rule)),
+    )
   }
 }

@@ -33,6 +33,12 @@ type WithParts = Response & { [builtKey]?: BuiltAnswer }
 /** The parts `res` was built from by {@link respond}; undefined for a Response built otherwise. */
 export const builtAnswer = (res: Response): BuiltAnswer | undefined => (res as WithParts)[builtKey]
 
+/** `res` carrying the parts it was built from, for an answer made apart (a dripped body: faults/slow-faults.ts). */
+export const markBuilt = (res: Response, parts: BuiltAnswer): Response => {
+  ;(res as WithParts)[builtKey] = parts
+  return res
+}
+
 /**
  * Builds an answer from a plain header object (lower-case names), adding the
  * headers every answer of this request carries (`c.var.answerHeaders`:

@@ -56,6 +56,8 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number }
   /** How the mock's controls shaped the answer (override, fault rule, latency). */
   _shapedBy?: Shaping[]
+  /** The fingerprint of the API key sent (see the journal entry). */
+  _apiKeyFingerprint?: string
   /** With --proxy: how the exchange departs from the contract. */
   _violations?: string[]
 }
@@ -118,8 +120,18 @@ const responseOf = (record: JournalRecord): HarEntry['response'] => {
   }
 }
 
+/** What a HAR says of an answer a fault rule made beyond the contract, so that nobody takes it for the provider's. */
+const beyondContract = (record: JournalRecord): string | undefined => {
+  const shaping = record.shapedBy?.find((s) => s.by === 'fault' && s.breaksContract)
+  return shaping?.by === 'fault'
+    ? `Beyond the contract: fault rule ${shaping.ruleId} sent its own answer, marked breaksContract; not the provider's behaviour.`
+    : undefined
+}
+
 const entryOf = (record: JournalRecord): HarEntry => {
   const { body } = record
+  const beyond = beyondContract(record)
+  const response = responseOf(record)
   return {
     // The journal records when the answer was complete; HAR wants when the request started.
     startedDateTime: new Date(record.time - record.durationMs).toISOString(),
@@ -137,10 +149,11 @@ const entryOf = (record: JournalRecord): HarEntry => {
       headersSize: -1,
       bodySize: sizeOf(body),
     },
-    response: responseOf(record),
+    response: beyond === undefined ? response : { ...response, comment: beyond },
     cache: {},
     timings: { send: 0, wait: record.durationMs, receive: 0 },
     ...(record.shapedBy && { _shapedBy: record.shapedBy }),
+    ...(record.apiKeyFingerprint !== undefined && { _apiKeyFingerprint: record.apiKeyFingerprint }),
     ...(record.violations && { _violations: record.violations }),
   }
 }

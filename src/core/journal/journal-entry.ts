@@ -15,6 +15,8 @@ export interface JournalEntry {
   durationMs: number
   /** `Bearer ab…`: the scheme and at most the token's first two characters. */
   authorization?: string
+  /** `sha256:` and the first 12 hex digits of the SHA-256 of the bearer token sent (access/key-fingerprint.ts): what `when.apiKey.fingerprint` of a rule matches. */
+  apiKeyFingerprint?: string
   /** Request headers, lower-case names, Authorization redacted. */
   headers: Record<string, string>
   /** The request body: parsed JSON, or the text when it is not JSON; cut at `maxBodyChars`. */
@@ -70,7 +72,8 @@ const bodyFields = (body: KeptBody | undefined): { body?: unknown; bodyTruncated
 
 /** The client's view of a record: bodies parsed, the redacted Authorization repeated on its own. */
 export const toEntry = (record: JournalRecord): JournalEntry => {
-  const { id, time, method, path, operation, status, durationMs, response, shapedBy, violations } = record
+  const { id, time, method, path, operation, status, durationMs, response, shapedBy, violations, apiKeyFingerprint } =
+    record
   const headers = headerRecord(record.headers)
   const authorization = headers['authorization']
   return {
@@ -83,6 +86,7 @@ export const toEntry = (record: JournalRecord): JournalEntry => {
     status,
     durationMs,
     ...(authorization !== undefined && { authorization }),
+    ...(apiKeyFingerprint !== undefined && { apiKeyFingerprint }),
     headers,
     ...bodyFields(record.body),
     ...(response && {

@@ -1,12 +1,13 @@
 import { isJsonType } from '../http/json.js'
 import { type JournalRecord, keepBody, type RecordedResponse, type Shaping } from './journal.js'
-import { redactAuthorization } from '../http/request-authorization.js'
+import { authorizationOf, redactAuthorization } from '../http/request-authorization.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
 import type { SessionReader } from '../state/session-reader.js'
 import type { JournalSlice } from './journal-slice.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { builtAnswer } from '../http/respond.js'
+import { bearerKey, keyFingerprint } from '../access/key-fingerprint.js'
 import { type Answer, type OnError, type RequestContext, type Stage, settled } from '../http/stage.js'
 // The variables read here: the body and its text, and the notes.
 import type {} from '../http/read-body.js'
@@ -85,7 +86,9 @@ const record = (
   const journal = session(c)
   if (journal === undefined) return
   const shapedBy = c.get('shaping')
-  const reset = res === undefined || shapedBy?.some((s: Shaping) => s.by === 'fault' && s.fault === 'connection_reset')
+  const reset =
+    res === undefined ||
+    shapedBy?.some((s: Shaping) => s.by === 'fault' && (s.fault === 'connection_reset' || s.fault === 'hang'))
   const entry: Omit<JournalRecord, 'id'> = {
     time: Date.now(),
     method: c.req.method,
@@ -96,6 +99,8 @@ const record = (
     durationMs: Math.round((performance.now() - start) * 100) / 100,
     headers: keptHeaders(c, transport),
   }
+  const key = bearerKey(authorizationOf(c))
+  if (key !== undefined) entry.apiKeyFingerprint = keyFingerprint(key)
   const bodyText = c.get('bodyText')
   if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
   if (shapedBy !== undefined) entry.shapedBy = shapedBy

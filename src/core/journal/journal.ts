@@ -3,7 +3,17 @@ import { keptPrefix } from '../state/own-copy.js'
 /** How an answer was shaped by the mock's controls, when it was. */
 export type Shaping =
   | { by: 'override'; status?: number; delayMs?: number }
-  | { by: 'fault'; ruleId: number; status?: number; delayMs?: number; fault?: string }
+  | {
+      by: 'fault'
+      ruleId: number
+      status?: number
+      delayMs?: number
+      fault?: string
+      /** The rule sent its own answer (status, headers, body) instead of the mock's. */
+      custom?: true
+      /** That answer may break openapi.yaml (the rule says `breaksContract: true`): not the provider's behaviour. */
+      breaksContract?: true
+    }
   | { by: 'latency'; delayMs: number }
 
 /** Longest body text (request and response each) kept per entry, so memory stays bounded whatever is sent. */
@@ -78,6 +88,8 @@ export interface JournalRecord {
   durationMs: number
   /** Request headers, Authorization redacted. */
   headers: HeaderList
+  /** The fingerprint of the bearer token sent (access/key-fingerprint.ts), when one was. */
+  apiKeyFingerprint?: string
   body?: KeptBody
   response?: RecordedResponse
   shapedBy?: Shaping[]

@@ -9,16 +9,21 @@ import type { Pet } from '../spec/pet.js'
 import type { SessionAccess } from '../state/session-reader.js'
 import type { PetsSlice } from './pets-slice.js'
 import { fakePets, SeedError } from './seed.js'
+import { type DataProfile, dataProfileExpectation, isDataProfile } from './edge-profile.js'
 
 /** GET and PUT /__admin/state. */
 export interface StateBody {
   pets: Pet[]
 }
 
-/** The body of POST /__admin/seed; `seed` defaults to the session's (the server's --seed, or a restored snapshot's). */
+/**
+ * The body of POST /__admin/seed; `seed` defaults to the session's (the server's --seed, or a restored
+ * snapshot's), `data` to `realistic` (`edge`: see edge-profile.ts).
+ */
 export interface SeedRequest {
   count: number
   seed?: number
+  data?: DataProfile
 }
 
 /** What the state routes work on. */
@@ -35,7 +40,7 @@ export interface StateDeps {
 }
 
 const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
-  const { count, seed, ...rest } = (
+  const { count, seed, data, ...rest } = (
     body && typeof body === 'object' && !Array.isArray(body) ? body : { count: null }
   ) as Record<string, unknown>
   const unknown = Object.keys(rest)[0]
@@ -46,7 +51,8 @@ const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Requi
   if (seed !== undefined && (!Number.isSafeInteger(seed) || (seed as number) < 0 || (seed as number) > 2 ** 32 - 1)) {
     throw badRequest(`seed must be an integer between 0 and ${2 ** 32 - 1}.`)
   }
-  return { count: count as number, seed: (seed as number | undefined) ?? defaultSeed }
+  if (data !== undefined && !isDataProfile(data)) throw badRequest(`data must be ${dataProfileExpectation}.`)
+  return { count: count as number, seed: (seed as number | undefined) ?? defaultSeed, data: data ?? 'realistic' }
 }
 
 /** The session's pets: GET and PUT /state (YAML or JSON), POST /seed (faker pets). */
@@ -71,8 +77,8 @@ export const stateRoutes = (deps: StateDeps): Hono => {
   })
   routes.post('/seed', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
     const session = read(c)
-    const { count, seed } = seedRequest(c.get('body'), session.maxPets, await session.generatorSeed())
-    await session.replacePets(await fakePets(count, seed))
+    const { count, seed, data } = seedRequest(c.get('body'), session.maxPets, await session.generatorSeed())
+    await session.replacePets(await fakePets(count, seed, data))
     return c.body(null, 204)
   })
   return routes

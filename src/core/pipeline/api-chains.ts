@@ -88,6 +88,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
           transport,
           onError,
           session: selectedSession,
+          bodyLimit: options.bodyLimit,
         }),
         forward ? undefined : authenticate,
         limit,

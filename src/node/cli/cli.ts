@@ -13,6 +13,7 @@ import { checkStore, storeExpectation } from '../store/store-option.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 import { Environment, envPrefix } from './environment.js'
 import { conflictOf } from './conflicts.js'
+import { dataProfileExpectation, isDataProfile } from '../../core/pets/edge-profile.js'
 
 /** A command line that cannot be run: exit code 2, message and usage. */
 export class UsageError extends Error {
@@ -105,6 +106,8 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
       return text
     case 'store':
       return checkStore(text) ?? orUsage(`${source} must be ${storeExpectation} (got "${text}")`)
+    case 'data':
+      return isDataProfile(text) ? text : orUsage(`${source} must be ${dataProfileExpectation} (got "${text}")`)
     case 'log':
       if (!LOG_FORMATS.includes(text as LogFormat))
         throw new UsageError(`${source} must be one of ${LOG_FORMATS.join(', ')} (got "${text}")`)

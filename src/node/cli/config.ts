@@ -1,6 +1,7 @@
 import { appDefaults } from '../../core/app-options.js'
 import type { LogFormat } from '../../core/http/log.js'
 import { defaultSeed } from '../../core/pets/seed.js'
+import type { DataProfile } from '../../core/pets/edge-profile.js'
 import type { RateLimitPolicy } from '../../core/rate-limit/rate-limit.js'
 import { silenceDefaults, type SpecSilences } from '../../core/spec/silences.js'
 
@@ -12,6 +13,8 @@ export interface Config extends SpecSilences {
   fixtures?: string
   faker: boolean
   count: number
+  /** The data profile --faker generates. */
+  data: DataProfile
   seed: number
   spec?: string
   bodyLimit: number
@@ -54,6 +57,7 @@ export const configDefaults: Omit<Config, 'log'> = {
   apiKeys: [],
   faker: false,
   count: 50,
+  data: 'realistic',
   seed: defaultSeed,
   // The app's own defaults, not copies: a default changed there is changed here.
   bodyLimit: appDefaults.bodyLimit,

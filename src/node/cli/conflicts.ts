@@ -11,7 +11,16 @@ const named = (given: Given, keys: readonly (keyof Config)[]): string[] =>
   keys.flatMap((key) => (given.has(key) ? [given.get(key)!] : []))
 
 // The options a snapshot replaces: it is a whole world (snapshot.ts).
-const snapshotParts: readonly (keyof Config)[] = ['fixtures', 'faker', 'count', 'faults', 'delay', 'clock', 'rateLimit']
+const snapshotParts: readonly (keyof Config)[] = [
+  'fixtures',
+  'faker',
+  'count',
+  'data',
+  'faults',
+  'delay',
+  'clock',
+  'rateLimit',
+]
 
 /**
  * Pairs of options where one would silently undo or ignore the other, first match first; in
@@ -36,6 +45,10 @@ const conflicts: readonly Conflict[] = [
   (config, given) =>
     !config.faker && given.has('count')
       ? `${given.get('count')} is how many pets --faker generates, and --faker is not set: add --faker, or drop ${given.get('count')}`
+      : undefined,
+  (config, given) =>
+    !config.faker && given.has('data')
+      ? `${given.get('data')} is which pets --faker generates, and --faker is not set: add --faker, or drop ${given.get('data')}`
       : undefined,
   (config, given) =>
     !config.cors && given.has('corsOrigins')

@@ -23,6 +23,7 @@ export type OptionKind =
   | 'silence'
   | 'url'
   | 'store'
+  | 'data'
 
 /** One option: a CLI flag and an environment variable with the same meaning. */
 export interface OptionSpec {
@@ -89,6 +90,13 @@ export const optionSpecs: readonly OptionSpec[] = [
     default: '50',
     ...range('count'),
     help: 'How many pets --faker generates (only with --faker)',
+  },
+  {
+    flag: 'data',
+    env: 'PETSTORE_MOCK_DATA',
+    kind: 'data',
+    default: 'realistic',
+    help: 'The data --faker generates (only with --faker): realistic, or edge (half realistic, half edge cases: 200-character, accented, CJK, right-to-left, emoji, blank and HTML-like names, no status, categoryId ±(2^53-1))',
   },
   {
     flag: 'seed',

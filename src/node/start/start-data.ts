@@ -36,8 +36,8 @@ const startSnapshot = async (config: Config, spec: Spec): Promise<Snapshot | und
 const seedPets = async (config: Config, spec: Spec): Promise<Pick<StartData, 'pets' | 'source'>> => {
   if (config.faker)
     return {
-      pets: await fakePets(config.count, config.seed),
-      source: `faker (count ${config.count}, seed ${config.seed})`,
+      pets: await fakePets(config.count, config.seed, config.data),
+      source: `faker (count ${config.count}, seed ${config.seed}${config.data === 'edge' ? ', data edge' : ''})`,
     }
   if (config.fixtures === undefined && config.proxy !== undefined) {
     return { pets: [], source: 'none at start-up: --proxy records the pets the deployment answers' }

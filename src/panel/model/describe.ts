@@ -1,4 +1,4 @@
-import type { FaultRule, JournalEntry, Shaping } from '../types.js'
+import type { ClockView, FaultRule, JournalEntry, RateLimitView, Shaping } from '../types.js'
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0')
 
@@ -45,9 +45,20 @@ const shapingText = (s: Shaping): string => {
   const parts: string[] = []
   if (s.status !== undefined) parts.push(String(s.status))
   if (s.by === 'fault' && s.fault !== undefined) parts.push(faultWords(s.fault))
+  if (s.by === 'fault' && s.custom) parts.push('own answer')
+  if (s.by === 'fault' && s.breaksContract) parts.push(beyondContract)
   if (s.delayMs !== undefined) parts.push(`+${s.delayMs} ms`)
   const what = s.by === 'fault' ? `rule ${s.ruleId}` : 'override'
   return parts.length > 0 ? `${what}: ${parts.join(', ')}` : what
+}
+
+/** What the panel calls an answer a rule marked breaksContract: never to be taken for the provider's. */
+export const beyondContract = 'beyond the contract'
+
+/** The rule that answered beyond the contract, if one did (see {@link beyondContract}). */
+export const beyondContractRule = (shapedBy: readonly Shaping[] | undefined): number | undefined => {
+  const shaping = shapedBy?.find((s) => s.by === 'fault' && s.breaksContract)
+  return shaping?.by === 'fault' ? shaping.ruleId : undefined
 }
 
 /** How an answer was shaped: `rule 2: 503, latency 120 ms`; empty when it was not. */
@@ -56,20 +67,41 @@ export const shapedByText = (shapedBy: readonly Shaping[] | undefined): string =
 
 const percent = (p: number): string => `${Math.round(p * 1000) / 10} %`
 
+/** The conditions of a rule, in words: `API key sha256:4c5dc9b77089, user-agent: app/1, status=sold, name = "Rex"`. */
+export const whenText = (when: FaultRule['when']): string => {
+  if (when === undefined) return ''
+  const parts: string[] = []
+  const key = when.apiKey
+  if (typeof key === 'string') parts.push(`API key ${key.length > 6 ? `${key.slice(0, 4)}…` : key}`)
+  else if (key !== undefined) parts.push(`API key fingerprint ${key.fingerprint}`)
+  for (const [name, value] of Object.entries(when.headers ?? {})) parts.push(`${name.toLowerCase()}: ${value}`)
+  for (const [name, value] of Object.entries(when.query ?? {})) parts.push(`${name}=${value}`)
+  for (const [name, value] of Object.entries(when.body ?? {})) parts.push(`body ${name} = ${JSON.stringify(value)}`)
+  return parts.join(', ')
+}
+
 /** What a rule does, in words: `createPet answers 503 after 200 ms, 30 % of calls`. */
 export const ruleText = (rule: FaultRule): string => {
   const target = rule.operation ?? 'Every operation'
   const pet = rule.petId !== undefined ? ` of pet ${rule.petId}` : ''
+  const own = rule.body !== undefined || rule.headers !== undefined
+  const type = Object.entries(rule.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1]
+  const answer = own ? ` (own answer${type ? `, ${type}` : ''}${rule.breaksContract ? `, ${beyondContract}` : ''})` : ''
   const effect =
     rule.status !== undefined
-      ? `answers ${rule.status}`
+      ? `answers ${rule.status}${answer}`
       : rule.fault !== undefined
         ? `fails: ${faultWords(rule.fault)}`
         : `is slowed by ${rule.delayMs} ms`
   const delay =
-    rule.delayMs !== undefined && (rule.status ?? rule.fault) !== undefined ? ` after ${rule.delayMs} ms` : ''
+    rule.delayMs !== undefined && (rule.status ?? rule.fault) !== undefined
+      ? rule.fault === 'hang'
+        ? `, held ${rule.delayMs} ms at most`
+        : ` after ${rule.delayMs} ms`
+      : ''
   const chance = rule.probability !== undefined ? `, ${percent(rule.probability)} of calls` : ''
-  return `${target}${pet} ${effect}${delay}${chance}`
+  const when = whenText(rule.when)
+  return `${target}${pet} ${effect}${delay}${chance}${when ? ` when ${when}` : ''}`
 }
 
 /** `2 of 3 left`, or `until removed`. */
@@ -85,3 +117,15 @@ export const violationsText = (violations: readonly string[] | undefined): strin
   violations === undefined || violations.length === 0
     ? ''
     : `${violations.length} contract violation${violations.length === 1 ? '' : 's'}`
+
+/** What the clock shows, in words: `real time`, or the instant and whether it stands still. */
+export const clockText = (clock: ClockView | undefined): string =>
+  clock === undefined ? '–' : clock.real ? 'Real time' : `${clock.now}, ${clock.frozen ? 'frozen' : 'advancing'}`
+
+/** The rate limit in words: `100/m per API key, 3 keys counted`, or `No limit`. */
+export const rateText = (view: RateLimitView | undefined): string =>
+  view === undefined
+    ? '–'
+    : view.rate === null
+      ? 'No limit'
+      : `${view.rate} per API key, ${view.keys} key${view.keys === 1 ? '' : 's'} counted`

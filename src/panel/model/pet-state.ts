@@ -10,3 +10,7 @@ export const countByStatus = (pets: readonly Pet[]): Record<string, number> => {
 /** The content type a pets file is sent as, from its name: YAML for .yaml/.yml, else JSON. */
 export const fileContentType = (name: string): string =>
   /\.ya?ml$/i.test(name) ? 'application/yaml' : 'application/json'
+
+/** Of files dropped or chosen together (a bundle: the snapshot and the HAR), the snapshot: the first that is no HAR. */
+export const snapshotFile = (files: readonly File[]): File | undefined =>
+  files.find((file) => !/\.har$/i.test(file.name)) ?? files[0]

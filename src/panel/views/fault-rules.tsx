@@ -9,7 +9,7 @@ export function FaultRules(props: {
   rules: readonly FaultRule[] | undefined
   operations: readonly string[]
   error: string | undefined
-  onAdd: (body: object, label?: string) => Promise<boolean>
+  onAdd: (body: object | string, label?: string) => Promise<boolean>
   onDelete: (id: number) => void
   onClear: () => void
 }) {
@@ -39,7 +39,7 @@ export function FaultRules(props: {
           {rules.map((rule) => (
             <li key={rule.id}>
               <span class="rule-id">#{rule.id}</span>
-              <span class="rule-text">{ruleText(rule)}</span>
+              <span class={rule.breaksContract ? 'rule-text beyond-text' : 'rule-text'}>{ruleText(rule)}</span>
               <span class="rule-left">{remainingText(rule)}</span>
               <button
                 type="button"
@@ -53,7 +53,7 @@ export function FaultRules(props: {
           ))}
         </ol>
       )}
-      <RuleForm operations={props.operations} onAdd={(body) => props.onAdd(body)} />
+      <RuleForm operations={props.operations} onAdd={(request) => props.onAdd(request)} />
     </Card>
   )
 }

@@ -1,4 +1,11 @@
-import { bodyText, pathWithQuery, shapedByText, statusText, violationsText } from '../model/describe.js'
+import {
+  beyondContractRule,
+  bodyText,
+  pathWithQuery,
+  shapedByText,
+  statusText,
+  violationsText,
+} from '../model/describe.js'
 import { detailsId } from './requests-table.js'
 import type { JournalEntry } from '../types.js'
 
@@ -57,6 +64,17 @@ export function RequestDetails({ entry }: { entry: JournalEntry | undefined }) {
             <span class="muted"> · request {entry.id}</span>
           </h3>
           {entry.shapedBy && <p class="shaping">Shaped by {shapedByText(entry.shapedBy)}</p>}
+          {beyondContractRule(entry.shapedBy) !== undefined && (
+            <p class="beyond" role="note">
+              <strong>Beyond the contract:</strong> rule {beyondContractRule(entry.shapedBy)} sent this answer, marked
+              breaksContract. It is not the provider's behaviour.
+            </p>
+          )}
+          {entry.apiKeyFingerprint && (
+            <p class="shaping">
+              API key fingerprint <code>{entry.apiKeyFingerprint}</code>
+            </p>
+          )}
           {entry.violations && (
             <div class="violations" role="note">
               <h4>{violationsText(entry.violations)} (--proxy)</h4>

@@ -1,4 +1,5 @@
 import {
+  beyondContractRule,
   clockTime,
   duration,
   pathWithQuery,
@@ -97,7 +98,7 @@ export function RequestsTable(props: {
                   <span class={`status status-${statusKind(entry.status)}`}>{statusText(entry.status)}</span>
                 </td>
                 <td class="num">{duration(entry.durationMs)}</td>
-                <td class="shaped">
+                <td class={beyondContractRule(entry.shapedBy) === undefined ? 'shaped' : 'shaped beyond-text'}>
                   {[shapedByText(entry.shapedBy), violationsText(entry.violations)].filter(Boolean).join('; ')}
                 </td>
               </tr>

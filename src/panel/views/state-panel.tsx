@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { numberField } from '../model/form-values.js'
 import { Card, Field, NumberField } from './parts.js'
-import { countByStatus } from '../model/pet-state.js'
+import { countByStatus, snapshotFile } from '../model/pet-state.js'
 import type { Pet } from '../types.js'
 
 const statuses = [
@@ -10,18 +10,29 @@ const statuses = [
   ['sold', 'Sold'],
 ] as const
 
-/** The session's pets: counts, reset, faker seeding, and replacement from a file. */
+/**
+ * The session's pets: counts, reset, faker seeding (either data profile),
+ * replacement from a file, and a whole reproduction bundle loaded (its
+ * snapshot, chosen or dropped).
+ */
 export function StatePanel(props: {
   pets: readonly Pet[] | undefined
   error: string | undefined
   onReset: () => void
   onSeed: (body: Record<string, unknown>) => Promise<boolean>
   onUpload: (file: File) => Promise<boolean>
+  onLoadBundle: (file: File) => Promise<boolean>
 }) {
   const [count, setCount] = useState('20')
   const [seed, setSeed] = useState('1')
+  const [data, setData] = useState('realistic')
+  const [dragging, setDragging] = useState(false)
   const counts = props.pets ? countByStatus(props.pets) : undefined
   const shown = (n: number | undefined) => (n === undefined ? '–' : n.toLocaleString('en'))
+  const load = async (files: readonly File[]) => {
+    const file = snapshotFile(files)
+    if (file) await props.onLoadBundle(file)
+  }
   return (
     <Card
       id="state-title"
@@ -53,11 +64,21 @@ export function StatePanel(props: {
         class="seed-form"
         onSubmit={(e) => {
           e.preventDefault()
-          void props.onSeed({ count: numberField(count), ...(seed.trim() !== '' && { seed: numberField(seed) }) })
+          void props.onSeed({
+            count: numberField(count),
+            ...(seed.trim() !== '' && { seed: numberField(seed) }),
+            ...(data !== 'realistic' && { data }),
+          })
         }}
       >
         <NumberField id="seed-count" label="Pets to generate" value={count} onInput={setCount} />
         <NumberField id="seed-value" label="Seed" value={seed} onInput={setSeed} />
+        <Field id="seed-data" label="Data">
+          <select id="seed-data" value={data} onChange={(e) => setData(e.currentTarget.value)}>
+            <option value="realistic">Realistic</option>
+            <option value="edge">Edge cases</option>
+          </select>
+        </Field>
         <button type="submit">Seed pets</button>
       </form>
       <Field id="pets-file" label="Replace pets from a JSON or YAML file" class="upload">
@@ -73,6 +94,38 @@ export function StatePanel(props: {
           }}
         />
       </Field>
+      <div
+        class={dragging ? 'dropzone dragging' : 'dropzone'}
+        onDragOver={(e) => {
+          e.preventDefault()
+          if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'
+          setDragging(true)
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault()
+          setDragging(false)
+          void load([...(e.dataTransfer?.files ?? [])])
+        }}
+      >
+        <Field id="bundle-file" label="Load a reproduction bundle (its .snapshot.yaml or .json)" class="upload">
+          <input
+            id="bundle-file"
+            type="file"
+            multiple
+            accept=".yaml,.yml,.json,.har,application/json,application/yaml"
+            aria-describedby="bundle-hint"
+            onChange={async (e) => {
+              const input = e.currentTarget
+              await load([...(input.files ?? [])])
+              input.value = ''
+            }}
+          />
+        </Field>
+        <p id="bundle-hint" class="hint">
+          Or drop the bundle's files here. Replaces this session's pets, rules, latency, seed, clock and rate limit.
+        </p>
+      </div>
     </Card>
   )
 }

@@ -4,8 +4,10 @@ import {
   createRuleValidator,
   type FaultRuleInput,
   FaultRules,
+  type FaultTarget,
   maxFaultRules,
 } from '../../../src/core/faults/fault-rules.js'
+import { RequestFacts, type RequestProperties, requestFacts, whenFacts } from '../../../src/core/faults/rule-match.js'
 import { createRandom } from '../../../src/core/faults/random.js'
 
 const validate = createRuleValidator(['listPets', 'createPet', 'getPet'])
@@ -18,7 +20,7 @@ describe('fault rule validation', () => {
     [{ status: 'x' }, 'status must be an integer between 400 and 599'],
     [{ delayMs: -1 }, 'delayMs must be an integer between 0 and 60000'],
     [{ delayMs: 60001 }, 'delayMs must be an integer between 0 and 60000'],
-    [{ fault: 'boom' }, 'fault must be one of connection_reset, empty_response, malformed_body'],
+    [{ fault: 'boom' }, 'fault must be one of connection_reset, empty_response, malformed_body, hang, drip'],
     [{ status: 500, times: 0 }, 'times must be an integer between 1 and 9007199254740991'],
     [{ status: 500, probability: 1.5 }, 'probability must be a number between 0 and 1'],
     [{ status: 500, operation: 'deletePet' }, 'operation must be one of listPets, createPet, getPet'],
@@ -106,5 +108,77 @@ describe('FaultRules', () => {
     expect(checkFaultRules(rules, (input) => input as FaultRuleInput, '--faults rules.yaml')).toBe(
       `--faults rules.yaml: ${maxFaultRules + 1} fault rules exceed the most a session holds, ${maxFaultRules}`,
     )
+  })
+})
+
+describe('FaultRules with conditions (when)', () => {
+  const facts = (list: string[]) => new RequestFacts(() => list)
+  const target = (request: RequestProperties): FaultTarget => ({
+    operation: 'createPet',
+    facts: new RequestFacts(() => requestFacts(request)),
+  })
+
+  it('a rule with when matches only a request offering every fact it requires', () => {
+    const r = new FaultRules(createRandom(1))
+    r.add({
+      status: 503,
+      when: { apiKey: 'k1', headers: { 'User-Agent': 'app/1' }, body: { name: 'Rex', categoryId: 3 } },
+    })
+    const base: RequestProperties = {
+      apiKey: { key: 'k1', fingerprint: 'sha256:ffffffffffff' },
+      headers: { 'user-agent': 'app/1', accept: '*/*' },
+      query: {},
+      body: { name: 'Rex', categoryId: 3, status: 'sold' },
+    }
+    expect(r.match(target({ ...base, body: { name: 'Rex', categoryId: 4 } }))).toBeUndefined()
+    expect(r.match(target({ ...base, headers: { 'user-agent': 'app/2' } }))).toBeUndefined()
+    expect(r.match(target({ ...base, apiKey: undefined }))).toBeUndefined()
+    expect(r.match({ operation: 'createPet' })).toBeUndefined()
+    expect(r.match(target(base))?.status).toBe(503)
+  })
+
+  it('the facts of a rule and of a request are the same strings: the language the Redis script compares too', () => {
+    expect(
+      whenFacts({
+        apiKey: { fingerprint: 'sha256:abcd01234567' },
+        headers: { 'X-A': 'v' },
+        query: { limit: '5' },
+        body: { n: 1 },
+      }),
+    ).toEqual(['["f","sha256:abcd01234567"]', '["h","x-a","v"]', '["q","limit","5"]', '["b","n","1"]'])
+    expect(
+      requestFacts({
+        apiKey: { key: 'k', fingerprint: 'sha256:abcd01234567' },
+        headers: { 'x-a': 'v' },
+        query: { limit: ['5', '6'] },
+        body: { n: 1.0, deep: { no: 1 }, list: [1] },
+      }),
+    ).toEqual([
+      '["k","k"]',
+      '["f","sha256:abcd01234567"]',
+      '["h","x-a","v"]',
+      '["q","limit","5"]',
+      '["q","limit","6"]',
+      '["b","n","1"]',
+    ])
+    const r = new FaultRules(createRandom(1), [{ status: 500, when: { query: { limit: '6' } } }])
+    expect(r.match({ operation: 'listPets', facts: facts(['["q","limit","6"]']) })?.status).toBe(500)
+  })
+
+  it('facts are made once, and only when a rule with conditions is reached', () => {
+    let made = 0
+    const counting = new RequestFacts(() => {
+      made++
+      return ['["h","x-a","v"]']
+    })
+    const r = new FaultRules(createRandom(1), [
+      { operation: 'getPet', status: 404 },
+      { status: 500, when: { headers: { 'x-a': 'w' } } },
+      { status: 502, when: { headers: { 'x-a': 'v' } } },
+    ])
+    expect(r.match({ operation: 'getPet', petId: '1', facts: counting })?.status).toBe(404)
+    expect(made).toBe(0)
+    expect(r.match({ operation: 'listPets', facts: counting })?.status).toBe(502)
+    expect(made).toBe(1)
   })
 })

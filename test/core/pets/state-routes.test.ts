@@ -72,7 +72,20 @@ describe('state control', () => {
     expect(await (await request('/__admin/state')).json()).toEqual({ pets: await fakePets(30, 9) })
   })
 
+  it('POST /__admin/seed with data edge: the edge profile, every pet answered within the contract (on every store)', async () => {
+    const { request } = contractApp({ pets })
+    expect((await request('/__admin/seed', json({ count: 40, seed: 9, data: 'edge' }))).status).toBe(204)
+    const edge = await fakePets(40, 9, 'edge')
+    expect(await (await request('/__admin/state')).json()).toEqual({ pets: edge })
+    // `request` checks every answer against the contract: the list, and each pet read alone.
+    expect(await (await request('/v1/pets?limit=40', { headers: auth() })).json()).toEqual(edge)
+    for (const pet of edge) expect(await (await request(`/v1/pets/${pet.id}`, { headers: auth() })).json()).toEqual(pet)
+    expect((await request('/__admin/seed', json({ count: 5, data: 'realistic' }))).status).toBe(204)
+    expect(await (await request('/__admin/state')).json()).toEqual({ pets: await fakePets(5, 1) })
+  })
+
   it.each([
+    [{ count: 5, data: 'weird' }, 'data must be one of realistic, edge.'],
     [{}, 'count must be an integer between 0 and 100000.'],
     [{ count: -1 }, 'count must be an integer between 0 and 100000.'],
     [{ count: 5, seed: 'x' }, 'seed must be an integer between 0 and 4294967295.'],

@@ -19,6 +19,13 @@ describe('options that contradict each other', () => {
     [['--count', '50'], { PETSTORE_MOCK_FAKER: 'false' }, '--count is how many pets --faker generates'],
     [[], { PETSTORE_MOCK_COUNT: '5' }, 'PETSTORE_MOCK_COUNT is how many pets --faker generates'],
     [
+      ['--data', 'edge'],
+      {},
+      '--data is which pets --faker generates, and --faker is not set: add --faker, or drop --data',
+    ],
+    [[], { PETSTORE_MOCK_DATA: 'edge' }, 'PETSTORE_MOCK_DATA is which pets --faker generates'],
+    [['--snapshot', 'w.yaml', '--faker', '--data', 'edge'], {}, 'drop --faker, --data'],
+    [
       ['--cors', 'off', '--cors-origin', 'http://a.test'],
       {},
       '--cors-origin lists origins for CORS, which --cors turns off: drop one',
@@ -71,6 +78,7 @@ describe('options that contradict each other', () => {
   it.each([
     [['--faker', '--count', '5']],
     [['--faker', '--count', '5', '--seed', '3']],
+    [['--faker', '--data', 'edge']],
     [['--fixtures', 'pets.yaml']],
     [['--proxy', 'http://127.0.0.1:9', '--fixtures', 'pets.yaml']],
     [['--proxy', 'http://127.0.0.1:9', '--faker', '--proxy-timeout', '500', '--proxy-flag-violations']],
@@ -82,6 +90,10 @@ describe('options that contradict each other', () => {
     [['--snapshot', 'w.yaml', '--max-pets', '10', '--api-key', 'k']],
   ])('%j is fine', (argv) => {
     expect(() => parse(argv)).not.toThrow()
+  })
+
+  it('PETSTORE_MOCK_DATA with --faker is fine', () => {
+    expect(() => parse(['--faker'], { PETSTORE_MOCK_DATA: 'edge' })).not.toThrow()
   })
 
   it('a flag given settles it: a variable it overrides does not count', () => {

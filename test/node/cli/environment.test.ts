@@ -35,6 +35,7 @@ const sampleFor = (spec: OptionSpec): string => {
     rate: '5/m',
     url: 'http://127.0.0.1:9',
     store: 'redis://r:6379',
+    data: 'edge',
     string: 'x.yaml',
   }
   return spec.kind === 'silence' ? bySilence[spec.flag]! : byKind[spec.kind]!
@@ -56,6 +57,7 @@ describe('the variables: PETSTORE_MOCK_ and the flag', () => {
 // What an option needs beside it to mean anything (conflicts.ts), as prefixed variables.
 const companions: Record<string, NodeJS.ProcessEnv> = {
   count: { PETSTORE_MOCK_FAKER: 'true' },
+  data: { PETSTORE_MOCK_FAKER: 'true' },
   'proxy-timeout': { PETSTORE_MOCK_PROXY: 'http://127.0.0.1:9' },
   'proxy-flag-violations': { PETSTORE_MOCK_PROXY: 'http://127.0.0.1:9' },
   'store-prefix': { PETSTORE_MOCK_STORE: 'redis://r:6379' },

@@ -1,4 +1,6 @@
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { keyFingerprint } from '../../../src/core/access/key-fingerprint.js'
 import { createApp, prepareMock } from '../../../src/core/app.js'
 import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
 import type { StartState } from '../../../src/core/sessions/memory-store.js'
@@ -78,6 +80,89 @@ describe('the Redis store', () => {
     const expected = await sequence(memory)
     expect(expected.statuses).toContain(500)
     expect(await sequence(app)).toEqual(expected)
+  })
+})
+
+describe('rules with conditions on the Redis store', () => {
+  it('match as in memory (the same facts, compared in Lua): any rules, any requests, the same answers and draws', async () => {
+    const keys = ['k1', 'k2']
+    const agents = ['mobile-app/1.0', 'web']
+    const names = ['Rex', 'Bo']
+    const when = fc.record(
+      {
+        apiKey: fc.oneof(
+          fc.constantFrom(...keys),
+          fc.constantFrom(...keys).map((k) => ({ fingerprint: keyFingerprint(k) })),
+        ),
+        headers: fc.constantFrom(...agents).map((ua) => ({ 'User-Agent': ua })),
+        query: fc.constantFrom('available', 'sold').map((status) => ({ status })),
+      },
+      { requiredKeys: [] },
+    )
+    const rule = fc.record(
+      {
+        operation: fc.constantFrom('listPets', 'getPet'),
+        status: fc.constantFrom(500, 503),
+        when,
+        times: fc.integer({ min: 1, max: 3 }),
+        probability: fc.constantFrom(0.5, 1),
+      },
+      { requiredKeys: ['status', 'when'] },
+    )
+    const bodyRule = fc.record({
+      operation: fc.constant('createPet'),
+      status: fc.constant(502),
+      when: fc.constantFrom(...names).map((name) => ({ body: { name } })),
+      times: fc.integer({ min: 1, max: 2 }),
+    })
+    const request = fc.record({
+      path: fc.constantFrom('/v1/pets', '/v1/pets?status=sold', '/v1/pets?status=available', '/v1/pets/1', 'POST'),
+      key: fc.constantFrom(...keys),
+      agent: fc.constantFrom(...agents),
+      name: fc.constantFrom(...names),
+    })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(rule, bodyRule), { minLength: 1, maxLength: 5 }),
+        fc.array(request, { minLength: 1, maxLength: 15 }),
+        async (rules, requests) => {
+          const run = async (app: { request(path: string, init: RequestInit): Response | Promise<Response> }) => {
+            // A rule on getPet's query is refused (400), alike on both.
+            const statuses: number[] = []
+            for (const r of rules) {
+              const res = await app.request('/__admin/faults', {
+                method: 'POST',
+                headers: { 'Content-Type': 'application/json' },
+                body: JSON.stringify(r),
+              })
+              statuses.push(res.status)
+            }
+            for (const r of requests) {
+              const headers = {
+                Authorization: `Bearer ${r.key}`,
+                'User-Agent': r.agent,
+                'Content-Type': 'application/json',
+              }
+              const res =
+                r.path === 'POST'
+                  ? await app.request('/v1/pets', {
+                      method: 'POST',
+                      headers,
+                      body: JSON.stringify({ name: r.name, categoryId: 1 }),
+                    })
+                  : await app.request(r.path, { headers })
+              statuses.push(res.status)
+            }
+            const faults = await (await app.request('/__admin/faults', {})).json()
+            return { statuses, faults }
+          }
+          const expected = await run(createApp({ seed: 3 }))
+          // A prefix of its own per run: a fresh Redis world.
+          expect(await run(prepareMock({ seed: 3 }, await redisFactory()).build())).toEqual(expected)
+        },
+      ),
+      { numRuns: 25 },
+    )
   })
 })
 

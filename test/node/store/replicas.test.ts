@@ -80,6 +80,34 @@ describe('three replicas on one Redis', () => {
     expect(await left.json()).toEqual({ faults: [] })
   })
 
+  it('a targeted rule with its own answer and times is counted across replicas: the mobile app gets exactly 3 HTML 502s', async () => {
+    const headers = { 'Content-Type': 'application/json', 'X-Mock-Session': 'targeted' }
+    const rule = await fetch(`${urls[0]}/__admin/faults`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        operation: 'listPets',
+        status: 502,
+        headers: { 'Content-Type': 'text/html' },
+        body: '<h1>502</h1>',
+        breaksContract: true,
+        times: 3,
+        when: { headers: { 'User-Agent': 'mobile-app/1.0' } },
+      }),
+    })
+    expect(rule.status).toBe(201)
+    const calls = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        get(i, '/v1/pets?limit=1', { ...session('targeted'), 'User-Agent': i % 2 === 0 ? 'mobile-app/1.0' : 'web' }),
+      ),
+    )
+    const answers = await Promise.all(calls.map(async (res) => `${res.status} ${await res.text()}`))
+    expect(answers.filter((a) => a === '502 <h1>502</h1>')).toHaveLength(3)
+    expect(calls.filter((res, i) => i % 2 === 1 && res.status !== 200)).toEqual([])
+    const left = await fetch(`${urls[1]}/__admin/faults`, { headers })
+    expect(await left.json()).toEqual({ faults: [] })
+  })
+
   it('keeps one journal across replicas', async () => {
     for (let i = 0; i < 3; i++) await get(i, `/v1/pets/${i + 1}`, session('journal'))
     for (let i = 0; i < 3; i++) {

@@ -13,8 +13,9 @@ import {
   statusText,
 } from '../../../src/panel/model/describe.js'
 import { dispositionFilename, downloadName } from '../../../src/panel/model/download.js'
-import { countByStatus, fileContentType } from '../../../src/panel/model/pet-state.js'
+import { countByStatus, fileContentType, snapshotFile } from '../../../src/panel/model/pet-state.js'
 import type { FaultRule } from '../../../src/panel/types.js'
+import { beyondContractRule, clockText, rateText } from '../../../src/panel/model/describe.js'
 
 describe('what the panel writes', () => {
   it('paths keep their query, repeated parameters included', () => {
@@ -110,5 +111,85 @@ describe('violationsText', () => {
     [['a', 'b'], '2 contract violations'],
   ])('%j → %j', (violations, text) => {
     expect(violationsText(violations)).toBe(text)
+  })
+})
+
+describe('rules with an answer of their own and a target client, in words', () => {
+  it.each<[FaultRule, string]>([
+    [
+      {
+        id: 1,
+        operation: 'listPets',
+        status: 502,
+        headers: { 'Content-Type': 'text/html' },
+        body: '<h1>502</h1>',
+        breaksContract: true,
+        when: { headers: { 'User-Agent': 'mobile-app/1.0' } },
+      },
+      'listPets answers 502 (own answer, text/html, beyond the contract) when user-agent: mobile-app/1.0',
+    ],
+    [
+      {
+        id: 2,
+        operation: 'getPet',
+        status: 200,
+        body: { id: 1, name: 'x', categoryId: 1 },
+        when: { apiKey: { fingerprint: 'sha256:4c5dc9b77089' } },
+      },
+      'getPet answers 200 (own answer) when API key fingerprint sha256:4c5dc9b77089',
+    ],
+    [
+      {
+        id: 3,
+        operation: 'createPet',
+        status: 400,
+        when: { apiKey: 'mobile-secret', body: { name: 'Rex', categoryId: 3 } },
+      },
+      'createPet answers 400 when API key mobi…, body name = "Rex", body categoryId = 3',
+    ],
+    [
+      { id: 4, fault: 'hang', delayMs: 5000, when: { query: { status: 'sold' } } },
+      'Every operation fails: hang, held 5000 ms at most when status=sold',
+    ],
+    [{ id: 5, operation: 'listPets', fault: 'drip' }, 'listPets fails: drip'],
+  ])('%j', (rule, text) => {
+    expect(ruleText(rule)).toBe(text)
+  })
+
+  it('says when an answer was beyond the contract, and which rule made it', () => {
+    const shapedBy = [
+      { by: 'fault' as const, ruleId: 3, status: 502, custom: true as const, breaksContract: true as const },
+    ]
+    expect(shapedByText(shapedBy)).toBe('rule 3: 502, own answer, beyond the contract')
+    expect(beyondContractRule(shapedBy)).toBe(3)
+    expect(beyondContractRule([{ by: 'fault', ruleId: 1, status: 200, custom: true }])).toBeUndefined()
+    expect(beyondContractRule(undefined)).toBeUndefined()
+  })
+})
+
+describe('the clock and the rate limit, in words', () => {
+  it.each([
+    [undefined, '–'],
+    [{ now: '2031-01-01T00:00:00.000Z', frozen: true, real: false }, '2031-01-01T00:00:00.000Z, frozen'],
+    [{ now: '2031-01-01T00:00:00.000Z', frozen: false, real: false }, '2031-01-01T00:00:00.000Z, advancing'],
+    [{ now: '2026-01-01T00:00:00.000Z', frozen: false, real: true }, 'Real time'],
+  ])('clock %j → %j', (clock, text) => {
+    expect(clockText(clock)).toBe(text)
+  })
+
+  it.each([
+    [undefined, '–'],
+    [{ rate: null }, 'No limit'],
+    [{ rate: '100/m', limit: 100, windowSeconds: 60, keys: 1 }, '100/m per API key, 1 key counted'],
+    [{ rate: '2/s', limit: 2, windowSeconds: 1, keys: 3 }, '2/s per API key, 3 keys counted'],
+  ] as const)('rate %j → %j', (rate, text) => {
+    expect(rateText(rate)).toBe(text)
+  })
+
+  it('of files dropped together, the snapshot is the one that is no HAR', () => {
+    const file = (name: string) => new File(['x'], name)
+    expect(snapshotFile([file('a.har'), file('a.snapshot.yaml')])?.name).toBe('a.snapshot.yaml')
+    expect(snapshotFile([file('a.har')])?.name).toBe('a.har')
+    expect(snapshotFile([])).toBeUndefined()
   })
 })

@@ -6,6 +6,7 @@ import type { LatencyRange, World } from '../../../core/sessions/world.js'
 import type { ClockSetting } from '../../../core/time/clock.js'
 import type { JournalRecord, KeptBody } from '../../../core/journal/journal.js'
 import { withJsonText } from '../../../core/http/known-json.js'
+import { whenFacts } from '../../../core/faults/rule-match.js'
 
 // A journal entry as stored and published: its JSON, then, when the answer had a body, a NUL and
 // the body's text as it is. The text (a page of pets: most of an entry's bytes) is then neither
@@ -58,9 +59,15 @@ export const parsePage = (text: string): Pet[] => (text === '[]' ? [] : withJson
 export const parsePet = (json: string | null): Pet | undefined =>
   json === null ? undefined : withJsonText(JSON.parse(json) as Pet, json)
 
-/** What a rule is matched on, as the scripts read it: `operation\npetId\nprobability`, '' for absent. */
-export const ruleMatch = (rule: FaultRuleInput): string =>
-  `${rule.operation ?? ''}\n${rule.petId === undefined ? '' : String(rule.petId)}\n${rule.probability === undefined ? '' : String(rule.probability)}`
+/**
+ * What a rule is matched on, as the scripts read it: `operation\npetId\nprobability`, '' for absent,
+ * then, for a rule with `when`, a line per fact it requires (rule-match.ts: JSON texts, which hold no
+ * line break).
+ */
+export const ruleMatch = (rule: FaultRuleInput): string => {
+  const line = `${rule.operation ?? ''}\n${rule.petId === undefined ? '' : String(rule.petId)}\n${rule.probability === undefined ? '' : String(rule.probability)}`
+  return rule.when === undefined ? line : `${line}\n${whenFacts(rule.when).join('\n')}`
+}
 
 /** A stored rule from its JSON and remaining count ('' for none): keys as in memory, `remaining` last. */
 export const parseRule = (json: string, remaining: string): FaultRule => {

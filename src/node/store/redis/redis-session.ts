@@ -202,11 +202,14 @@ export class RedisSession implements SessionState {
       // No rules: nothing to match and nothing drawn (most requests), as in memory.
       if (meta.faults === 0) return undefined
       const petId = target.petId
-      return this.#run('psTakeFault', target.operation, petId ?? '', petId === undefined ? '' : '1').then((reply) => {
-        if (reply === null) return undefined
-        const [json, remaining] = reply as [string, string]
-        return parseRule(json, remaining)
-      })
+      const facts = target.facts?.list() ?? []
+      return this.#run('psTakeFault', target.operation, petId ?? '', petId === undefined ? '' : '1', ...facts).then(
+        (reply) => {
+          if (reply === null) return undefined
+          const [json, remaining] = reply as [string, string]
+          return parseRule(json, remaining)
+        },
+      )
     })
   }
 

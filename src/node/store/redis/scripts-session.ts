@@ -5,7 +5,8 @@ import { luaDraw, luaFormat } from './lua-common.js'
  * `<prefix>:s:<name>:`). Pets are sorted-set members (score: id, member: the
  * pet's JSON), one set for all and one per status, so that a page is one
  * ZRANGE. Rules: a list of ids in creation order, their JSON, what they match
- * on (`operation\npetId\nprobability`) and remaining counts, in hashes.
+ * on (`operation\npetId\nprobability`, then a line per fact of its `when`) and
+ * remaining counts, in hashes.
  */
 
 /** A pet's JSON (ARGV: base, id), or nil when there is none. */
@@ -65,16 +66,33 @@ end
 
 /**
  * The first rule that applies (ARGV: base, operation, petId as sent, '1' when
- * there is a petId): matched on operation and petId, then a draw for a rule
- * with a probability below 1, counted down and removed at zero, in one
- * change. Answers { rule JSON, remaining or '' }, or nil.
+ * there is a petId, then the request's facts: see rule-match.ts): matched on
+ * operation and petId, then on every fact its `when` requires being among the
+ * request's, then a draw for a rule with a probability below 1, counted down
+ * and removed at zero, in one change. Answers { rule JSON, remaining or '' }, or nil.
  */
 export const takeFaultScript = `${luaFormat}${luaDraw}${luaRemoveRule}
 local b, op, petId, hasPetId = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
+local offered
+local function offers(fact)
+  if not offered then
+    offered = {}
+    for i = 5, #ARGV do offered[ARGV[i]] = true end
+  end
+  return offered[fact] == true
+end
 for _, id in ipairs(redis.call('LRANGE', b .. 'f', 0, -1)) do
-  local rop, rpet, rprob = string.match(redis.call('HGET', b .. 'fm', id), '^([^\\n]*)\\n([^\\n]*)\\n([^\\n]*)$')
+  local rop, rpet, rprob, rwhen = string.match(redis.call('HGET', b .. 'fm', id), '^([^\\n]*)\\n([^\\n]*)\\n([^\\n]*)\\n?(.*)$')
   local applies = rop == '' or rop == op
   if applies and rpet ~= '' then applies = op == 'getPet' and hasPetId and petId == rpet end
+  if applies and rwhen ~= '' then
+    for fact in string.gmatch(rwhen, '[^\\n]+') do
+      if not offers(fact) then
+        applies = false
+        break
+      end
+    end
+  end
   if applies and rprob ~= '' then
     local p = tonumber(rprob)
     if p < 1 then
