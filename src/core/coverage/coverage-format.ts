@@ -1,4 +1,4 @@
-import { type CoverageReport, uncovered } from './coverage-report.js'
+import { type CoverageReport, type ResponseCoverage, uncovered } from './coverage-report.js'
 
 /**
  * The coverage report for people and CI tools: a terminal table, Markdown
@@ -19,6 +19,10 @@ const pad = (cells: string[][], right: ReadonlySet<number>): string[] => {
 const headline = (report: CoverageReport): string =>
   `${report.covered} of ${report.total} documented responses covered (${report.percent} %)`
 
+/** How a row beyond the contract is labelled: a breaksContract rule's answers say so. */
+const beyondLabel = (r: ResponseCoverage): string =>
+  r.breaksContract ? 'beyond the contract (breaksContract rule)' : 'beyond the contract'
+
 /** A terminal table: each documented response, the statuses beyond the contract, then the input classes. */
 export const coverageText = (report: CoverageReport, where: string): string => {
   const responses = [
@@ -28,7 +32,7 @@ export const coverageText = (report: CoverageReport, where: string): string => {
       String(r.status),
       String(r.requests),
       String(r.injected),
-      r.documented ? (r.covered ? 'covered' : 'NOT COVERED') : 'beyond the contract',
+      r.documented ? (r.covered ? 'covered' : 'NOT COVERED') : beyondLabel(r),
     ]),
   ]
   const inputs = [
@@ -68,7 +72,7 @@ export const coverageMarkdown = (report: CoverageReport): string => {
     ...report.responses.map(
       (r) =>
         `| ${cell(r.operation)} | ${r.status} | ${r.requests} | ${r.injected} | ${
-          r.documented ? (r.covered ? '✅ covered' : '❌ not covered') : 'beyond the contract'
+          r.documented ? (r.covered ? '✅ covered' : '❌ not covered') : beyondLabel(r)
         } |`,
     ),
     '',

@@ -71,6 +71,8 @@ export interface OperationCoverage {
   /** `<operation> <status>`, and with ` injected`. */
   responseCounter(status: number): string
   injectedCounter(status: number): string
+  /** `<operation> <status> beyond`: a rule's own answer marked `breaksContract`, counted apart from the documented response. */
+  beyondCounter(status: number): string
 }
 
 /** The whole model: the report's rows, and each operation's classifiers. */
@@ -143,6 +145,7 @@ export const coverageModel = (spec: Spec): CoverageModel => {
     for (const status of operation.statuses) documented.push({ operation: op, status })
     const responses = new Map<number, string>()
     const injected = new Map<number, string>()
+    const beyond = new Map<number, string>()
     const counterOf = (cache: Map<number, string>, status: number, suffix: string): string => {
       let name = cache.get(status)
       if (name === undefined) cache.set(status, (name = `${op} ${status}${suffix}`))
@@ -161,6 +164,7 @@ export const coverageModel = (spec: Spec): CoverageModel => {
       operation,
       responseCounter: (status) => counterOf(responses, status, ''),
       injectedCounter: (status) => counterOf(injected, status, ' injected'),
+      beyondCounter: (status) => counterOf(beyond, status, ' beyond'),
       combination: (code, make) => {
         let found = combinations.get(code)
         if (found === undefined) combinations.set(code, (found = make()))

@@ -13,6 +13,12 @@ export interface ResponseCoverage {
   injected: number
   /** Whether at least one request got it. */
   covered: boolean
+  /**
+   * Set on the row of a fault rule's own answers marked `breaksContract`:
+   * beyond the contract even when the status is documented (not the
+   * provider's behaviour, so they cover nothing).
+   */
+  breaksContract?: true
 }
 
 /** One class of input of an operation. */
@@ -53,35 +59,43 @@ export const coverageReport = (model: CoverageModel, session: string, counts: Co
   const order = [...model.byOperation.keys()]
   const documented = new Set(model.documented.map((d) => `${d.operation} ${d.status}`))
   const seen = new Map<string, ResponseCoverage>()
-  const row = (operation: string, status: number): ResponseCoverage => {
+  const row = (operation: string, status: number, beyond = false): ResponseCoverage => {
     const key = `${operation} ${status}`
-    const found = seen.get(key)
+    const found = seen.get(beyond ? `${key} beyond` : key)
     if (found) return found
     const made: ResponseCoverage = {
       operation,
       status,
-      documented: documented.has(key),
+      documented: !beyond && documented.has(key),
       requests: 0,
       injected: 0,
       covered: false,
+      ...(beyond ? { breaksContract: true as const } : {}),
     }
-    seen.set(key, made)
+    seen.set(beyond ? `${key} beyond` : key, made)
     responses.push(made)
     return made
   }
   for (const { operation, status } of model.documented) row(operation, status)
   for (const [name, value] of Object.entries(counts)) {
-    const match = /^(\S+) (\d{3})( injected)?$/.exec(name)
+    const match = /^(\S+) (\d{3})( injected| beyond)?$/.exec(name)
     if (!match || !model.byOperation.has(match[1]!)) continue
-    const r = row(match[1]!, Number(match[2]))
-    if (match[3]) r.injected += value
+    const beyond = match[3] === ' beyond'
+    const r = row(match[1]!, Number(match[2]), beyond)
+    if (match[3] === ' injected') r.injected += value
     else {
+      if (beyond) r.injected += value
       r.requests += value
       requests += value
     }
   }
   for (const r of responses) r.covered = r.requests > 0
-  responses.sort((a, b) => order.indexOf(a.operation) - order.indexOf(b.operation) || a.status - b.status)
+  responses.sort(
+    (a, b) =>
+      order.indexOf(a.operation) - order.indexOf(b.operation) ||
+      a.status - b.status ||
+      Number(a.breaksContract ?? false) - Number(b.breaksContract ?? false),
+  )
   const covered = responses.filter((r) => r.documented && r.covered).length
   const total = model.documented.length
   return {

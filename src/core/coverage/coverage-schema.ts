@@ -30,6 +30,10 @@ export const coverageSchema = {
           requests: { type: 'integer', minimum: 0 },
           injected: { type: 'integer', minimum: 0, description: 'Of which a fault rule, Prefer or __code made.' },
           covered: { type: 'boolean' },
+          breaksContract: {
+            const: true,
+            description: "A fault rule's own answers marked breaksContract: beyond the contract, covering nothing.",
+          },
         },
       },
     },

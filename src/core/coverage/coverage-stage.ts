@@ -25,6 +25,13 @@ const injectedBy = (shaping: ContextVariableMap['shaping'], status: number): boo
   return false
 }
 
+/** Whether a fault rule's own answer, marked `breaksContract`, made the answer: not the provider's behaviour. */
+const beyondBy = (shaping: ContextVariableMap['shaping']): boolean => {
+  if (shaping === undefined) return false
+  for (const s of shaping) if (s.by === 'fault' && s.breaksContract) return true
+  return false
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -38,9 +45,10 @@ const combinationCode = (
   model: OperationCoverage,
   status: number,
   injected: boolean,
+  beyond: boolean,
   empty: boolean,
 ): number => {
-  let code = status * 2 + (injected ? 1 : 0)
+  let code = status * 4 + (beyond ? 2 : injected ? 1 : 0)
   if (model.query.length > 0) {
     const query = queryParams(c)
     for (const dimension of model.query) {
@@ -62,10 +70,12 @@ const combinationOf = (
   model: OperationCoverage,
   status: number,
   injected: boolean,
+  beyond: boolean,
   empty: boolean,
 ): Combination => {
-  const counters = [model.responseCounter(status)]
-  if (injected) counters.push(model.injectedCounter(status))
+  // A breaksContract answer is counted on a row of its own: it covers no documented response.
+  const counters = beyond ? [model.beyondCounter(status)] : [model.responseCounter(status)]
+  if (injected && !beyond) counters.push(model.injectedCounter(status))
   const inputs: string[] = []
   const query = queryParams(c)
   for (const dimension of model.query) {
@@ -114,11 +124,13 @@ const count = (
   const session = options.session(c)
   if (session === undefined) return
   const status = res.status
-  const injected = injectedBy(c.get('shaping'), status)
+  const shaping = c.get('shaping')
+  const beyond = beyondBy(shaping)
+  const injected = beyond || injectedBy(shaping, status)
   const built = builtAnswer(res)
   const empty = built !== undefined && built.text === '[]'
-  const code = combinationCode(c, model, status, injected, empty)
-  const combination = model.combination(code, () => combinationOf(c, model, status, injected, empty))
+  const code = combinationCode(c, model, status, injected, beyond, empty)
+  const combination = model.combination(code, () => combinationOf(c, model, status, injected, beyond, empty))
   if (injected || !pactWorthy(c.req.method, status)) return session.countCoverage(combination.counters)
   if (built !== undefined) {
     return session.countCoverage(

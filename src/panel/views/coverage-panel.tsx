@@ -58,7 +58,10 @@ export function CoveragePanel(props: {
       </ul>
       {beyond.length > 0 && (
         <p class="muted coverage-beyond">
-          Beyond the contract: {beyond.map((r) => `${r.operation} ${r.status} (${r.requests})`).join(', ')}
+          Beyond the contract:{' '}
+          {beyond
+            .map((r) => `${r.operation} ${r.status}${r.breaksContract ? ' breaksContract' : ''} (${r.requests})`)
+            .join(', ')}
         </p>
       )}
       {report !== undefined && (

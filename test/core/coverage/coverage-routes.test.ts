@@ -114,6 +114,40 @@ describe('GET /__admin/coverage', () => {
     expect(input(report, 'getPet', 'petId', 'missing')).toMatchObject({ requests: 1 })
   })
 
+  it("counts a breaksContract rule's own answers on a row of their own, beyond the contract, covering nothing", async () => {
+    const { app, request } = contractApp()
+    const rule = {
+      operation: 'listPets',
+      status: 200,
+      headers: { 'Content-Type': 'text/html' },
+      body: '<html>staging</html>',
+      breaksContract: true,
+      times: 2,
+    }
+    expect((await request('/__admin/faults', adminJson(rule, 'POST'))).status).toBe(201)
+    // app.request: these answers break the contract on purpose, which `request` would refuse.
+    for (let i = 0; i < 2; i++) expect((await app.request('/v1/pets', { headers: auth() })).status).toBe(200)
+    // A rule with an answer the contract allows is counted as any injected answer.
+    await request('/__admin/faults', adminJson({ operation: 'getPet', status: 404, times: 1 }, 'POST'))
+    expect((await request('/v1/pets/1', { headers: auth() })).status).toBe(404)
+    const report = await coverageOf(request)
+    expect(report.responses.filter((r) => r.operation === 'listPets')).toEqual([
+      { operation: 'listPets', status: 200, documented: true, requests: 0, injected: 0, covered: false },
+      {
+        operation: 'listPets',
+        status: 200,
+        documented: false,
+        requests: 2,
+        injected: 2,
+        covered: true,
+        breaksContract: true,
+      },
+      { operation: 'listPets', status: 401, documented: true, requests: 0, injected: 0, covered: false },
+    ])
+    expect(row(report, 'getPet', 404)).toMatchObject({ documented: true, requests: 1, injected: 1, covered: true })
+    expect(report).toMatchObject({ covered: 1, total: 8, requests: 3 })
+  })
+
   it('lists a 429 of the rate limit and a 410 past the sunset as beyond the contract, not injected', async () => {
     const { request } = contractApp({ rateLimit: { limit: 1, windowSeconds: 60 } })
     await request('/v1/pets', { headers: auth() })

@@ -125,6 +125,18 @@ describe('GET /__admin/pact', () => {
     expect(pact.interactions[1]!.request).toEqual({ method: 'GET', path: '/v1/pets/2' })
   })
 
+  it("leaves out a breaksContract rule's own answer, even with a documented status", async () => {
+    const { app, request } = contractApp()
+    const rule = { operation: 'getPet', status: 200, body: { id: 'one' }, breaksContract: true, times: 1 }
+    expect((await request('/__admin/faults', adminJson(rule, 'POST'))).status).toBe(201)
+    // app.request: this answer breaks the contract on purpose, which `request` would refuse.
+    expect(await (await app.request('/v1/pets/1', withTokenInit())).json()).toEqual({ id: 'one' })
+    await request('/v1/pets/1', withTokenInit())
+    const pact = await pactOf(request)
+    expect(pact.interactions.map((i) => i.description)).toEqual(['GET /v1/pets/1 → 200, given a pet with id 1 exists'])
+    expect(pact.interactions[0]!.response.body?.content).toMatchObject({ id: 1 })
+  })
+
   it('keeps one interaction per operation, status, state and shape', async () => {
     const { request } = contractApp()
     for (let i = 0; i < 3; i++) {
