@@ -41,6 +41,11 @@ import { apiRealm } from './faults/mock-control.js'
 import { type LatencyRange, startWorld } from './sessions/world.js'
 import type { YamlCodec } from './body/yaml-data.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
+import type { ObserveOptions } from './observe/observer.js'
+import { metricsRoutes, probeRoutes } from './observe/observe-routes.js'
+import { stateSizes } from './observe/state-sizes.js'
+import { journalStreams } from './journal/stream-routes.js'
+import { whenReady } from './sessions/port.js'
 
 /** Options of {@link createApp}; every one has a default. */
 export interface AppOptions {
@@ -100,6 +105,8 @@ export interface AppOptions {
   proxy?: Proxy
   /** How the places where the spec is silent are read (see silences.ts); default: each switch's default. */
   silences?: Partial<SpecSilences>
+  /** What the host watches: request metrics, traces, GET /__admin/metrics, readiness (observe/); default none. */
+  observe?: ObserveOptions
 }
 
 /** The defaults of {@link AppOptions}. */
@@ -196,7 +203,15 @@ export function prepareMock(
     enforceSunset: options.sunset !== 'ignore',
     limitRange: silences.limitRange,
     ...(proxy && { forward: proxy.forward({ spec, transport, bodyLimit }) }),
+    observe: options.observe,
   })
+  const streams = journalStreams()
+  const adminGuardOf =
+    options.adminToken === undefined
+      ? undefined
+      : apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' })
+  const ready = options.observe?.ready ?? (() => whenReady(sessions.stats(), () => undefined))
+  const { metrics } = options.observe ?? {}
 
   app.onError(onError)
   app.notFound(api.unmatched)
@@ -218,6 +233,8 @@ export function prepareMock(
   const register = (): Hono<AppEnv> => {
     app.route('/', docs)
     app.get('/__admin', panelRedirect)
+    // Open like health, so before the admin routes' guard.
+    app.route('/__admin/', probeRoutes(ready))
     // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
     app.route(
       '/__admin/',
@@ -240,11 +257,12 @@ export function prepareMock(
         }),
         ...(options.yaml && { yaml: options.yaml }),
         ...(proxy && { proxy: proxy.stats }),
-        ...(options.adminToken !== undefined && {
-          guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
-        }),
+        ...(adminGuardOf && { guard: adminGuardOf }),
+        streams,
       }),
     )
+    if (metrics)
+      app.route('/__admin/', metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams) }, adminGuardOf))
     spec.operations.forEach((operation, i) => app.on([operation.method], [operation.routePath], chains[i]!))
     return app
   }

@@ -21,6 +21,7 @@ import { harRoutes } from '../journal/har-routes.js'
 import { CANONICAL, journalQuery } from '../journal/journal-query.js'
 import { snapshotRoutes } from '../sessions/snapshot-routes.js'
 import { streamRoutes } from '../journal/stream-routes.js'
+import type { EventStreams } from '../journal/event-streams.js'
 import { adminPanelRoutes } from '../panel/panel-routes.js'
 
 /** What the admin API works on. */
@@ -44,6 +45,8 @@ export interface AdminDeps {
   guard?: MiddlewareHandler
   /** With --proxy: its counts, shown by health. */
   proxy?: ProxyStats
+  /** The event streams (and their count, for metrics); default: the routes' own. */
+  streams?: EventStreams
 }
 
 const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
@@ -156,7 +159,7 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   admin.route('/', clockRoutes(deps))
   admin.route('/', rateLimitRoutes(deps))
   admin.route('/', deprecationRoutes(deps))
-  admin.route('/', streamRoutes(deps))
+  admin.route('/', streamRoutes(deps, deps.streams))
   admin.route('/', harRoutes(deps))
   admin.route('/', snapshotRoutes(deps))
   return admin

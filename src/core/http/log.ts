@@ -8,6 +8,8 @@ export interface RequestLine {
   status: number
   ms: number
   session?: string
+  /** The W3C trace id, when the request had a span or a traceparent. */
+  traceId?: string
 }
 
 /** Where the server reports requests, warnings and failures. */

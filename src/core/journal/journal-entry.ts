@@ -1,6 +1,7 @@
 import { getQueryParams } from 'hono/utils/url'
 import { isSafeNumber, parse as parseLossless } from 'lossless-json'
 import { headerRecord, type JournalRecord, type KeptBody, type Shaping } from './journal.js'
+import { recordedTraceId } from '../observe/trace-id.js'
 
 /** One recorded request, as GET /__admin/requests and the event stream show it. */
 export interface JournalEntry {
@@ -31,6 +32,8 @@ export interface JournalEntry {
   shapedBy?: Shaping[]
   /** With --proxy: how the request and the deployment's answer depart from the contract. */
   violations?: string[]
+  /** The W3C trace id: the request's span's when the server traces, else its `traceparent`'s. */
+  traceId?: string
 }
 
 /** The query parameters of a recorded URL, as `c.req.queries()` reads them: a value, or the values of a repeated name. */
@@ -73,6 +76,7 @@ export const toEntry = (record: JournalRecord): JournalEntry => {
   const { id, time, method, path, operation, status, durationMs, response, shapedBy, violations } = record
   const headers = headerRecord(record.headers)
   const authorization = headers['authorization']
+  const traceId = recordedTraceId(record)
   return {
     id,
     time: new Date(time).toISOString(),
@@ -90,5 +94,6 @@ export const toEntry = (record: JournalRecord): JournalEntry => {
     }),
     ...(shapedBy && { shapedBy }),
     ...(violations && { violations }),
+    ...(traceId !== undefined && { traceId }),
   }
 }

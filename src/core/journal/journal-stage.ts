@@ -46,6 +46,7 @@ export const noteShaping = (c: Context<AppEnv>, shaping: Shaping): void => {
   const noted = c.get('shaping')
   if (noted === undefined) c.set('shaping', [shaping])
   else noted.push(shaping)
+  c.get('trace')?.shaped(shaping)
 }
 
 /** Request headers as kept: a fresh list, Authorization redacted. */
@@ -90,6 +91,8 @@ const record = (
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
   const violations = c.get('violations')
   if (violations !== undefined) entry.violations = violations
+  const trace = c.get('trace')
+  if (trace !== undefined) entry.traceId = trace.traceId
   if (reset) return stored(session.record(entry))
   const response = responseOf(c, res)
   if (!(response instanceof Promise)) {

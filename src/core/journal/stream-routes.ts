@@ -16,16 +16,16 @@ const headers = {
   'X-Accel-Buffering': 'no',
 }
 
+/** The event streams of an app's journals, each entry as its client view's JSON. */
+export const journalStreams = (): EventStreams => new EventStreams((record) => JSON.stringify(toEntry(record)))
+
 /**
  * GET /requests/stream: the session's journal as server-sent events, one per
  * new entry, within the caps of {@link EventStreams}. A HEAD gets the same
  * status and headers and never subscribes: hono runs the GET handler for it
  * and drops the body unread, without cancelling it.
  */
-export const streamRoutes = (
-  deps: StreamDeps,
-  streams = new EventStreams((record) => JSON.stringify(toEntry(record))),
-): Hono<AppEnv> =>
+export const streamRoutes = (deps: StreamDeps, streams = journalStreams()): Hono<AppEnv> =>
   new Hono<AppEnv>().get('/requests/stream', deps.session, (c) => {
     const session = c.var.session
     if (c.req.method === 'HEAD') {

@@ -18,6 +18,8 @@ import { chain, type Next, type OnError, type Stage } from '../http/stage.js'
 import { sunsetGate } from '../lifecycle/sunset-stage.js'
 import { validateRequest } from '../spec/validate-request.js'
 import type { Transport } from '../http/transport.js'
+import { observe } from '../observe/observe-stage.js'
+import type { ObserveOptions } from '../observe/observer.js'
 
 /** What the chains of the API's routes are built from. */
 export interface ApiChainsOptions {
@@ -43,6 +45,8 @@ export interface ApiChainsOptions {
    * path under the base path): the deployment answers.
    */
   forward?: (operation: SpecOperation | undefined) => Next
+  /** The host's request observer and tracer (observe/): a first stage when either is set. */
+  observe?: Pick<ObserveOptions, 'requests' | 'tracer'> | undefined
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
@@ -65,10 +69,18 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const limit = rateLimit()
 
   const { forward } = options
+  const watch = (op: SpecOperation | undefined) =>
+    observe(op, {
+      requests: options.observe?.requests,
+      tracer: options.observe?.tracer,
+      route: op ? `${basePath}${op.path}` : null,
+      proxied: forward !== undefined,
+    })
   // With --proxy the deployment authenticates, reads and validates: the chain ends at `forward`.
   const operation = (op: SpecOperation, handler: Next): Next =>
     chain(
       [
+        watch(op),
         journal(op, transport, onError),
         cors,
         forward ? selectSession : session(sessions, readAheadFor(op)),
@@ -100,7 +112,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
     )
   }
   const api = chain(
-    [journal(undefined, transport, onError), cors, selectSession],
+    [watch(undefined), journal(undefined, transport, onError), cors, selectSession],
     forward ? forward(undefined) : notFound,
   )
   const other = chain([cors], notFound)
