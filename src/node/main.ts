@@ -24,6 +24,7 @@ import { listen, type RunningServer } from './server/server.js'
 import { yamlCodec } from './yaml/yaml-codec.js'
 import { openStore, StoreClientMissing, type StoreFactory } from './store/open-store.js'
 import { redactStore } from './store/store-option.js'
+import { observeHost } from './observe/observe-host.js'
 
 // yaml and Ajv, half the code, only read files given on the command line: a default start loads neither.
 const files = () => import('./cli/files.js')
@@ -96,7 +97,7 @@ const timeBanner = (config: Config): string[] => [
   ...(config.rateLimit ? [`  rate limit: ${formatRate(config.rateLimit)} per API key`] : []),
 ]
 
-const banner = (url: string, config: Config, source: string, count: number): string => {
+const banner = (url: string, config: Config, source: string, count: number, observed: string[]): string => {
   const auth =
     config.apiKeys.length > 0
       ? `${config.apiKeys.length} configured API key(s)`
@@ -116,6 +117,7 @@ const banner = (url: string, config: Config, source: string, count: number): str
     ...(config.store === 'memory'
       ? []
       : [`  store: ${redactStore(config.store)} (prefix ${config.storePrefix}), shared by every replica on it`]),
+    ...observed,
     `  panel: ${url}/__admin/ (the QA panel, in a browser)`,
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',
@@ -155,6 +157,8 @@ export interface ServerApp {
   source: string
   count: number
   stopping: AbortController
+  /** Banner lines of what watches it (traces), and what flushes them when it stops (observe/). */
+  observed: { banner: string[]; shutdown(): Promise<void> }
 }
 
 // The app on a store of the host's (Redis): built once the store's start state is in it.
@@ -170,8 +174,11 @@ const onStore = async (options: AppOptions, store: StoreFactory): Promise<Hono<A
   return prepared.build()
 }
 
-/** Builds the app a Config serves (scripts/bundle.mjs prepares the router of the default one from it). */
-export const serverApp = async (config: Config): Promise<ServerApp> => {
+/**
+ * Builds the app a Config serves (scripts/bundle.mjs prepares the router of the default one from
+ * it); `env`'s OTEL_* variables turn traces on (none by default).
+ */
+export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Promise<ServerApp> => {
   const spec = config.spec === undefined ? bundledSpec() : (await files()).loadSpec(config.spec)
   const snapshot = await startSnapshot(config, spec)
   const { pets, source } = snapshot
@@ -182,32 +189,41 @@ export const serverApp = async (config: Config): Promise<ServerApp> => {
   }
   const faults =
     config.faults === undefined ? undefined : (await files()).readFaultRules(config.faults, ruleValidatorFor(spec))
-  const store = await openStore(config)
+  const opened = await openStore(config)
   const stopping = new AbortController()
+  const base = appOptions(config, spec, pets, faults)
+  const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })
+  const { store } = observed
   const options: AppOptions = {
-    ...appOptions(config, spec, pets, faults),
+    ...base,
     ...(snapshot && { snapshot }),
     signal: stopping.signal,
+    observe: observed.options,
   }
   const app = store === undefined ? createApp(options) : await onStore(options, store)
   usePreparedRouter(app, preparedRoutes)
-  return { app, source, count: pets.length, stopping }
+  return { app, source, count: pets.length, stopping, observed }
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
-export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
-  const { app, source, count, stopping } = await serverApp(config)
+export const startServer = async (
+  config: Config,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningServer & { banner: string }> => {
+  const { app, source, count, stopping, observed } = await serverApp(config, env)
   let running: RunningServer
   try {
     running = await listen(app, config)
   } catch (error) {
     // What the app holds open (a Redis store's connections) would keep a failed start alive.
     stopping.abort()
+    await observed.shutdown()
     throw error
   }
-  // Open event streams end first, so that their connections close with the idle ones.
-  const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs))
-  return { ...running, close, banner: banner(running.url, config, source, count) }
+  // Open event streams end first, so that their connections close with the idle ones; the traces
+  // still pending are exported last.
+  const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs).then(observed.shutdown))
+  return { ...running, close, banner: banner(running.url, config, source, count, observed.banner) }
 }
 
 const stopOnSignals = (running: RunningServer): void => {
@@ -227,7 +243,7 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     const command = parseCommandLine(argv, env)
     if (command.run === 'help') return (void process.stdout.write(usage()), 0)
     if (command.run === 'version') return (void process.stdout.write(`${version}\n`), 0)
-    const running = await startServer(command.config)
+    const running = await startServer(command.config, env)
     stopOnSignals(running)
     // Printed only once signals are handled: whoever waits for it may stop the server at once.
     process.stderr.write(running.banner)
