@@ -16,6 +16,7 @@ const contractSuites = [
   'test/core/http/stage.test.ts',
   'test/core/journal/{har-routes,requests-routes,stream-routes}.test.ts',
   'test/core/lifecycle/{deprecation-routes,sunset-stage}.test.ts',
+  'test/core/observe/observe.test.ts',
   'test/core/panel/panel-routes.test.ts',
   'test/core/pets/{pets,seed}.test.ts',
   'test/core/pipeline/read-ahead.test.ts',
