@@ -17,6 +17,7 @@ export default defineConfig({
     // and nginx (npm run test:redis, vitest.redis.config.ts).
     exclude: [
       'test/browser/**',
+      'test/prometheus/**',
       'test/testcontainers/**',
       'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,load-balanced}.test.ts',
       '**/node_modules/**',
