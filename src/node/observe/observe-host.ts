@@ -50,6 +50,15 @@ const redacted = (url: string): string => {
   }
 }
 
+/** Longest wait for the last spans' export when the server stops (a collector that hangs must not hold it). */
+const shutdownTimeoutMs = 2000
+
+const withinShutdownTime = (done: Promise<void>): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, shutdownTimeoutMs)))
+  return Promise.race([done.catch(() => undefined), late]).finally(() => clearTimeout(timer))
+}
+
 /**
  * The Node host's observability: metrics (on unless `--metrics off`; prom-client loads at the
  * first scrape), traces (when the OTEL_* variables ask; OpenTelemetry, an optional dependency,
@@ -77,7 +86,7 @@ export const observeHost = async (input: ObserveHostInput): Promise<HostObserve>
       const { startTracing } = await import('./otel-tracer.js')
       const tracing = startTracing(input.version)
       options.tracer = tracing.tracer
-      shutdown = () => tracing.shutdown().catch(() => undefined)
+      shutdown = () => withinShutdownTime(tracing.shutdown())
       banner.push(
         `  traces: OTLP/HTTP to ${redacted(tracesEndpoint(input.env))} (OpenTelemetry, from OTEL_* variables)`,
       )

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT_CONTEXT, SpanKind } from '@opentelemetry/api'
@@ -207,6 +209,28 @@ describe('traces over OTLP/HTTP (OTEL_* variables)', () => {
       ])
     } finally {
       await slow.close()
+    }
+  }, 30_000)
+})
+
+describe('a collector that never answers', () => {
+  it('holds a stopping server at most about 2 s for its last spans', async () => {
+    const hanging = createServer(() => undefined)
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve))
+    const { port } = hanging.address() as AddressInfo
+    const server = await spawnServer(
+      ['--log', 'silent'],
+      { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: '60000' },
+      15_000,
+    )
+    try {
+      expect((await fetch(`${server.url}/v1/pets`, { headers: bearer })).status).toBe(200)
+      const started = performance.now()
+      expect(await server.stop('SIGTERM')).toBe(0)
+      expect(performance.now() - started).toBeLessThan(4000)
+    } finally {
+      hanging.closeAllConnections()
+      await new Promise((resolve) => hanging.close(resolve))
     }
   }, 30_000)
 })
