@@ -18,6 +18,7 @@ const contractSuites = [
   'test/core/http/stage.test.ts',
   'test/core/journal/{har-routes,requests-routes,stream-routes}.test.ts',
   'test/core/lifecycle/{deprecation-routes,sunset-stage}.test.ts',
+  'test/core/observe/observe.test.ts',
   'test/core/panel/panel-routes.test.ts',
   'test/core/pets/{pets,seed,state-routes}.test.ts',
   'test/core/pipeline/read-ahead.test.ts',
@@ -37,7 +38,7 @@ export default defineConfig({
         // starts its own redis-server (and nginx) on loopback ports.
         test: {
           name: 'redis-store',
-          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer}.test.ts'],
+          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer}.test.ts'],
         },
       },
       {

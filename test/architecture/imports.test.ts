@@ -38,6 +38,7 @@ const house: Layer[] = [
       'core/faults',
       'core/journal',
       'core/lifecycle',
+      'core/observe',
       'core/panel',
       'core/pets',
       'core/proxy',
@@ -51,6 +52,11 @@ const house: Layer[] = [
 const allowedFeatureEdges: AllowedEdge[] = [
   { from: '*', to: 'core/body', why: 'admin routes read their bodies with the body stages (JSON, YAML or JSON)' },
   { from: 'core/faults', to: 'core/journal', why: 'the controls note for the journal how they shaped an answer' },
+  {
+    from: 'core/observe',
+    to: 'core/journal',
+    why: 'a request trace is noted for the journal (which records its id), and told how the controls shaped the answer',
+  },
   {
     from: 'core/proxy',
     to: 'core/journal',

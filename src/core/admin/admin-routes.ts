@@ -7,6 +7,7 @@ import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import { harRoutes } from '../journal/har-routes.js'
 import { requestsRoutes } from '../journal/requests-routes.js'
+import type { StreamRegistry } from '../journal/stream-registry.js'
 import { streamRoutes } from '../journal/stream-routes.js'
 import { deprecationRoutes } from '../lifecycle/deprecation-routes.js'
 import { adminPanelRoutes } from '../panel/panel-routes.js'
@@ -41,6 +42,8 @@ export interface AdminDeps {
   guard?: MiddlewareHandler
   /** With --proxy: its counts, shown by health. */
   proxy?: ProxyStats
+  /** The event streams (and their count, for metrics); default: the routes' own. */
+  streams?: StreamRegistry
 }
 
 /**
@@ -67,7 +70,7 @@ export const adminRoutes = (deps: AdminDeps): Hono => {
   admin.route('/', clockRoutes(routes))
   admin.route('/', rateLimitRoutes(routes))
   admin.route('/', deprecationRoutes(routes))
-  admin.route('/', streamRoutes(routes))
+  admin.route('/', streamRoutes(routes, deps.streams))
   admin.route('/', harRoutes(routes))
   admin.route('/', snapshotRoutes(routes))
   return admin

@@ -9,7 +9,7 @@ import {
   type Shaping,
   utf8Length,
 } from './journal.js'
-import { queryOf } from './journal-entry.js'
+import { queryOf, recordedTraceId } from './journal-entry.js'
 
 /** A name and a value: HAR's headers and query string. */
 export interface HarPair {
@@ -58,6 +58,8 @@ export interface HarEntry {
   _shapedBy?: Shaping[]
   /** With --proxy: how the exchange departs from the contract. */
   _violations?: string[]
+  /** The W3C trace id of the request (its span's, else its `traceparent`'s). */
+  _traceId?: string
 }
 
 /** A HAR 1.2 document. */
@@ -118,6 +120,11 @@ const responseOf = (record: JournalRecord): HarEntry['response'] => {
   }
 }
 
+const traceOf = (record: JournalRecord): { _traceId?: string } => {
+  const traceId = recordedTraceId(record)
+  return traceId === undefined ? {} : { _traceId: traceId }
+}
+
 const entryOf = (record: JournalRecord): HarEntry => {
   const { body } = record
   return {
@@ -142,6 +149,7 @@ const entryOf = (record: JournalRecord): HarEntry => {
     timings: { send: 0, wait: record.durationMs, receive: 0 },
     ...(record.shapedBy && { _shapedBy: record.shapedBy }),
     ...(record.violations && { _violations: record.violations }),
+    ...traceOf(record),
   }
 }
 

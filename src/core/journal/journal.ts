@@ -83,6 +83,8 @@ export interface JournalRecord {
   shapedBy?: Shaping[]
   /** With --proxy: how the request and the deployment's answer depart from the contract. */
   violations?: string[]
+  /** The trace of the request's span, when the host traces (observe/); a caller's traceparent is read from `headers`. */
+  traceId?: string
 }
 
 /** Filters of {@link Journal.list}. */
