@@ -1,13 +1,15 @@
 /**
  * `petstore-mock/types`: the types of the Pet Store API and of petstore-mock's admin API. Every one
  * is the server's own type (re-exported, never written twice); `paths`, `components` and
- * `operations` are generated from openapi.yaml by openapi-typescript, for openapi-fetch and the like.
+ * `operations` are generated from openapi.yaml by openapi-typescript, for openapi-fetch and the like;
+ * `AdminPaths`, `AdminComponents` and `AdminOperations` from admin-openapi.yaml (the control plane),
+ * and the journal's query with them.
  * Type-only: this entry point has no runtime code.
  */
 export type { NewPet, Pet, PetStatus } from '../core/spec/pet.js'
 export type { ErrorBody } from '../core/http/errors.js'
 export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
-export type { JournalQuery, Shaping } from '../core/journal/journal.js'
+export type { Shaping } from '../core/journal/journal.js'
 export type { JournalEntry } from '../core/journal/journal-entry.js'
 export type { Har, HarEntry, HarPair } from '../core/journal/har.js'
 export type { Snapshot } from '../core/sessions/snapshot.js'
@@ -24,3 +26,14 @@ export type { RequestList } from '../core/journal/requests-routes.js'
 export type { SeedRequest, StateBody } from '../core/pets/state-routes.js'
 export type { SessionList } from '../core/sessions/session-routes.js'
 export type { components, operations, paths } from '../generated/openapi-types.js'
+export type {
+  components as AdminComponents,
+  operations as AdminOperations,
+  paths as AdminPaths,
+} from '../generated/admin-types.js'
+
+/** The filters and cursor of GET /__admin/requests and /requests.har, as admin-openapi.yaml describes them. */
+export type JournalQuery = Omit<
+  NonNullable<import('../generated/admin-types.js').operations['listRequests']['parameters']['query']>,
+  'count' | 'wait'
+>

@@ -22,6 +22,9 @@ import { snapshotRoutes } from '../sessions/snapshot-routes.js'
 import type { Pet } from '../spec/pet.js'
 import type { SessionAccess } from '../state/session-reader.js'
 import { healthRoutes } from './health-routes.js'
+import { adminDocument } from '../../generated/admin-document.js'
+import { documentRoutes } from './document-routes.js'
+import { knownQuery } from './known-query.js'
 
 /** What the admin API works on. */
 export interface AdminDeps {
@@ -63,6 +66,8 @@ export const adminRoutes = (deps: AdminDeps): Hono => {
   admin.route('/', healthRoutes(deps))
   admin.route('/', adminPanelRoutes(deps))
   if (deps.guard) admin.use('*', deps.guard)
+  admin.use('*', knownQuery(adminDocument))
+  admin.route('/', documentRoutes(adminDocument))
   admin.route('/', faultRoutes(routes))
   admin.route('/', sessionRoutes(routes))
   admin.route('/', stateRoutes(routes))

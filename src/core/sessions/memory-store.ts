@@ -203,6 +203,10 @@ export class Session implements SessionState {
     return this.journal.list(query)
   }
 
+  requestsDropped(): number {
+    return this.journal.dropped
+  }
+
   clearRequests(): void {
     this.journal.clear()
   }

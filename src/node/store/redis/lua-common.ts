@@ -56,7 +56,7 @@ end
 /** The keys of a session's world: what a reset copies from the start template and a snapshot load replaces. */
 export const worldSuffixes = ['m', 'i', 'i:available', 'i:pending', 'i:sold', 'f', 'fj', 'fm', 'fr'] as const
 /** Besides the world: rate-limit windows, deprecation counters, the journal and its id counter. */
-export const sessionSuffixes = [...worldSuffixes, 'w', 'wo', 'd', 'j', 'jn'] as const
+export const sessionSuffixes = [...worldSuffixes, 'w', 'wo', 'd', 'j', 'jn', 'jd'] as const
 
 const luaList = (items: readonly string[]): string => `{${items.map((s) => `'${s}'`).join(', ')}}`
 
