@@ -32,8 +32,9 @@ USER node
 # it per Node version and user id, hence USER node first (another --user starts without it).
 RUN node /tmp/warm-compile-cache.mjs node --max-semi-space-size=4 dist/bin.js && chmod -R a-w .compile-cache
 EXPOSE 4010
+# Liveness: whether the process answers at all (never Redis's state; readiness is /__admin/health/ready).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PETSTORE_MOCK_PORT||4010)+'/__admin/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PETSTORE_MOCK_PORT||4010)+'/__admin/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node itself is PID 1 (no npm, no shell): SIGTERM reaches it and it exits 0 after draining.
 # A 4 MiB young generation: Node 24 lets it grow to 128 MiB under load (RSS after 200,000 POSTs
 # ~330 MiB against ~200); at 1 MiB the journal's entries outlive it and every request costs ~20 %

@@ -20,8 +20,9 @@ export default defineConfig({
     // and nginx (npm run test:redis, vitest.redis.config.ts).
     exclude: [
       'test/browser/**',
+      'test/prometheus/**',
       'test/testcontainers/**',
-      'test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer,load-balanced}.test.ts',
+      'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,load-balanced}.test.ts',
       '**/node_modules/**',
     ],
   },

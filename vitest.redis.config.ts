@@ -10,16 +10,17 @@ const contractSuites = [
   'test/core/bad-input.test.ts',
   'test/core/properties.test.ts',
   'test/core/access/{admin-guard,api-key-auth,cors}.test.ts',
-  'test/core/admin/admin-routes.test.ts',
+  'test/core/admin/{admin-routes,admin-document}.test.ts',
   'test/core/body/data-body.test.ts',
   'test/core/clock/clock-routes.test.ts',
   'test/core/coverage/coverage-routes.test.ts',
   'test/core/docs/docs-routes.test.ts',
   'test/core/faults/{fault-routes,mock-control,rule-answer,rule-match}.test.ts',
   'test/core/http/stage.test.ts',
-  'test/core/journal/{har-routes,requests-routes,stream-routes}.test.ts',
+  'test/core/journal/{har-routes,journal-paging,requests-routes,stream-routes}.test.ts',
   'test/core/lifecycle/{deprecation-routes,sunset-stage}.test.ts',
   'test/core/pact/pact-routes.test.ts',
+  'test/core/observe/observe.test.ts',
   'test/core/panel/panel-routes.test.ts',
   'test/core/pets/{pets,seed,state-routes}.test.ts',
   'test/core/pipeline/read-ahead.test.ts',
@@ -39,7 +40,7 @@ export default defineConfig({
         // starts its own redis-server (and nginx) on loopback ports.
         test: {
           name: 'redis-store',
-          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer}.test.ts'],
+          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer}.test.ts'],
         },
       },
       {

@@ -26,6 +26,8 @@ export const generatedPaths = {
   validators: 'src/generated/validators.ts',
   openapiTypes: 'src/generated/openapi-types.ts',
   panel: 'src/generated/panel.ts',
+  adminDocument: 'src/generated/admin-document.ts',
+  adminTypes: 'src/generated/admin-types.ts',
 } as const
 
 const header = (sources: string) =>
@@ -96,10 +98,28 @@ const validatorsModule = (): string => {
 const openapiTypesModule = async (): Promise<string> =>
   `${header('openapi.yaml by openapi-typescript')}${await openapiTypes(read('openapi.yaml'))}`
 
+/** admin-openapi.yaml, parsed: GET /__admin/openapi.json serves it, and the admin routes read their query parameters from it. */
+const adminDocumentModule = (): string => {
+  const document = parse(read('admin-openapi.yaml'))
+  document.info.version = JSON.parse(read('package.json')).version
+  return [
+    header('admin-openapi.yaml and package.json'),
+    "/** The control plane described in OpenAPI 3.1 (admin-openapi.yaml, the version the package's). */",
+    `export const adminDocument: Record<string, any> = ${JSON.stringify(document)}`,
+    '',
+  ].join('\n')
+}
+
+/** `paths`, `components` and `operations` of admin-openapi.yaml: the typed client's types. */
+const adminTypesModule = async (): Promise<string> =>
+  `${header('admin-openapi.yaml by openapi-typescript')}${await openapiTypes(read('admin-openapi.yaml'))}`
+
 /** What each generated file must contain, from the sources as they are now. */
 export const generatedFiles = async (): Promise<Record<string, string>> => ({
   [generatedPaths.contract]: contractModule(),
   [generatedPaths.validators]: validatorsModule(),
   [generatedPaths.openapiTypes]: await openapiTypesModule(),
   [generatedPaths.panel]: panelModule(header),
+  [generatedPaths.adminDocument]: adminDocumentModule(),
+  [generatedPaths.adminTypes]: await adminTypesModule(),
 })

@@ -50,8 +50,11 @@ const { metafile } = await build({
   target: 'node22',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  // Loaded only by --faker, --spec, --fixtures, --faults or --store redis://…: never on a default start.
-  external: selfContained ? [] : ['@faker-js/faker', 'yaml', 'js-yaml', 'ajv', 'ioredis'],
+  // Loaded only by --faker, --spec, --fixtures, --faults or --store redis://…: never on a default start;
+  // prom-client by the first scrape of /__admin/metrics, OpenTelemetry when OTEL_* variables ask.
+  external: selfContained
+    ? []
+    : ['@faker-js/faker', 'yaml', 'js-yaml', 'ajv', 'ioredis', 'prom-client', '@opentelemetry/*'],
   minifySyntax: true,
   minifyWhitespace: true,
   logLevel: 'warning',

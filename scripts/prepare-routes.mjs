@@ -30,7 +30,7 @@ export const embeddedRoutersSource = async (plugins, scratch) => {
     format: 'esm',
     target: 'node22',
     write: false,
-    external: ['@faker-js/faker', 'yaml', 'ajv'],
+    external: ['@faker-js/faker', 'yaml', 'ajv', 'prom-client', '@opentelemetry/*'],
     logLevel: 'warning',
     plugins,
   })

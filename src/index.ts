@@ -12,6 +12,19 @@ export type { ClockOption } from './core/time/clock.js'
 export type { ErrorBody } from './core/http/errors.js'
 export type { Har, HarEntry } from './core/journal/har.js'
 export type { JournalEntry } from './core/journal/journal-entry.js'
+export type {
+  AnswerSource,
+  MetricsExposition,
+  MetricsScope,
+  ObserveOptions,
+  ReadinessCheck,
+  RequestObserver,
+  RequestTrace,
+  RequestTracer,
+  StateSizes,
+  TracedAnswer,
+  TracedRequest,
+} from './core/observe/observer.js'
 export { createLogger, type Logger, type LogFormat, type LogSink } from './core/http/log.js'
 export type { NewPet, Pet, PetStatus } from './core/spec/pet.js'
 export { createProxy, type Proxy } from './core/proxy/create-proxy.js'

@@ -42,6 +42,14 @@ import type { YamlCodec } from './body/yaml-data.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
 import { coverageModel } from './coverage/coverage-model.js'
 import { coverage } from './coverage/coverage-stage.js'
+import type { ObserveOptions } from './observe/observer.js'
+import { metricsRoutes, probeRoutes } from './observe/observe-routes.js'
+import { stateSizes } from './admin/state-sizes.js'
+import { journalStreams } from './journal/stream-routes.js'
+import { whenReady } from './state/maybe-promise.js'
+import { traceIdOf } from './http/traceparent.js'
+// The variable read here: the request's trace.
+import type {} from './journal/journal-notes.js'
 
 /**
  * The app's hono environment: no bindings; its variables are hono's
@@ -107,6 +115,8 @@ export interface AppOptions {
   proxy?: Proxy
   /** How the places where the spec is silent are read (see silences.ts); default: each switch's default. */
   silences?: Partial<SpecSilences>
+  /** What the host watches: request metrics, traces, GET /__admin/metrics, readiness (observe/); default none. */
+  observe?: ObserveOptions
 }
 
 /** The defaults of {@link AppOptions}. */
@@ -216,14 +226,26 @@ export function prepareMock(
         keepPets: (c, body) => recordPets(selectedSession(c), body, spec.componentValidator('Pet')),
       }),
     }),
+    observe: options.observe,
   })
+  const streams = journalStreams()
+  const adminGuardOf =
+    options.adminToken === undefined
+      ? undefined
+      : apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' })
+  const ready = options.observe?.ready ?? (() => whenReady(sessions.stats(), () => undefined))
+  const { metrics } = options.observe ?? {}
 
   app.onError(onError)
   app.notFound(api.unmatched)
   // Global middleware runs for every request (hono then composes each route's handlers): only the
   // request log when requests are logged; the API's routes are one handler each (pipeline/api-chains.ts).
   const { request } = logger
-  if (request) app.use(requestLog({ ...logger, request }))
+  // The trace id logged: the request's span's, else the caller's traceparent's (none: no field).
+  if (request)
+    app.use(
+      requestLog({ ...logger, request }, (c) => c.get('trace')?.traceId ?? traceIdOf(c.req.header('traceparent'))),
+    )
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
   options.signal?.addEventListener('abort', () => sessions.close())
   // Made now: a document JSON cannot represent (a cycle through YAML aliases) throws here.
@@ -238,6 +260,8 @@ export function prepareMock(
   const register = (): Hono<AppEnv> => {
     app.route('/', docs)
     app.get('/__admin', panelRedirect)
+    // Open like health, so before the admin routes' guard.
+    app.route('/__admin/', probeRoutes(ready))
     // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
     app.route(
       '/__admin/',
@@ -262,11 +286,12 @@ export function prepareMock(
         spec,
         coverage: covered,
         checkPet: petChecker(validatePet),
-        ...(options.adminToken !== undefined && {
-          guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
-        }),
+        ...(adminGuardOf && { guard: adminGuardOf }),
+        streams,
       }),
     )
+    if (metrics)
+      app.route('/__admin/', metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams) }, adminGuardOf))
     spec.operations.forEach((operation, i) => app.on([operation.method], [operation.routePath], chains[i]!))
     return app
   }

@@ -15,6 +15,7 @@ import { appOptionsFromConfig } from './start/app-options-from-config.js'
 import { readStartData } from './start/start-data.js'
 import { appOnStore } from './store/app-on-store.js'
 import { openStore } from './store/open-store.js'
+import { observeHost } from './observe/observe-host.js'
 
 /** What a Config serves, not listening yet: the app, the seed's origin and size, and what ends its event streams. */
 export interface ServerApp {
@@ -22,33 +23,46 @@ export interface ServerApp {
   source: string
   count: number
   stopping: AbortController
+  /** Banner lines of what watches it (traces), and what flushes them when it stops (observe/). */
+  observed: { banner: string[]; shutdown(): Promise<void> }
 }
 
-/** Builds the app a Config serves (scripts/bundle.mjs prepares the router of the default one from it). */
-export const serverApp = async (config: Config): Promise<ServerApp> => {
+/**
+ * Builds the app a Config serves (scripts/bundle.mjs prepares the router of the default one from
+ * it); `env`'s OTEL_* variables turn traces on (none by default).
+ */
+export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Promise<ServerApp> => {
   const data = await readStartData(config)
-  const store = await openStore(config)
+  const opened = await openStore(config)
   const stopping = new AbortController()
-  const options = { ...appOptionsFromConfig(config, data), signal: stopping.signal }
+  const base = appOptionsFromConfig(config, data)
+  const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })
+  const { store } = observed
+  const options = { ...base, signal: stopping.signal, observe: observed.options }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
-  return { app, source: data.source, count: data.pets.length, stopping }
+  return { app, source: data.source, count: data.pets.length, stopping, observed }
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
-export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
-  const { app, source, count, stopping } = await serverApp(config)
+export const startServer = async (
+  config: Config,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningServer & { banner: string }> => {
+  const { app, source, count, stopping, observed } = await serverApp(config, env)
   let running: RunningServer
   try {
     running = await listen(app, config)
   } catch (error) {
     // What the app holds open (a Redis store's connections) would keep a failed start alive.
     stopping.abort()
+    await observed.shutdown()
     throw error
   }
-  // Open event streams end first, so that their connections close with the idle ones.
-  const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs))
-  return { ...running, close, banner: banner(running.url, config, source, count) }
+  // Open event streams end first, so that their connections close with the idle ones; the traces
+  // still pending are exported last.
+  const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs).then(observed.shutdown))
+  return { ...running, close, banner: banner(running.url, config, source, count, observed.banner) }
 }
 
 /** The command: its exit code (cli/exit-codes.ts), or undefined while it serves. */
@@ -60,7 +74,7 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     if (command.run === 'help') return (void process.stdout.write(usage()), exitCodes.ok)
     if (command.run === 'version') return (void process.stdout.write(`${version}\n`), exitCodes.ok)
     for (const note of command.notes) process.stderr.write(`${note}\n`)
-    const running = await startServer(command.config)
+    const running = await startServer(command.config, env)
     stopOnSignals(running)
     // Printed only once signals are handled: whoever waits for it may stop the server at once.
     process.stderr.write(running.banner)

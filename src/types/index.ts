@@ -1,7 +1,9 @@
 /**
  * `petstore-mock/types`: the types of the Pet Store API and of petstore-mock's admin API. Every one
  * is the server's own type (re-exported, never written twice); `paths`, `components` and
- * `operations` are generated from openapi.yaml by openapi-typescript, for openapi-fetch and the like.
+ * `operations` are generated from openapi.yaml by openapi-typescript, for openapi-fetch and the like;
+ * `AdminPaths`, `AdminComponents` and `AdminOperations` from admin-openapi.yaml (the control plane),
+ * and the journal's query with them.
  * Type-only: this entry point has no runtime code.
  */
 export type { NewPet, Pet, PetStatus } from '../core/spec/pet.js'
@@ -9,7 +11,7 @@ export type { DataProfile } from '../core/pets/edge-profile.js'
 export type { ErrorBody } from '../core/http/errors.js'
 export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
 export type { BodyValue, RuleWhen } from '../core/faults/rule-match.js'
-export type { JournalQuery, Shaping } from '../core/journal/journal.js'
+export type { Shaping } from '../core/journal/journal.js'
 export type { JournalEntry } from '../core/journal/journal-entry.js'
 export type { Har, HarEntry, HarPair } from '../core/journal/har.js'
 export type { Snapshot } from '../core/sessions/snapshot.js'
@@ -29,3 +31,14 @@ export type { CoverageReport, InputCoverage, ResponseCoverage } from '../core/co
 export type { PactDocument, PactInteraction } from '../core/pact/pact-document.js'
 export type { ProviderState, StateChangeRequest } from '../core/pact/pact-seed.js'
 export type { components, operations, paths } from '../generated/openapi-types.js'
+export type {
+  components as AdminComponents,
+  operations as AdminOperations,
+  paths as AdminPaths,
+} from '../generated/admin-types.js'
+
+/** The filters and cursor of GET /__admin/requests and /requests.har, as admin-openapi.yaml describes them. */
+export type JournalQuery = Omit<
+  NonNullable<import('../generated/admin-types.js').operations['listRequests']['parameters']['query']>,
+  'count' | 'wait'
+>

@@ -40,6 +40,7 @@ const house: Layer[] = [
       'core/journal',
       'core/lifecycle',
       'core/pact',
+      'core/observe',
       'core/panel',
       'core/pets',
       'core/proxy',
@@ -67,6 +68,11 @@ const allowedFeatureEdges: AllowedEdge[] = [
     from: 'core/journal',
     to: 'core/access',
     why: 'the journal shows which API key sent a request, as the same fingerprint',
+  },
+  {
+    from: 'core/observe',
+    to: 'core/journal',
+    why: 'a request trace is noted for the journal (which records its id), and told how the controls shaped the answer',
   },
   {
     from: 'core/proxy',

@@ -65,7 +65,7 @@ describe('deploy/kubernetes', () => {
     expect(() => new Deployment(wrongType as never).validate()).toThrow()
   })
 
-  it('runs three replicas with the store URL from the Secret, probes on /__admin/health and resource requests', () => {
+  it('runs three replicas with the store URL from the Secret, probes on /__admin/health/ready and /live, and resource requests', () => {
     const deployment = find('Deployment', 'petstore-mock')
     expect(deployment.spec.replicas).toBe(3)
     const [container] = deployment.spec.template.spec.containers
@@ -81,8 +81,9 @@ describe('deploy/kubernetes', () => {
     // Every variable is one the command reads by its current name (no deprecation note in the pods' logs).
     for (const name of Object.keys(env)) expect(name).toMatch(/^PETSTORE_MOCK_/)
     expect(find('Secret', 'petstore-mock-store').stringData!['STORE']).toMatch(/^redis:\/\//)
-    for (const probe of [container.readinessProbe, container.livenessProbe])
-      expect(probe.httpGet).toEqual({ path: '/__admin/health', port: 'http' })
+    // Readiness follows the store (503 while Redis is away or refuses writes); liveness never does.
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/__admin/health/ready', port: 'http' })
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/__admin/health/live', port: 'http' })
     // Liveness is patient: an outage of Redis makes pods unready, not restarted.
     expect(container.livenessProbe.periodSeconds * container.livenessProbe.failureThreshold).toBeGreaterThanOrEqual(60)
     expect(container.ports).toEqual([{ name: 'http', containerPort: 4010 }])

@@ -231,8 +231,9 @@ describe('docs/recipes/kubernetes.md', () => {
   })
 
   it('the probes get 200 without a token, from the pod IP, on a protected mock', async () => {
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/__admin/health/ready', port: 4010 })
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/__admin/health/live', port: 4010 })
     for (const probe of [container.readinessProbe, container.livenessProbe]) {
-      expect(probe.httpGet).toEqual({ path: '/__admin/health', port: 4010 })
       const { port } = new URL(server.url)
       // What the kubelet sends: the pod's IP as Host, no Authorization.
       const res = await new Promise<number>((resolve, reject) => {

@@ -4,6 +4,7 @@ import { type AppOptions, createApp, loadSpec, type Spec, yamlCodec } from '../.
 import { prepareMock } from '../../src/core/app.js'
 import { nodeTransport } from '../../src/node/server/node-transport.js'
 import { codeSpans, pageTables, readPage } from './doc-tables.js'
+import { assertAdminDocument } from './admin-document.js'
 import { testLoadBalanced, testReplicaStores, testStore } from './test-store.js'
 
 const balanced = testLoadBalanced ? await import('./load-balanced.js') : undefined
@@ -128,6 +129,9 @@ export const documentedStatuses = (method: string, url: string, against: Spec = 
  *   Redis away, 507, the Node host's 408, 417 and 431, 502 and 504 of --proxy, and any 4xx or 5xx a
  *   fault rule or an override injects. What is checked of them is their `Error` body.
  *
+ * On /__admin, the answer must also be one the admin API's OpenAPI document (admin-openapi.yaml)
+ * describes: a status its route lists (4xx and 5xx: its `default`), a JSON body of its schema.
+ *
  * Its body: the schema the operation documents for that status, or else (any status ≥ 400) the
  * `Error` schema with `status` equal to the HTTP status; JSON bodies say application/json. A 403 on
  * /__admin (the admin guard's refusal) must say code `forbidden`. A 410 of an operation with
@@ -148,6 +152,7 @@ export const assertContract = async (
       throw new Error(`${where}: a status not documented for ${method} ${path} (documented: ${listed})`)
     }
   }
+  if (/^\/__admin(\/|$)/.test(normalPath(path))) await assertAdminDocument(method, normalPath(path), res)
   const text = await res.clone().text()
   if (method === 'HEAD' || res.status === 204 || (text === '' && res.status < 400)) return
   const operation = routeOf(against, method, path)

@@ -8,6 +8,9 @@ export const isAdminPath = (path: string): boolean => path === '/__admin' || pat
 /** Host names that always reach the admin API: only this machine answers to them. */
 export const loopbackHostNames: readonly string[] = ['localhost', '127.0.0.1', '[::1]']
 
+/** Health and its liveness and readiness probes (observe/observe-routes.ts). */
+const probePaths: readonly string[] = ['/__admin/health', '/__admin/health/live', '/__admin/health/ready']
+
 /** Options of {@link adminGuard}. */
 export interface AdminGuardOptions {
   /** Origins, besides the server's own, whose pages may call the admin API (CORS included); default none. */
@@ -18,7 +21,7 @@ export interface AdminGuardOptions {
    * DNS-rebinding check off.
    */
   hosts?: readonly string[] | 'any' | undefined
-  /** Paths answered whatever the Host (default: health): probes reach them by IP address or service name. */
+  /** Paths answered whatever the Host (default: health and its probes): probes reach them by IP address or service name. */
   anyHostPaths?: readonly string[]
   /** The methods a path answers, for preflights of allowed origins. */
   methodsFor: (path: string) => string[]
@@ -85,7 +88,7 @@ const refusal = (c: Context, { origins, hosts, anyHostPaths }: Policy): string |
  * included. Only the configured origins get CORS headers.
  */
 export const adminGuard = (options: AdminGuardOptions): MiddlewareHandler => {
-  const { hosts = [], origins = [], anyHostPaths = ['/__admin/health'] } = options
+  const { hosts = [], origins = [], anyHostPaths = probePaths } = options
   const policy: Policy = {
     origins,
     hosts: hosts === 'any' ? undefined : [...loopbackHostNames, ...hosts.map((name) => name.toLowerCase())],

@@ -9,6 +9,7 @@ import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import { harRoutes } from '../journal/har-routes.js'
 import { requestsRoutes } from '../journal/requests-routes.js'
+import type { StreamRegistry } from '../journal/stream-registry.js'
 import { streamRoutes } from '../journal/stream-routes.js'
 import { deprecationRoutes } from '../lifecycle/deprecation-routes.js'
 import { pactRoutes } from '../pact/pact-routes.js'
@@ -25,6 +26,9 @@ import type { Pet } from '../spec/pet.js'
 import type { Spec } from '../spec/spec.js'
 import type { SessionAccess } from '../state/session-reader.js'
 import { healthRoutes } from './health-routes.js'
+import { adminDocument } from '../../generated/admin-document.js'
+import { documentRoutes } from './document-routes.js'
+import { knownQuery } from './known-query.js'
 
 /** What the admin API works on. */
 export interface AdminDeps {
@@ -51,6 +55,8 @@ export interface AdminDeps {
   coverage: CoverageModel
   /** Checks a pet like fixtures (a provider state's): the pet, or a sentence naming the field. */
   checkPet(value: unknown, where: string): Pet | string
+  /** The event streams (and their count, for metrics); default: the routes' own. */
+  streams?: StreamRegistry
 }
 
 /**
@@ -70,6 +76,8 @@ export const adminRoutes = (deps: AdminDeps): Hono => {
   admin.route('/', healthRoutes(deps))
   admin.route('/', adminPanelRoutes(deps))
   if (deps.guard) admin.use('*', deps.guard)
+  admin.use('*', knownQuery(adminDocument))
+  admin.route('/', documentRoutes(adminDocument))
   admin.route('/', faultRoutes(routes))
   admin.route('/', sessionRoutes(routes))
   admin.route('/', stateRoutes(routes))
@@ -77,7 +85,7 @@ export const adminRoutes = (deps: AdminDeps): Hono => {
   admin.route('/', clockRoutes(routes))
   admin.route('/', rateLimitRoutes(routes))
   admin.route('/', deprecationRoutes(routes))
-  admin.route('/', streamRoutes(routes))
+  admin.route('/', streamRoutes(routes, deps.streams))
   admin.route('/', harRoutes(routes))
   admin.route('/', snapshotRoutes(routes))
   admin.route('/', coverageRoutes(routes))

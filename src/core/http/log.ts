@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 
 /** How request lines are written. */
 export type LogFormat = 'pretty' | 'json' | 'silent'
@@ -10,6 +10,8 @@ export interface RequestLine {
   status: number
   ms: number
   session?: string
+  /** The W3C trace id, when the request had a span or a traceparent. */
+  traceId?: string
 }
 
 /** Where the server reports requests, warnings and failures. */
@@ -52,10 +54,23 @@ export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
   }
 }
 
-/** One log line per request: method, path, status and milliseconds. */
-export const requestLog = (logger: Logger & Required<Pick<Logger, 'request'>>): MiddlewareHandler =>
+/**
+ * One log line per request: method, path, status and milliseconds, and the request's trace id
+ * when `traceId` reads one (the composition root knows where traces live).
+ */
+export const requestLog = (
+  logger: Logger & Required<Pick<Logger, 'request'>>,
+  traceId: (c: Context) => string | undefined = () => undefined,
+): MiddlewareHandler =>
   async function requestLog(c, next) {
     const start = performance.now()
     await next()
-    logger.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - start })
+    const trace = traceId(c)
+    logger.request({
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: performance.now() - start,
+      ...(trace !== undefined && { traceId: trace }),
+    })
   }

@@ -9,7 +9,7 @@ import {
   type Shaping,
   utf8Length,
 } from './journal.js'
-import { queryOf } from './journal-entry.js'
+import { queryOf, recordedTraceId } from './journal-entry.js'
 
 /** A name and a value: HAR's headers and query string. */
 export interface HarPair {
@@ -60,6 +60,8 @@ export interface HarEntry {
   _apiKeyFingerprint?: string
   /** With --proxy: how the exchange departs from the contract. */
   _violations?: string[]
+  /** The W3C trace id of the request (its span's, else its `traceparent`'s). */
+  _traceId?: string
 }
 
 /** A HAR 1.2 document. */
@@ -128,6 +130,11 @@ const beyondContract = (record: JournalRecord): string | undefined => {
     : undefined
 }
 
+const traceOf = (record: JournalRecord): { _traceId?: string } => {
+  const traceId = recordedTraceId(record)
+  return traceId === undefined ? {} : { _traceId: traceId }
+}
+
 const entryOf = (record: JournalRecord): HarEntry => {
   const { body } = record
   const beyond = beyondContract(record)
@@ -155,6 +162,7 @@ const entryOf = (record: JournalRecord): HarEntry => {
     ...(record.shapedBy && { _shapedBy: record.shapedBy }),
     ...(record.apiKeyFingerprint !== undefined && { _apiKeyFingerprint: record.apiKeyFingerprint }),
     ...(record.violations && { _violations: record.violations }),
+    ...traceOf(record),
   }
 }
 

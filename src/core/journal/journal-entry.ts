@@ -1,6 +1,7 @@
 import { getQueryParams } from 'hono/utils/url'
 import { isSafeNumber, parse as parseLossless } from 'lossless-json'
 import { headerRecord, type JournalRecord, type KeptBody, type Shaping } from './journal.js'
+import { traceIdOf } from '../http/traceparent.js'
 
 /** One recorded request, as GET /__admin/requests and the event stream show it. */
 export interface JournalEntry {
@@ -33,6 +34,23 @@ export interface JournalEntry {
   shapedBy?: Shaping[]
   /** With --proxy: how the request and the deployment's answer depart from the contract. */
   violations?: string[]
+  /** The W3C trace id: the request's span's when the server traces, else its `traceparent`'s. */
+  traceId?: string
+}
+
+/**
+ * The trace a recorded request belongs to: its span's (when the host traces), else the caller's
+ * `traceparent` as recorded with its headers; undefined for neither. Read when shown: a request
+ * costs nothing for it.
+ */
+export const recordedTraceId = (record: JournalRecord): string | undefined => {
+  if (record.traceId !== undefined) return record.traceId
+  const headers = record.headers
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    const name = headers[i]!
+    if (name.length === 11 && name.toLowerCase() === 'traceparent') return traceIdOf(headers[i + 1])
+  }
+  return undefined
 }
 
 /** The query parameters of a recorded URL, as `c.req.queries()` reads them: a value, or the values of a repeated name. */
@@ -76,6 +94,7 @@ export const toEntry = (record: JournalRecord): JournalEntry => {
     record
   const headers = headerRecord(record.headers)
   const authorization = headers['authorization']
+  const traceId = recordedTraceId(record)
   return {
     id,
     time: new Date(time).toISOString(),
@@ -94,5 +113,6 @@ export const toEntry = (record: JournalRecord): JournalEntry => {
     }),
     ...(shapedBy && { shapedBy }),
     ...(violations && { violations }),
+    ...(traceId !== undefined && { traceId }),
   }
 }

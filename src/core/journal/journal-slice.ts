@@ -11,6 +11,8 @@ export interface JournalSlice extends SessionName {
   record(entry: Omit<JournalRecord, 'id'>): MaybePromise<JournalRecord>
   /** Recorded requests, oldest first, filtered by `query`. */
   requests(query?: JournalQuery): MaybePromise<JournalRecord[]>
+  /** How many entries the journal dropped to make room (beyond its size) since the session began. */
+  requestsDropped(): MaybePromise<number>
   clearRequests(): MaybePromise<void>
   /** Hears of each entry recorded from now on; returns the unsubscribe. */
   subscribe(listener: JournalListener): () => void

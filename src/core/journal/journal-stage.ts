@@ -106,6 +106,8 @@ const record = (
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
   const violations = c.get('violations')
   if (violations !== undefined) entry.violations = violations
+  const trace = c.get('trace')
+  if (trace !== undefined) entry.traceId = trace.traceId
   if (reset) return journal.record(entry)
   return whenReady(responseOf(c, res), store, entry, journal)
 }

@@ -95,14 +95,46 @@ export interface JournalRecord {
   shapedBy?: Shaping[]
   /** With --proxy: how the request and the deployment's answer depart from the contract. */
   violations?: string[]
+  /** The trace of the request's span, when the host traces (observe/); a caller's traceparent is read from `headers`. */
+  traceId?: string
 }
 
 /** Filters of {@link Journal.list}. */
 export interface JournalQuery {
   operation?: string
   status?: number
+  /** The request's method, upper case. */
+  method?: string
+  /** The request's path, exactly. */
+  path?: string
+  /** Recorded at or after this instant (epoch ms). */
+  since?: number
+  /** Recorded before this instant (epoch ms). */
+  until?: number
+  /** Entries with a greater id only (the cursor of GET /__admin/requests?after=). */
+  after?: number
   limit?: number
 }
+
+/** Whether `query` filters at all (beside its limit): a store then reads the whole journal to fill the limit. */
+export const filters = (query: JournalQuery): boolean =>
+  query.operation !== undefined ||
+  query.status !== undefined ||
+  query.method !== undefined ||
+  query.path !== undefined ||
+  query.since !== undefined ||
+  query.until !== undefined ||
+  query.after !== undefined
+
+/** Whether a record passes every filter of `query` (its limit aside): one reading for every store. */
+export const matchesQuery = (entry: JournalRecord, query: JournalQuery): boolean =>
+  (query.operation === undefined || entry.operation === query.operation) &&
+  (query.status === undefined || entry.status === query.status) &&
+  (query.method === undefined || entry.method === query.method) &&
+  (query.path === undefined || entry.path === query.path) &&
+  (query.since === undefined || entry.time >= query.since) &&
+  (query.until === undefined || entry.time < query.until) &&
+  (query.after === undefined || entry.id > query.after)
 
 /** Who is told of each new record; `end` when the journal stops telling (its session is gone). */
 export interface JournalListener {
@@ -149,6 +181,7 @@ export class Journal {
   readonly #listeners = new Set<JournalListener>()
   #next = 0
   #nextId = 1
+  #dropped = 0
 
   constructor(capacity: number) {
     this.#capacity = capacity
@@ -162,6 +195,8 @@ export class Journal {
   record(entry: Omit<JournalRecord, 'id'>): JournalRecord {
     const stored = entry as JournalRecord
     stored.id = this.#nextId++
+    // The ring is full: the oldest entry makes room (with no room at all, the new one is dropped).
+    if (this.#entries.length === this.#capacity) this.#dropped++
     if (this.#capacity > 0) {
       this.#entries[this.#next] = stored
       this.#next = (this.#next + 1) % this.#capacity
@@ -176,11 +211,14 @@ export class Journal {
     const limit = query.limit ?? this.#capacity
     for (let i = 1; i <= this.#entries.length && result.length < limit; i++) {
       const entry = this.#entries[(this.#next - i + this.#entries.length) % this.#entries.length]!
-      if (query.operation !== undefined && entry.operation !== query.operation) continue
-      if (query.status !== undefined && entry.status !== query.status) continue
-      result.push(entry)
+      if (matchesQuery(entry, query)) result.push(entry)
     }
     return result
+  }
+
+  /** Entries the ring dropped to make room since the journal began (clearing it drops none). */
+  get dropped(): number {
+    return this.#dropped
   }
 
   /** Empties the ring; ids keep counting, so a reader that saw id n never sees it again. */

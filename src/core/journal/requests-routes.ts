@@ -1,12 +1,20 @@
 import { Hono } from 'hono'
+import { ApiError } from '../http/errors.js'
 import type { SessionAccess } from '../state/session-reader.js'
+import type { JournalQuery, JournalRecord } from './journal.js'
 import { type JournalEntry, toEntry } from './journal-entry.js'
-import { journalQuery } from './journal-query.js'
+import { journalQuery, journalWait } from './journal-query.js'
 import type { JournalSlice } from './journal-slice.js'
+import { waitForRecords } from './journal-wait.js'
 
-/** GET /__admin/requests, newest first. */
+/** GET /__admin/requests. */
 export interface RequestList {
+  /** Newest first; with `after`, oldest first (the page after the cursor). */
   requests: JournalEntry[]
+  /** The cursor to read on from (`after=`): the greatest id in `requests`, else the `after` given, else 0. */
+  next: number
+  /** Entries the journal dropped to make room (beyond --journal-size) since the session began. */
+  dropped: number
 }
 
 /** What the journal's routes work on. */
@@ -17,15 +25,52 @@ export interface RequestsDeps {
   operations: readonly string[]
 }
 
-/** The session's journal: GET /requests (filtered by operation, status, limit), DELETE /requests to empty it. */
+/**
+ * The page `query` asks for: newest first and at most `limit`; with a cursor (`after`), the
+ * oldest entries after it first, so that reading page after page misses none.
+ */
+const pageOf = (records: JournalRecord[], query: JournalQuery): JournalRecord[] => {
+  if (query.after === undefined) return query.limit === undefined ? records : records.slice(0, query.limit)
+  const ascending = records.reverse()
+  return query.limit === undefined ? ascending : ascending.slice(0, query.limit)
+}
+
+/**
+ * The session's journal: GET /requests (filtered by operation, status, method, path, time; paged by
+ * the cursor `after` and `limit`; with `wait`, answered once `count` entries pass the filters, or
+ * 408), DELETE /requests to empty it.
+ */
 export const requestsRoutes = (deps: RequestsDeps): Hono => {
   const { select, read } = deps.session
   const routes = new Hono()
-  routes.get('/requests', select, async (c) =>
-    c.json({
-      requests: (await read(c).requests(journalQuery(c.req.query(), deps.operations))).map(toEntry),
-    } satisfies RequestList),
-  )
+  routes.get('/requests', select, async (c) => {
+    const params = c.req.query()
+    const query = journalQuery(params, deps.operations)
+    const wait = journalWait(params)
+    const journal = read(c)
+    // The store fills a limit newest first: a page after a cursor needs every entry after it.
+    const { limit, ...filters } = query
+    const stored = query.after === undefined && wait === undefined ? query : filters
+    let records: JournalRecord[]
+    if (wait === undefined) records = await journal.requests(stored)
+    else {
+      const met = await waitForRecords(journal, () => journal.requests(stored), wait.count, wait.ms)
+      if (met === undefined) {
+        throw new ApiError(
+          408,
+          `Fewer than ${wait.count} recorded request(s) matched within ${c.req.query('wait')}; the journal was read again after each new entry.`,
+        )
+      }
+      records = met
+    }
+    const page = pageOf(records, query)
+    const greatest = page.reduce((max, record) => (record.id > max ? record.id : max), query.after ?? 0)
+    return c.json({
+      requests: page.map(toEntry),
+      next: greatest,
+      dropped: await journal.requestsDropped(),
+    } satisfies RequestList)
+  })
   routes.delete('/requests', select, async (c) => {
     await read(c).clearRequests()
     return c.body(null, 204)

@@ -17,16 +17,16 @@ const headers = {
   'X-Accel-Buffering': 'no',
 }
 
+/** The event streams of an app's journals, each entry as its client view's JSON. */
+export const journalStreams = (): StreamRegistry => new StreamRegistry((record) => JSON.stringify(toEntry(record)))
+
 /**
  * GET /requests/stream: the session's journal as server-sent events, one per
  * new entry, within the caps of {@link StreamRegistry}. A HEAD gets the same
  * status and headers and never subscribes: hono runs the GET handler for it
  * and drops the body unread, without cancelling it.
  */
-export const streamRoutes = (
-  deps: StreamDeps,
-  streams = new StreamRegistry((record) => JSON.stringify(toEntry(record))),
-): Hono =>
+export const streamRoutes = (deps: StreamDeps, streams = journalStreams()): Hono =>
   new Hono().get('/requests/stream', deps.session.select, (c) => {
     const session = deps.session.read(c)
     if (c.req.method === 'HEAD') {

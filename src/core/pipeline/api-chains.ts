@@ -19,6 +19,8 @@ import { chain, type Next, type OnError, type Stage } from '../http/stage.js'
 import { sunsetGate } from '../lifecycle/sunset-stage.js'
 import { validateRequest } from '../spec/validate-request.js'
 import type { Transport } from '../http/transport.js'
+import { observe } from '../observe/observe-stage.js'
+import type { ObserveOptions } from '../observe/observer.js'
 
 /** What the chains of the API's routes are built from. */
 export interface ApiChainsOptions {
@@ -46,11 +48,13 @@ export interface ApiChainsOptions {
   forward?: (operation: SpecOperation | undefined) => Next
   /** A stage that sees each answer of an operation as built (contract coverage, coverage/coverage-stage.ts). */
   coverage?: (operation: SpecOperation) => Stage
+  /** The host's request observer and tracer (observe/): a first stage when either is set. */
+  observe?: Pick<ObserveOptions, 'requests' | 'tracer'> | undefined
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
 export interface ApiChains {
-  /** journal → CORS → coverage → session → rate-limit policy → latency → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
+  /** (observe →) journal → CORS → coverage → session → rate-limit policy → latency → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
   operation(operation: SpecOperation, handler: Next): Next
   /**
    * For a path with routes: OPTIONS (not a CORS preflight) 204 with Allow, another method 405 with
@@ -72,10 +76,19 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const journalOptions = { transport, onError, session: selectedSession }
 
   const { forward } = options
+  const watch = (op: SpecOperation | undefined) =>
+    observe(op, {
+      requests: options.observe?.requests,
+      tracer: options.observe?.tracer,
+      route: op ? `${basePath}${op.path}` : null,
+      proxied: forward !== undefined,
+      session: selectedSession,
+    })
   // With --proxy the deployment authenticates, reads and validates: the chain ends at `forward`.
   const operation = (op: SpecOperation, handler: Next): Next =>
     chain(
       [
+        watch(op),
         journal(op, journalOptions),
         cors,
         options.coverage?.(op),
@@ -116,7 +129,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
     )
   }
   const api = chain(
-    [journal(undefined, journalOptions), cors, session, policy, delay],
+    [watch(undefined), journal(undefined, journalOptions), cors, session, policy, delay],
     forward ? forward(undefined) : notFound,
   )
   const other = chain([cors], notFound)

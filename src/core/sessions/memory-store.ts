@@ -209,6 +209,10 @@ export class Session implements SessionState {
     return this.journal.list(query)
   }
 
+  requestsDropped(): number {
+    return this.journal.dropped
+  }
+
   clearRequests(): void {
     this.journal.clear()
   }

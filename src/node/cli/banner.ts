@@ -52,9 +52,16 @@ const withoutPassword = (text: string): string => {
  * What a start prints on stderr once it listens on `listening` (its own URL): the version and a URL
  * to open, the auth mode, where the `count` pets came from (`source`), the admin API and its guards,
  * every option set away from its default that changes answers, and a curl line to paste. Secrets are
- * never in it: API keys as the journal redacts them, passwords in URLs as ***.
+ * never in it: API keys as the journal redacts them, passwords in URLs as ***. `observed`: the lines
+ * of what watches it (traces, see observe/).
  */
-export const banner = (listening: string, config: Config, source: string, count: number): string => {
+export const banner = (
+  listening: string,
+  config: Config,
+  source: string,
+  count: number,
+  observed: readonly string[] = [],
+): string => {
   const { url, allInterfaces } = reachableUrl(listening)
   const auth =
     config.apiKeys.length > 0
@@ -80,6 +87,7 @@ export const banner = (listening: string, config: Config, source: string, count:
     ...(config.store === 'memory'
       ? []
       : [`  store: ${redactStore(config.store)} (prefix ${config.storePrefix}), shared by every replica on it`]),
+    ...observed,
     `  panel: ${url}/__admin/ (the QA panel, in a browser)`,
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',

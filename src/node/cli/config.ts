@@ -48,6 +48,8 @@ export interface Config extends SpecSilences {
   store: string
   /** Prefix of the Redis store's keys. */
   storePrefix: string
+  /** GET /__admin/metrics and the per-request counts behind it (observe/). */
+  metrics: boolean
 }
 
 /** The defaults of every option but `log`, which depends on the terminal. */
@@ -77,4 +79,5 @@ export const configDefaults: Omit<Config, 'log'> = {
   ...silenceDefaults,
   store: 'memory',
   storePrefix: 'petstore-mock',
+  metrics: true,
 }

@@ -295,5 +295,12 @@ export const optionSpecs: readonly OptionSpec[] = [
     default: 'false',
     help: 'Add X-Contract-Violations: n to every proxied answer',
   },
+  {
+    flag: 'metrics',
+    env: 'PETSTORE_MOCK_METRICS',
+    kind: 'cors',
+    default: 'on',
+    help: 'GET /__admin/metrics (Prometheus text, behind the admin token) and the per-request counts behind it: on or off',
+  },
   ...silenceOptions,
 ]

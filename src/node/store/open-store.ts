@@ -8,8 +8,11 @@ export class StoreClientMissing extends Error {
   override name = 'StoreClientMissing'
 }
 
-/** A store the app is built on, and what resolves once it can serve. */
-export type StoreFactory = (start: StartState, maxSessions: number) => SessionStore & { ready: Promise<void> }
+/** A store the app is built on, what resolves once it can serve, and why it cannot take writes now (readiness). */
+export type StoreFactory = (
+  start: StartState,
+  maxSessions: number,
+) => SessionStore & { ready: Promise<void>; refusesWrites?(): Promise<string | undefined> }
 
 const isMissingClient = (error: unknown): boolean =>
   (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && /ioredis/.test(String((error as Error).message))

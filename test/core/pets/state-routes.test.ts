@@ -108,7 +108,7 @@ describe('state control', () => {
     expect(await (await request('/__admin/faults')).json()).toEqual({
       faults: [{ id: 1, operation: 'getPet', status: 500, times: 1, remaining: 1 }],
     })
-    expect(await (await request('/__admin/requests')).json()).toEqual({ requests: [] })
+    expect(await (await request('/__admin/requests')).json()).toEqual({ requests: [], next: 0, dropped: 0 })
     expect((await (await request('/v1/pets', postJson({ name: 'd', categoryId: 3 }))).json()).id).toBe(3)
   })
 })

@@ -57,8 +57,8 @@ end
 export const worldSuffixes = ['m', 'i', 'i:available', 'i:pending', 'i:sold', 'f', 'fj', 'fm', 'fr'] as const
 /** Contract coverage: counters, kept interactions' keys and seeds, requests of those left out (scripts-coverage.ts). */
 export const coverageSuffixes = ['cv', 'pk', 'pl', 'pn'] as const
-/** Besides the world: rate-limit windows, deprecation counters, the journal and its id counter, coverage. */
-export const sessionSuffixes = [...worldSuffixes, 'w', 'wo', 'd', 'j', 'jn', ...coverageSuffixes] as const
+/** Besides the world: rate-limit windows, deprecation counters, the journal, its id counter and its drop count, coverage. */
+export const sessionSuffixes = [...worldSuffixes, 'w', 'wo', 'd', 'j', 'jn', 'jd', ...coverageSuffixes] as const
 
 const luaList = (items: readonly string[]): string => `{${items.map((s) => `'${s}'`).join(', ')}}`
 

@@ -9,7 +9,13 @@ import {
   maxFaultRules,
 } from '../../../core/faults/fault-rules.js'
 import { maxTrackedKeys, type RateDecision, type RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
-import type { JournalListener, JournalQuery, JournalRecord } from '../../../core/journal/journal.js'
+import {
+  filters,
+  type JournalListener,
+  type JournalQuery,
+  type JournalRecord,
+  matchesQuery,
+} from '../../../core/journal/journal.js'
 import type { NewPet, Pet, PetStatus } from '../../../core/spec/pet.js'
 import type { DeprecationHeard } from '../../../core/lifecycle/deprecation-slice.js'
 import type { RateLimitState } from '../../../core/rate-limit/rate-limit-slice.js'
@@ -360,7 +366,7 @@ export class RedisSession implements SessionState {
   }
 
   requests(query: JournalQuery = {}): Promise<JournalRecord[]> {
-    const filtered = query.operation !== undefined || query.status !== undefined
+    const filtered = filters(query)
     const limit = query.limit ?? this.#ctx.start.journalSize
     if (limit <= 0) return Promise.resolve([])
     // Newest first, as the memory journal lists them.
@@ -369,12 +375,14 @@ export class RedisSession implements SessionState {
       for (const text of texts) {
         if (result.length >= limit) break
         const entry = decodeEntry(text)
-        if (query.operation !== undefined && entry.operation !== query.operation) continue
-        if (query.status !== undefined && entry.status !== query.status) continue
-        result.push(entry)
+        if (matchesQuery(entry, query)) result.push(entry)
       }
       return result
     })
+  }
+
+  requestsDropped(): Promise<number> {
+    return this.#call(this.#ctx.client.get(`${this.#base}jd`)).then((count) => Number(count ?? 0))
   }
 
   clearRequests(): Promise<void> {

@@ -8,6 +8,7 @@ import { encodeWorld } from './codec.js'
 import { defineScripts, type RunScript } from './commands.js'
 import { JournalEvents } from './journal-events.js'
 import { parseSelection, RedisSession, type SessionContext } from './redis-session.js'
+import { countStoreError } from '../store-errors.js'
 
 /** How the store reaches Redis. */
 export interface RedisStoreOptions {
@@ -34,8 +35,11 @@ export const storeUnavailable = (): ApiError =>
     headers: { 'Retry-After': '1' },
   })
 
+const timedOut = (error: unknown): boolean => /timed out/i.test(String((error as Error)?.message))
+
 // A script's own error is a bug (500); anything else (closed, timed out, not connected) is Redis away.
 const failed = (error: unknown): never => {
+  countStoreError(error instanceof ReplyError ? 'refused' : timedOut(error) ? 'timeout' : 'unreachable')
   if (
     error instanceof ReplyError &&
     !/^(LOADING|BUSY|READONLY|MASTERDOWN|TRYAGAIN)/.test(String((error as Error).message))
@@ -160,6 +164,25 @@ export class RedisSessionStore implements SessionStore {
         const [pets, sessions] = (reply as number[]).map(Number) as [number, number]
         return { pets, sessions }
       }, failed),
+    )
+  }
+
+  /**
+   * Why Redis cannot take this replica's writes now, or undefined when it can (the readiness
+   * probe): one SET of a key of the prefix that expires in a minute. An error reply (READONLY,
+   * OOM, MISCONF, NOREPLICAS…) is a sentence; no answer or no connection is {@link storeUnavailable}.
+   */
+  refusesWrites(): Promise<string | undefined> {
+    return this.#client.set(`${this.#prefix}:ready`, String(Date.now()), 'PX', 60_000).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!(error instanceof ReplyError)) return failed(error)
+        countStoreError('refused')
+        const reply = String((error as Error).message)
+          .split('\n')[0]!
+          .slice(0, 200)
+        return `The state store (Redis) refuses writes: ${reply}`
+      },
     )
   }
 

@@ -100,7 +100,7 @@ return note(ARGV[1] .. 'd', ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]))
 /**
  * Recording a request: `record(b, tail, size, channel)` stores the entry
  * (`{"id":N` then `tail`, the JSON after the id) under the next id, drops the
- * oldest beyond the size, publishes it to every replica's subscribers and
+ * oldest beyond the size (counted in `jd`), publishes it to every replica's subscribers and
  * answers the id.
  */
 const luaRecord = `
@@ -108,7 +108,12 @@ local function record(b, tail, size, channel)
   local id = redis.call('INCR', b .. 'jn')
   local json = '{"id":' .. id .. tail
   if size > 0 then
-    if redis.call('LPUSH', b .. 'j', json) > size then redis.call('LTRIM', b .. 'j', 0, size - 1) end
+    if redis.call('LPUSH', b .. 'j', json) > size then
+      redis.call('LTRIM', b .. 'j', 0, size - 1)
+      redis.call('INCR', b .. 'jd')
+    end
+  else
+    redis.call('INCR', b .. 'jd')
   end
   redis.call('PUBLISH', channel, json)
   return id

@@ -1,0 +1,20 @@
+import type { SessionStore } from '../sessions/port.js'
+import type { StateSizes } from '../observe/observer.js'
+
+/**
+ * The state's sizes now: every session's summary (without touching recency), added up, and the
+ * event streams open on this process. On a store that lives elsewhere the summaries are one batch
+ * of reads (the store batches the calls of one turn); bounded by --max-sessions.
+ */
+export const stateSizes = async (sessions: SessionStore, streams: { readonly open: number }): Promise<StateSizes> => {
+  const all = await sessions.sessions()
+  const summaries = await Promise.all(all.map((session) => session.summary()))
+  const sizes: StateSizes = { sessions: summaries.length, pets: 0, journalEntries: 0, faultRules: 0, eventStreams: 0 }
+  for (const summary of summaries) {
+    sizes.pets += summary.pets
+    sizes.journalEntries += summary.requests
+    sizes.faultRules += summary.faults
+  }
+  sizes.eventStreams = streams.open
+  return sizes
+}

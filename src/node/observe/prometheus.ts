@@ -1,0 +1,214 @@
+import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client'
+import { answerSources, type StateSizes } from '../../core/observe/observer.js'
+import type { ProxyStats } from '../../core/proxy/proxy-stats.js'
+import { storeErrors, type StoreErrorKind } from '../store/store-errors.js'
+import { latencyBuckets, type RequestCounts } from './request-counts.js'
+
+/** What the registry reads at each scrape. */
+export interface RegistrySources {
+  requests: RequestCounts
+  version: string
+  /** `memory`, or `redis` (the store's errors are then counted). */
+  store: 'memory' | 'redis'
+  /** With --proxy: its counts. */
+  proxy?: ProxyStats
+  /**
+   * The memory budget's use, 0 to 1 (`petstore_mock_memory_budget_used_ratio`): the hook for the
+   * budget another issue adds; no budget exists yet, so nothing passes it and the series is absent.
+   */
+  memoryBudgetUsed?: () => number
+}
+
+/** The series' names (docs/reference/metrics.md describes each, its labels and cardinality). */
+export const metricNames = {
+  requests: 'petstore_mock_requests_total',
+  duration: 'petstore_mock_request_duration_seconds',
+  sessions: 'petstore_mock_sessions',
+  pets: 'petstore_mock_pets',
+  journalEntries: 'petstore_mock_journal_entries',
+  faultRules: 'petstore_mock_fault_rules',
+  eventStreams: 'petstore_mock_event_streams',
+  storeErrors: 'petstore_mock_store_errors_total',
+  proxyForwarded: 'petstore_mock_proxy_forwarded_total',
+  proxyViolations: 'petstore_mock_proxy_violations_total',
+  memoryBudget: 'petstore_mock_memory_budget_used_ratio',
+  info: 'petstore_mock_info',
+} as const
+
+/** The label value of requests outside the contract's operations (404, 405, OPTIONS under /v1). */
+export const unmatchedOperation = 'unmatched'
+
+const shared = (what: string, store: 'memory' | 'redis'): string =>
+  store === 'redis'
+    ? `${what}. Shared state: every replica on the store reports the same value; aggregate with max(), not sum().`
+    : `${what}.`
+
+/** One value of a histogram as prom-client's registry writes it. */
+interface HistogramValue {
+  metricName: string
+  labels: Record<string, string | number>
+  value: number
+}
+
+/**
+ * The latency histogram as a metric of prom-client's registry: prom-client writes it (names,
+ * labels, escaping, numbers), from the counts of {@link RequestCounts}. Not prom-client's own
+ * Histogram: that one is fed one observation at a time, and the counts are kept on the request
+ * path before prom-client is even loaded (request-counts.ts).
+ */
+class LatencyHistogram {
+  readonly name = metricNames.duration
+  readonly help =
+    'Time from a /v1 request entering the pipeline to its answer (injected latency included), per operation, on this replica.'
+  readonly type = 'histogram'
+  readonly aggregator = 'sum'
+  readonly labelNames = ['operation']
+
+  constructor(private readonly requests: RequestCounts) {}
+
+  async get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: HistogramValue[] }> {
+    const values: HistogramValue[] = []
+    for (const counts of this.requests.operations()) {
+      const operation = counts.operation ?? unmatchedOperation
+      let cumulative = 0
+      latencyBuckets.forEach((bound, i) => {
+        cumulative += counts.buckets[i]!
+        values.push({ metricName: `${this.name}_bucket`, labels: { operation, le: bound }, value: cumulative })
+      })
+      values.push({ metricName: `${this.name}_bucket`, labels: { operation, le: '+Inf' }, value: counts.count })
+      values.push({ metricName: `${this.name}_sum`, labels: { operation }, value: counts.sum })
+      values.push({ metricName: `${this.name}_count`, labels: { operation }, value: counts.count })
+    }
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values }
+  }
+
+  reset(): void {}
+}
+
+/** The registry of one process, and how a scrape reads it. */
+export interface MetricsRegistry {
+  contentType: string
+  /** The exposition text; `sizes` as just read (undefined: the store could not be read, the gauges are NaN). */
+  scrape(sizes: StateSizes | undefined): Promise<string>
+}
+
+/**
+ * Builds the Prometheus registry: the process's own defaults (collectDefaultMetrics: CPU, memory,
+ * heap, GC, event-loop lag, from now on), the traffic of this replica, the state's sizes as read at
+ * the scrape, the store's errors, the proxy's counts. Loaded at the first scrape only.
+ */
+export const createRegistry = (sources: RegistrySources): MetricsRegistry => {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const { requests, store } = sources
+
+  new Gauge({
+    name: metricNames.info,
+    help: 'Always 1: the version and the store of this replica.',
+    labelNames: ['version', 'store'],
+    registers: [registry],
+  }).set({ version: sources.version, store }, 1)
+
+  new Counter({
+    name: metricNames.requests,
+    help: 'Answered /v1 requests on this replica, by operation, status (0: connection reset) and what shaped the answer (contract, rule, prefer, proxy).',
+    labelNames: ['operation', 'status', 'shaped_by'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const counts of requests.operations()) {
+        const operation = counts.operation ?? unmatchedOperation
+        counts.byStatus.forEach((cells, status) => {
+          cells?.forEach((n, source) => {
+            if (n > 0) this.inc({ operation, status, shaped_by: answerSources[source]! }, n)
+          })
+        })
+      }
+    },
+  })
+  registry.registerMetric(new LatencyHistogram(requests) as unknown as Metric)
+
+  let sizes: StateSizes | undefined
+  const sizeGauge = (name: string, help: string, read: (sizes: StateSizes) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(sizes === undefined ? Number.NaN : read(sizes))
+      },
+    })
+  sizeGauge(metricNames.sessions, shared('Sessions held', store), (s) => s.sessions)
+  sizeGauge(metricNames.pets, shared("Pets held, every session's together", store), (s) => s.pets)
+  sizeGauge(
+    metricNames.journalEntries,
+    shared("Journal entries held, every session's together", store),
+    (s) => s.journalEntries,
+  )
+  sizeGauge(
+    metricNames.faultRules,
+    shared("Fault rules installed, every session's together", store),
+    (s) => s.faultRules,
+  )
+  sizeGauge(
+    metricNames.eventStreams,
+    'Event streams (GET /__admin/requests/stream) open on this replica.',
+    (s) => s.eventStreams,
+  )
+
+  if (store === 'redis') {
+    new Counter({
+      name: metricNames.storeErrors,
+      help: 'Failed calls of this replica to the store (Redis), by kind: timeout (no answer within 2 s), unreachable (no connection), refused (an error reply).',
+      labelNames: ['kind'],
+      registers: [registry],
+      collect() {
+        this.reset()
+        for (const kind of Object.keys(storeErrors) as StoreErrorKind[]) this.inc({ kind }, storeErrors[kind])
+      },
+    })
+  }
+
+  const { proxy } = sources
+  if (proxy) {
+    new Counter({
+      name: metricNames.proxyForwarded,
+      help: 'Requests this replica forwarded to the deployment (--proxy), answered by it or not (502, 504).',
+      registers: [registry],
+      collect() {
+        this.reset()
+        this.inc(proxy.report().forwarded)
+      },
+    })
+    new Counter({
+      name: metricNames.proxyViolations,
+      help: 'Contract violations of proxied exchanges on this replica, by operation (request: a path the contract does not have).',
+      labelNames: ['operation'],
+      registers: [registry],
+      collect() {
+        this.reset()
+        for (const [operation, n] of Object.entries(proxy.report().violations)) this.inc({ operation }, n)
+      },
+    })
+  }
+
+  const { memoryBudgetUsed } = sources
+  if (memoryBudgetUsed) {
+    new Gauge({
+      name: metricNames.memoryBudget,
+      help: 'Share of the memory budget in use on this replica, 0 to 1.',
+      registers: [registry],
+      collect() {
+        this.set(memoryBudgetUsed())
+      },
+    })
+  }
+
+  return {
+    contentType: registry.contentType,
+    scrape: (read) => {
+      sizes = read
+      return registry.metrics()
+    },
+  }
+}
