@@ -344,6 +344,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/coverage": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on; default `default`, created on first use. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** Contract coverage of the session's requests since its start or last reset */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        /** Forget the coverage counts and the kept interactions */
+        delete: operations["clearCoverage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/pact": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on; default `default`, created on first use. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's distinct interactions as a Pact V4 document */
+        get: operations["getPact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/provider-states": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on; default `default`, created on first use. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The Pact verifier's state change call */
+        post: operations["setUpProviderState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/sessions": {
         parameters: {
             query?: never;
@@ -406,13 +467,26 @@ export interface components {
         SessionName: string;
         FaultRuleInput: {
             operation?: string;
+            /** @description 400–599; 200–599 with body or headers. */
             status?: number;
             delayMs?: number;
             /** @enum {unknown} */
-            fault?: "connection_reset" | "empty_response" | "malformed_body";
+            fault?: "connection_reset" | "empty_response" | "malformed_body" | "hang" | "drip";
             times?: number;
             probability?: number;
             petId?: number;
+            when?: components["schemas"]["RuleWhen"];
+            /** @description The rule's own answer's headers (a Content-Type says what body is). */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description The rule's own answer's body, a string (text) or any other JSON value (sent as JSON). */
+            body?: unknown;
+            /**
+             * @description Lets the rule's own answer break openapi.yaml; such answers are flagged everywhere.
+             * @constant
+             */
+            breaksContract?: true;
         };
         FaultRule: {
             id: number;
@@ -421,10 +495,35 @@ export interface components {
             status?: number;
             delayMs?: number;
             /** @enum {unknown} */
-            fault?: "connection_reset" | "empty_response" | "malformed_body";
+            fault?: "connection_reset" | "empty_response" | "malformed_body" | "hang" | "drip";
             times?: number;
             probability?: number;
             petId?: number;
+            when?: components["schemas"]["RuleWhen"];
+            /** @description The rule's own answer's headers (a Content-Type says what body is). */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description The rule's own answer's body, a string (text) or any other JSON value (sent as JSON). */
+            body?: unknown;
+            /**
+             * @description Lets the rule's own answer break openapi.yaml; such answers are flagged everywhere.
+             * @constant
+             */
+            breaksContract?: true;
+        };
+        /** @description Conditions a request must all meet for the rule to apply (one client). */
+        RuleWhen: {
+            apiKey?: string | {
+                fingerprint: string;
+            };
+            headers?: {
+                [key: string]: string;
+            };
+            query?: {
+                [key: string]: string;
+            };
+            body?: Record<string, never>;
         };
         FaultList: {
             faults: components["schemas"]["FaultRule"][];
@@ -442,6 +541,8 @@ export interface components {
         SeedRequest: {
             count: number;
             seed?: number;
+            /** @enum {unknown} */
+            data?: "realistic" | "edge";
         };
         Shaping: {
             /** @enum {unknown} */
@@ -450,6 +551,10 @@ export interface components {
             delayMs?: number;
             ruleId?: number;
             fault?: string;
+            /** @constant */
+            custom?: true;
+            /** @constant */
+            breaksContract?: true;
         };
         JournalEntry: {
             id: number;
@@ -464,6 +569,7 @@ export interface components {
             status: number;
             durationMs: number;
             authorization?: string;
+            apiKeyFingerprint?: string;
             headers: {
                 [key: string]: string;
             };
@@ -528,6 +634,44 @@ export interface components {
             lastSeen: string | null;
             clients: Record<string, never>[];
             other: Record<string, never>;
+        };
+        CoverageReport: {
+            /** @description The session counted (X-Mock-Session; default). */
+            session: string;
+            /** @description Documented responses that at least one request got. */
+            covered: number;
+            /** @description Documented responses of the contract. */
+            total: number;
+            /** @description covered / total × 100, to one decimal. */
+            percent: number;
+            /** @description Answers of the contract's operations counted. */
+            requests: number;
+            /** @description Every documented response, then the statuses answered beyond the contract. */
+            responses: {
+                operation: string;
+                status: number;
+                documented: boolean;
+                requests: number;
+                /** @description Of which a fault rule, Prefer or __code made. */
+                injected: number;
+                covered: boolean;
+                /**
+                 * @description A fault rule's own answers marked breaksContract: beyond the contract, covering nothing.
+                 * @constant
+                 */
+                breaksContract?: true;
+            }[];
+            /** @description The classes of input derived from the contract, each with its count. */
+            inputs: {
+                operation: string;
+                /** @enum {unknown} */
+                in: "query" | "path" | "body";
+                name: string;
+                class: string;
+                description: string;
+                requests: number;
+                covered: boolean;
+            }[];
         };
         SessionSummary: {
             name: string;
@@ -1221,6 +1365,123 @@ export interface operations {
                     };
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on; default `default`, created on first use. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each documented response and input class, with counts (its JSON Schema is also exported as coverageSchema). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageReport"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    clearCoverage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on; default `default`, created on first use. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getPact: {
+        parameters: {
+            query: {
+                consumer: string;
+                /** @description Default the contract's info.title. */
+                provider?: string;
+            };
+            header?: {
+                /** @description The session the route acts on; default `default`, created on first use. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Pact Specification V4 document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        consumer: {
+                            name: string;
+                        };
+                        provider: {
+                            name: string;
+                        };
+                        interactions: Record<string, never>[];
+                        metadata: Record<string, never>;
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    setUpProviderState: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on; default `default`, created on first use. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    state?: string;
+                    params?: Record<string, never>;
+                    /** @enum {unknown} */
+                    action?: "setup" | "teardown";
+                };
+            };
+        };
+        responses: {
+            /** @description Set up (or nothing to do). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            507: components["responses"]["Error"];
             default: components["responses"]["Error"];
         };
     };

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/core/app.js'
+import { coverageSchema } from '../../../src/core/coverage/coverage-schema.js'
 import { assertAdminDocument } from '../../helpers/admin-document.js'
 import { contractApp } from '../../helpers/contract.js'
 
@@ -44,6 +45,11 @@ describe('admin-openapi.yaml', () => {
     const res = await request('/__admin/openapi.json', { headers: { Authorization: 'Bearer secret' } })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ ...document, info: { ...document.info, version } })
+  })
+
+  it('describes the coverage report with the very schema the package exports (coverageSchema)', () => {
+    const { $schema: _draft, title: _title, ...exported } = coverageSchema
+    expect(document.components.schemas.CoverageReport).toEqual(JSON.parse(JSON.stringify(exported)))
   })
 
   it('is shipped in the package, next to openapi.yaml', () => {
