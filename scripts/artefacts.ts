@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { Ajv } from 'ajv'
 import { openapiTypes } from 'petstore-mock-openapi-typescript'
 import { parse } from 'yaml'
+import { documentedQueries } from '../src/core/admin/known-query.js'
 import { faultRuleSchema } from '../src/core/faults/fault-rules.js'
 import { validatePets } from '../src/core/pets/seed.js'
 import { snapshotSchema } from '../src/core/sessions/snapshot.js'
@@ -27,6 +28,7 @@ export const generatedPaths = {
   openapiTypes: 'src/generated/openapi-types.ts',
   panel: 'src/generated/panel.ts',
   adminDocument: 'src/generated/admin-document.ts',
+  adminQuery: 'src/generated/admin-query.ts',
   adminTypes: 'src/generated/admin-types.ts',
 } as const
 
@@ -110,6 +112,17 @@ const adminDocumentModule = (): string => {
   ].join('\n')
 }
 
+/** The query parameters of each admin route: what the admin routes check, without the whole document. */
+const adminQueryModule = (): string =>
+  [
+    header('admin-openapi.yaml'),
+    "import type { DocumentedQuery } from '../core/admin/known-query.js'",
+    '',
+    '/** Each route of admin-openapi.yaml and the query parameters it takes. */',
+    `export const adminQueries: readonly DocumentedQuery[] = ${JSON.stringify(documentedQueries(parse(read('admin-openapi.yaml'))))}`,
+    '',
+  ].join('\n')
+
 /** `paths`, `components` and `operations` of admin-openapi.yaml: the typed client's types. */
 const adminTypesModule = async (): Promise<string> =>
   `${header('admin-openapi.yaml by openapi-typescript')}${await openapiTypes(read('admin-openapi.yaml'))}`
@@ -121,5 +134,6 @@ export const generatedFiles = async (): Promise<Record<string, string>> => ({
   [generatedPaths.openapiTypes]: await openapiTypesModule(),
   [generatedPaths.panel]: panelModule(header),
   [generatedPaths.adminDocument]: adminDocumentModule(),
+  [generatedPaths.adminQuery]: adminQueryModule(),
   [generatedPaths.adminTypes]: await adminTypesModule(),
 })

@@ -26,7 +26,7 @@ import type { Pet } from '../spec/pet.js'
 import type { Spec } from '../spec/spec.js'
 import type { SessionAccess } from '../state/session-reader.js'
 import { healthRoutes } from './health-routes.js'
-import { adminDocument } from '../../generated/admin-document.js'
+import { adminQueries } from '../../generated/admin-query.js'
 import { documentRoutes } from './document-routes.js'
 import { knownQuery } from './known-query.js'
 
@@ -76,8 +76,11 @@ export const adminRoutes = (deps: AdminDeps): Hono => {
   admin.route('/', healthRoutes(deps))
   admin.route('/', adminPanelRoutes(deps))
   if (deps.guard) admin.use('*', deps.guard)
-  admin.use('*', knownQuery(adminDocument))
-  admin.route('/', documentRoutes(adminDocument))
+  admin.use('*', knownQuery(adminQueries))
+  admin.route(
+    '/',
+    documentRoutes(() => import('../../generated/admin-document.js').then((m) => m.adminDocument)),
+  )
   admin.route('/', faultRoutes(routes))
   admin.route('/', sessionRoutes(routes))
   admin.route('/', stateRoutes(routes))

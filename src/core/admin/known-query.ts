@@ -3,11 +3,10 @@ import { badRequest } from '../http/errors.js'
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const
 
-/** A route of an OpenAPI document: its method, its path as a pattern, and the query parameters it takes. */
-interface DocumentedRoute {
+/** A route of an OpenAPI document: its method, its path template, and the query parameters it takes. */
+export interface DocumentedQuery {
   method: string
   template: string
-  path: RegExp
   query: string[]
 }
 
@@ -19,16 +18,14 @@ const resolve = (document: Record<string, any>, parameter: Parameter): Parameter
   return (document['components']?.['parameters']?.[name] ?? {}) as Parameter
 }
 
-const routesOf = (document: Record<string, any>): DocumentedRoute[] =>
+/** The query parameters each route of an OpenAPI document takes (npm run generate writes them for the admin API). */
+export const documentedQueries = (document: Record<string, any>): DocumentedQuery[] =>
   Object.entries(document['paths'] as Record<string, Record<string, any>>).flatMap(([template, item]) =>
     methods
       .filter((method) => item[method] !== undefined)
       .map((method) => ({
         method: method.toUpperCase(),
         template,
-        path: new RegExp(
-          `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`,
-        ),
         query: [...((item['parameters'] ?? []) as Parameter[]), ...((item[method]['parameters'] ?? []) as Parameter[])]
           .map((parameter) => resolve(document, parameter))
           .filter((parameter) => parameter.in === 'query')
@@ -38,12 +35,17 @@ const routesOf = (document: Record<string, any>): DocumentedRoute[] =>
 
 /**
  * Refuses, with 400 naming it, a query parameter the route does not take, as the admin API's
- * OpenAPI document (`document`) lists them: `?offset=2` or `?since=5` on a route that ignored them
+ * OpenAPI document lists them (`documented`, see {@link documentedQueries}): `?offset=2` or `?since=5` on a route that ignored them
  * used to answer every entry, and a pipeline asserted on the wrong data. The document is the one
  * list: a parameter a route reads and the document omits is refused too, so they cannot drift.
  */
-export const knownQuery = (document: Record<string, any>): MiddlewareHandler => {
-  const routes = routesOf(document)
+export const knownQuery = (documented: readonly DocumentedQuery[]): MiddlewareHandler => {
+  const routes = documented.map((route) => ({
+    ...route,
+    path: new RegExp(
+      `^${route.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`,
+    ),
+  }))
   return async function knownQuery(c, next) {
     if (!c.req.url.includes('?')) return next()
     const method = c.req.method === 'HEAD' ? 'GET' : c.req.method
