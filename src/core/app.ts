@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { appDefaults, checkAppOptions } from './app-options.js'
+import { appDefaults, checkAppOptions, OptionError } from './app-options.js'
 import type { AppEnv } from './app-env.js'
 import { type ClockOption, MockClock, startClock } from './time/clock.js'
 import { ruleValidatorFor, type FaultRuleInput } from './faults/fault-rules.js'
@@ -34,6 +34,9 @@ import {
   worldOf,
 } from './sessions/snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
+import { sessionPrefixPath } from './sessions/session-prefix.js'
+import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
+import { adminScopes, parseAdminToken, unscopedToken } from './access/admin-scopes.js'
 import type { Spec } from './spec/spec.js'
 import { type Transport, webTransport } from './http/transport.js'
 import { cors } from './access/cors-stage.js'
@@ -66,6 +69,17 @@ export interface AppOptions {
   journalSize?: number
   /** Token required by /__admin routes but health; none (default) leaves them open. */
   adminToken?: string
+  /**
+   * Scoped admin tokens, each `SECRET`, `SECRET=PATTERN` or either with `:read`
+   * (access/admin-scopes.ts); with `adminToken`, any of them is accepted.
+   */
+  adminTokens?: readonly string[]
+  /** The control plane is open on a non-loopback address by choice (--open-admin): health says so. */
+  openAdmin?: boolean
+  /** Idle time after which a session is dropped, leaving a tombstone (seconds; 0: never; default 14400). */
+  sessionTtl?: number
+  /** Each API key selects its own session on /v1 (--session-by-key; sessions/session-by-key.ts). */
+  sessionByKey?: boolean
   /** Origins allowed by CORS outside /__admin ('*', the default, echoes any); false turns CORS off. */
   cors?: CorsOrigins | false
   /** Origins, besides the server's own, whose pages may call /__admin (default: none). */
@@ -155,6 +169,15 @@ export function prepareMock(
   const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
   // Throws an OptionError (a TypeError) naming the option.
   const { silences } = checkAppOptions(options)
+  // adminToken is one unscoped secret, taken as it is; adminTokens are read (SECRET[=PATTERN][:read]).
+  const adminTokens = [
+    ...(options.adminToken === undefined ? [] : [unscopedToken(options.adminToken)]),
+    ...(options.adminTokens ?? []).map((text) => {
+      const token = parseAdminToken(text)
+      if (typeof token === 'string') throw new OptionError(`adminTokens: ${token}`)
+      return token
+    }),
+  ]
   const { proxy } = options
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
@@ -174,11 +197,16 @@ export function prepareMock(
       clock,
       ...(rateLimitPolicy && { rateLimit: { ...rateLimitPolicy } }),
       deprecated: spec.operations.filter((op) => op.deprecated),
+      sessions: {
+        ttlMs: (options.sessionTtl ?? defaultSessionTtlSeconds) * 1000,
+        onDrop: (stone) => logger.warn(dropLine(stone)),
+      },
     },
     options.maxSessions ?? appDefaults.maxSessions,
   )
   const handlers = petHandlers(spec.basePath, { silences, knownFields: bodyFieldNames(spec, 'createPet') })
-  const app = new Hono<AppEnv>()
+  // The session prefix (/sessions/<name>/…) is stripped where hono reads the path: sessions/session-prefix.ts.
+  const app = new Hono<AppEnv>({ getPath: sessionPrefixPath })
   const methodsFor = routeMethods(app)
   const session = toMiddleware(selectSession(sessions))
   const onError = handleError(logger)
@@ -195,6 +223,7 @@ export function prepareMock(
     methodsFor,
     enforceSunset: options.sunset !== 'ignore',
     limitRange: silences.limitRange,
+    sessionByKey: options.sessionByKey === true,
     ...(proxy && { forward: proxy.forward({ spec, transport, bodyLimit }) }),
   })
 
@@ -240,9 +269,8 @@ export function prepareMock(
         }),
         ...(options.yaml && { yaml: options.yaml }),
         ...(proxy && { proxy: proxy.stats }),
-        ...(options.adminToken !== undefined && {
-          guard: apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' }),
-        }),
+        guard: adminScopes({ tokens: adminTokens, logger }),
+        ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
       }),
     )
     spec.operations.forEach((operation, i) => app.on([operation.method], [operation.routePath], chains[i]!))

@@ -14,6 +14,7 @@ import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
 import { fixturePets, packageVersion as version } from '../generated/contract.js'
 import { adminAccess, adminAccessBanner } from './cli/admin-access.js'
+import { adminTokensBanner, adminTokensOf, openAdminOf } from './cli/admin-tokens.js'
 import { parseCommandLine, usage, UsageError } from './cli/cli.js'
 import type { Config } from './cli/config.js'
 import { DataFileError } from './cli/data-file-error.js'
@@ -67,7 +68,9 @@ const appOptions = (config: Config, spec: Spec, pets: Pet[], faults?: FaultRuleI
   yaml: yamlCodec,
   ...(faults !== undefined && { faults }),
   ...(config.delay !== undefined && { delay: config.delay }),
-  ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
+  ...adminOptions(config),
+  sessionTtl: config.sessionTtl,
+  sessionByKey: config.sessionByKey,
   ...adminAccess(config),
   ...(config.clock !== undefined && { clock: config.clock }),
   sunset: config.sunset,
@@ -106,7 +109,8 @@ const banner = (url: string, config: Config, source: string, count: number): str
     `petstore-mock ${version} listening on ${url}`,
     `  auth:  ${auth}`,
     `  pets:  ${count} from ${source}`,
-    `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
+    `  admin: ${url}/__admin (${adminTokensBanner(config, adminTokensOf(config), adminOptions(config).openAdmin === true)})`,
+    `  sessions: ${url}/sessions/<name>/v1 (or X-Mock-Session${config.sessionByKey ? ', or the API key: --session-by-key' : ''}); idle ${config.sessionTtl === 0 ? 'sessions never expire' : `ones expire after ${config.sessionTtl} s`}, at most ${config.maxSessions}`,
     ...adminAccessBanner(config),
     ...timeBanner(config),
     ...silencesBanner(config),
@@ -120,6 +124,12 @@ const banner = (url: string, config: Config, source: string, count: number): str
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
     '',
   ].join('\n')
+}
+
+// The admin tokens (flags and file) and whether /__admin is open off loopback by choice; throws a UsageError otherwise.
+const adminOptions = (config: Config): Pick<AppOptions, 'adminTokens' | 'openAdmin'> => {
+  const tokens = adminTokensOf(config)
+  return { adminTokens: tokens, ...(openAdminOf(config, tokens) && { openAdmin: true }) }
 }
 
 // A snapshot is a whole world: the options that would set part of it conflict with it.

@@ -61,6 +61,7 @@ describe('createMockClient against the CLI on a socket', () => {
       uptimeSeconds: expect.any(Number),
       pets: 12,
       sessions: 1,
+      sessionsDropped: 0,
     })
   })
 

@@ -13,6 +13,10 @@ export interface Health {
   /** Pets of the default session. */
   pets: number
   sessions: number
+  /** Sessions dropped since start-up for being idle past --session-ttl (on Redis: by every replica). */
+  sessionsDropped: number
+  /** Present when the control plane is open on a non-loopback address (--open-admin): says so. */
+  admin?: 'open'
   /** With --proxy: the deployment and the violations counted since start-up. */
   proxy?: ProxyReport
 }
@@ -41,6 +45,15 @@ export interface RequestList {
 /** GET /__admin/sessions, least recently used first. */
 export interface SessionList {
   sessions: SessionSummary[]
+  /** Sessions dropped for being idle past --session-ttl: a request naming one answers 410 until it is created again. */
+  expired: ExpiredSession[]
+}
+
+/** A tombstone as listed: the session's name, when it was dropped (ISO 8601) and why. */
+export interface ExpiredSession {
+  name: string
+  expiredAt: string
+  reason: 'idle'
 }
 
 /** The body of PUT /__admin/clock: an instant (ISO 8601 with a zone) and/or whether the clock stands still. */

@@ -22,6 +22,8 @@ import { CANONICAL, journalQuery } from '../journal/journal-query.js'
 import { snapshotRoutes } from '../sessions/snapshot-routes.js'
 import { streamRoutes } from '../journal/stream-routes.js'
 import { adminPanelRoutes } from '../panel/panel-routes.js'
+import { isOutcome, sessionCreatedHeader, sessionOf } from '../sessions/lifecycle.js'
+import { isSessionName } from '../sessions/select-session.js'
 
 /** What the admin API works on. */
 export interface AdminDeps {
@@ -40,8 +42,10 @@ export interface AdminDeps {
   yaml?: YamlCodec
   /** Selects the session a route works on (X-Mock-Session). */
   session: MiddlewareHandler<AppEnv>
-  /** Guards every route but health; none when no admin token is set. */
+  /** Guards every route but health and the panel's files: admin tokens and their scopes (access/admin-scopes.ts). */
   guard?: MiddlewareHandler
+  /** The control plane is open on a non-loopback address by choice: health says so. */
+  open?: boolean
   /** With --proxy: its counts, shown by health. */
   proxy?: ProxyStats
 }
@@ -72,13 +76,15 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   const admin = new Hono<AppEnv>()
 
   admin.get('/health', async (c) => {
-    const { pets, sessions } = await deps.sessions.stats()
+    const { pets, sessions, dropped } = await deps.sessions.stats()
     return c.json({
       status: 'ok',
       version: deps.version,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       pets,
       sessions,
+      sessionsDropped: dropped,
+      ...(deps.open && { admin: 'open' as const }),
       ...(deps.proxy && { proxy: deps.proxy.report() }),
     } satisfies Health)
   })
@@ -144,8 +150,21 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   })
 
   admin.get('/sessions', async (c) => {
-    const sessions = await deps.sessions.sessions()
-    return c.json({ sessions: await Promise.all(sessions.map((s) => s.summary())) } satisfies SessionList)
+    const [sessions, tombstones] = await Promise.all([deps.sessions.sessions(), deps.sessions.tombstones()])
+    return c.json({
+      sessions: await Promise.all(sessions.map((s) => s.summary())),
+      expired: tombstones.map((t) => ({ name: t.name, expiredAt: new Date(t.at).toISOString(), reason: t.reason })),
+    } satisfies SessionList)
+  })
+  // Creates a session explicitly (over its tombstone too): 201 when made, 200 when it existed.
+  admin.post('/sessions/:name', async (c) => {
+    const name = c.req.param('name')
+    if (!isSessionName(name)) throw badRequest(`A session name is 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)
+    const selection = await deps.sessions.select(name, 'revive')
+    const made = isOutcome(selection) && selection.outcome === 'created'
+    const session = sessionOf(selection)
+    const summary = await session.summary()
+    return made ? c.json(summary, 201, { [sessionCreatedHeader]: 'true' }) : c.json(summary, 200)
   })
   admin.delete('/sessions/:name', async (c) => {
     const name = c.req.param('name')

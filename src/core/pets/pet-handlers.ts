@@ -1,3 +1,4 @@
+import { pathPrefixOf } from '../sessions/session-prefix.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
@@ -51,7 +52,7 @@ const created = (c: Context<AppEnv>, result: Pet | CreateRefusal, basePath: stri
   if (result === 'full') {
     throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
   }
-  return jsonAnswer(c, result, 201, { location: `${basePath}/pets/${result.id}` })
+  return jsonAnswer(c, result, 201, { location: `${pathPrefixOf(c)}${basePath}/pets/${result.id}` })
 }
 
 const found = (c: Context<AppEnv>, pet: Pet | undefined): Response => {

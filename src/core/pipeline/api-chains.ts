@@ -43,6 +43,8 @@ export interface ApiChainsOptions {
    * path under the base path): the deployment answers.
    */
   forward?: (operation: SpecOperation | undefined) => Next
+  /** --session-by-key: the API key selects the session (sessions/session-by-key.ts). */
+  sessionByKey?: boolean
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
@@ -61,7 +63,8 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const { basePath, sessions, logger, transport, onError, cors, methodsFor } = options
   const authenticate = auth(options.auth, onError)
   const body = jsonBody(options.bodyLimit, transport)
-  const selectSession = session(sessions)
+  const byKey = options.sessionByKey ?? false
+  const selectSession = session(sessions, undefined, byKey)
   const limit = rateLimit()
 
   const { forward } = options
@@ -71,7 +74,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       [
         journal(op, transport, onError),
         cors,
-        forward ? selectSession : session(sessions, readAheadFor(op)),
+        forward ? selectSession : session(sessions, readAheadFor(op), byKey),
         op.deprecated ? deprecation(op, logger) : undefined,
         mockControl(op, { allow: () => allowHeader(methodsFor(op.routePath)), transport, onError }),
         forward ? undefined : authenticate,

@@ -12,17 +12,18 @@ import type { Answer, Next, Stage } from '../http/stage.js'
 export type ReadAheadOf = (c: Context<AppEnv>) => ReadAhead | undefined
 
 /**
- * Selects the request's session (`X-Mock-Session`; 400 for a bad name), puts
+ * Selects the request's session (path prefix, `X-Mock-Session` or, with
+ * `byKey`, the API key: select-session.ts; 400 for a bad name), puts
  * the session's rate-limit policy on every answer and waits the session's
  * latency before the rest runs. `readAheadOf`: the read the operation's
  * handler will likely make, named to the store with the selection (port.ts).
  */
 export const session =
-  (sessions: SessionStore, readAheadOf?: ReadAheadOf): Stage =>
+  (sessions: SessionStore, readAheadOf?: ReadAheadOf, byKey = false): Stage =>
   (c, next) => {
     // Written out rather than with whenReady: the in-memory store answers now, and a request that
     // waits for nothing allocates no closure on its way (the hot path's figures).
-    const selected = setSession(c, sessions, readAheadOf?.(c))
+    const selected = setSession(c, sessions, readAheadOf?.(c), 'use', byKey)
     if (selected instanceof Promise) return selected.then((s) => withPolicy(c, next, s.rateLimitPolicy()))
     return withPolicy(c, next, selected.rateLimitPolicy())
   }

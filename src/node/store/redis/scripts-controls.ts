@@ -104,11 +104,18 @@ return note(ARGV[1] .. 'd', ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]))
  * answers the id.
  */
 const luaRecord = `
+-- A key made now takes the session's TTL (its meta's), so the journal (request headers and bodies) never outlives it.
+local function keep(b, s)
+  local ttl = redis.call('PTTL', b .. 'm')
+  if ttl > 0 then redis.call('PEXPIRE', b .. s, ttl) end
+end
 local function record(b, tail, size, channel)
   local id = redis.call('INCR', b .. 'jn')
+  if id == 1 then keep(b, 'jn') end
   local json = '{"id":' .. id .. tail
   if size > 0 then
-    if redis.call('LPUSH', b .. 'j', json) > size then redis.call('LTRIM', b .. 'j', 0, size - 1) end
+    local length = redis.call('LPUSH', b .. 'j', json)
+    if length == 1 then keep(b, 'j') elseif length > size then redis.call('LTRIM', b .. 'j', 0, size - 1) end
   end
   redis.call('PUBLISH', channel, json)
   return id
