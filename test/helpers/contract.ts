@@ -4,6 +4,7 @@ import { type AppOptions, createApp, loadSpec, type Spec, yamlCodec } from '../.
 import { prepareMock } from '../../src/core/app.js'
 import { nodeTransport } from '../../src/node/server/node-transport.js'
 import { testLoadBalanced, testReplicaStores, testStore } from './test-store.js'
+import { testSessionPrefix, throughPrefix, withoutPrefix } from './session-prefix.js'
 
 const balanced = testLoadBalanced ? await import('./load-balanced.js') : undefined
 
@@ -90,7 +91,10 @@ export const contractApp = (options: AppOptions = {}) => {
       ? createApp({ spec, ...options })
       : prepareMock({ spec, yaml: yamlCodec, ...options }, testStore).build()
   const request = async (url: string, init: RequestInit = {}): Promise<Response> => {
-    const res = await app.request(url, init)
+    // In the `prefix` projects every request goes through /sessions/<name>/… instead of X-Mock-Session.
+    const sent = testSessionPrefix ? throughPrefix(url, init) : { url, init }
+    let res = await app.request(sent.url, sent.init)
+    if (sent.prefix !== undefined) res = await withoutPrefix(res, sent.prefix, `${init.method ?? 'GET'} ${sent.url}`)
     await assertContract(init.method ?? 'GET', url, res, options.spec ?? spec)
     return res
   }

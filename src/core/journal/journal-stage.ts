@@ -6,6 +6,8 @@ import type { MaybePromise } from '../sessions/port.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { builtAnswer } from '../http/respond.js'
+import { authorizationOf } from '../http/request-authorization.js'
+import { bearerToken, fingerprint } from '../access/fingerprint.js'
 import { type Answer, type OnError, type Stage, settled } from '../http/stage.js'
 
 const isJsonText = (text: string): boolean => {
@@ -90,6 +92,8 @@ const record = (
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
   const violations = c.get('violations')
   if (violations !== undefined) entry.violations = violations
+  const apiKey = apiKeyOf(authorizationOf(c))
+  if (apiKey !== undefined) entry.apiKey = apiKey
   if (reset) return stored(session.record(entry))
   const response = responseOf(c, res)
   if (!(response instanceof Promise)) {
@@ -100,6 +104,21 @@ const record = (
     entry.response = recorded
     return stored(session.record(entry))
   })
+}
+
+// The last Authorization header and its key's fingerprint: a client sends the same one on every request.
+let lastHeader: string | undefined
+let lastKey: string | undefined
+
+/** The fingerprint of the header's bearer token; undefined without one. */
+const apiKeyOf = (header: string | undefined): string | undefined => {
+  if (header === undefined) return undefined
+  if (header !== lastHeader) {
+    const token = bearerToken(header)
+    lastKey = token === undefined ? undefined : fingerprint(token)
+    lastHeader = header
+  }
+  return lastKey
 }
 
 /** Nothing, or what settles once the entry is stored: the answer goes out after its entry is in the journal. */
