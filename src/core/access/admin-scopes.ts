@@ -130,10 +130,18 @@ export const adminScopes = ({ tokens, logger }: AdminScopesOptions): MiddlewareH
         })
       }
       if (sent === undefined || index === -1) {
-        log(c, undefined, where, 401, sent === undefined ? ' (no admin token)' : ` (unknown token ${fingerprint(sent)})`)
+        log(
+          c,
+          undefined,
+          where,
+          401,
+          sent === undefined ? ' (no admin token)' : ` (unknown token ${fingerprint(sent)})`,
+        )
         throw new ApiError(
           401,
-          sent === undefined ? 'Missing admin token; send Authorization: Bearer <admin token>.' : 'Invalid admin token.',
+          sent === undefined
+            ? 'Missing admin token; send Authorization: Bearer <admin token>.'
+            : 'Invalid admin token.',
           { headers: { 'WWW-Authenticate': challenge(sent !== undefined) } },
         )
       }

@@ -159,7 +159,8 @@ export const adminRoutes = (deps: AdminDeps): Hono<AppEnv> => {
   // Creates a session explicitly (over its tombstone too): 201 when made, 200 when it existed.
   admin.post('/sessions/:name', async (c) => {
     const name = c.req.param('name')
-    if (!isSessionName(name)) throw badRequest(`A session name is 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)
+    if (!isSessionName(name))
+      throw badRequest(`A session name is 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)
     const selection = await deps.sessions.select(name, 'revive')
     const made = isOutcome(selection) && selection.outcome === 'created'
     const session = sessionOf(selection)

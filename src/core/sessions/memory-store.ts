@@ -17,7 +17,13 @@ import type { RateDecision } from '../rate-limit/rate-limit.js'
 import type { JournalListener, JournalQuery, JournalRecord } from '../journal/journal.js'
 import type { ClockView } from '../time/clock.js'
 import type { CreateRefusal } from '../pets/pet-store.js'
-import { defaultSessionTtlSeconds, type SelectMode, type SessionOutcome, type SessionPolicy, sessionOf } from './lifecycle.js'
+import {
+  defaultSessionTtlSeconds,
+  type SelectMode,
+  type SessionOutcome,
+  type SessionPolicy,
+  sessionOf,
+} from './lifecycle.js'
 import { type Tombstone, Tombstones } from './tombstones.js'
 
 /** The name of the session used when a request names none. */
@@ -294,8 +300,9 @@ export class SessionRegistry implements SessionStore {
     const tombstone = this.#tombstones.get(name)
     if (tombstone !== undefined && mode !== 'revive') return { outcome: 'expired', tombstone }
     if (mode === 'read') return { outcome: 'unknown', name }
-    if (this.#sessions.size >= this.#max) this.sweep()
-    if (this.#sessions.size >= this.#max) return { outcome: 'full', sessions: this.#sessions.size, max: this.#max }
+    // The cap counts the named sessions: the default one always exists.
+    if (this.#sessions.size > this.#max) this.sweep()
+    if (this.#sessions.size > this.#max) return { outcome: 'full', sessions: this.#sessions.size - 1, max: this.#max }
     this.#tombstones.remove(name)
     session = new Session(name, this.#start)
     this.#sessions.set(name, session)

@@ -5,7 +5,14 @@ import { addAnswerHeaders } from '../http/respond.js'
 import { authorizationOf } from '../http/request-authorization.js'
 import type { MaybePromise, ReadAhead, SessionState, SessionStore } from './port.js'
 import type { Stage } from '../http/stage.js'
-import { adminSelectMode, isOutcome, type Selection, type SelectMode, sessionCreatedHeader, sessionOf } from './lifecycle.js'
+import {
+  adminSelectMode,
+  isOutcome,
+  type Selection,
+  type SelectMode,
+  sessionCreatedHeader,
+  sessionOf,
+} from './lifecycle.js'
 import { sessionPrefixOf } from './session-prefix.js'
 import { authorizationSessionName } from './session-by-key.js'
 
@@ -36,7 +43,9 @@ export const sessionNameOf = (c: Context<AppEnv>, byKey = false): string | undef
   const header = c.req.header(sessionHeader)
   if (prefixed === undefined && header === undefined && !byKey) return undefined
   if (header !== undefined && !isSessionName(header)) {
-    throw badRequest(`${sessionHeader} must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(header)}).`)
+    throw badRequest(
+      `${sessionHeader} must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(header)}).`,
+    )
   }
   if (prefixed !== undefined && !isSessionName(prefixed.name)) {
     throw badRequest(
@@ -61,11 +70,9 @@ export const sessionNameOf = (c: Context<AppEnv>, byKey = false): string | undef
 }
 
 const conflict = (one: string, other: string): ApiError =>
-  new ApiError(
-    400,
-    `The request names two sessions: ${one} and ${other}. Name one session, or the same one in each.`,
-    { code: 'session_conflict' },
-  )
+  new ApiError(400, `The request names two sessions: ${one} and ${other}. Name one session, or the same one in each.`, {
+    code: 'session_conflict',
+  })
 
 const created = (c: Context<AppEnv>) => () => addAnswerHeaders(c, createdHeaders)
 

@@ -22,7 +22,8 @@ export const adminTokensOf = (config: Config): string[] => {
     const line = raw.trim()
     if (line === '' || line.startsWith('#')) return []
     const token = parseAdminToken(line)
-    if (typeof token === 'string') throw new UsageError(`--admin-tokens-file ${config.adminTokensFile} line ${i + 1}: ${token}`)
+    if (typeof token === 'string')
+      throw new UsageError(`--admin-tokens-file ${config.adminTokensFile} line ${i + 1}: ${token}`)
     return [line]
   })
   return [...config.adminTokens, ...fromFile]

@@ -201,7 +201,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     env: 'RECONFIGURE',
     kind: 'boolean',
     default: 'false',
-    help: 'With --store redis://: replace the fleet configuration stored in Redis by this replica\'s (replicas that differ otherwise refuse to start)',
+    help: "With --store redis://: replace the fleet configuration stored in Redis by this replica's (replicas that differ otherwise refuse to start)",
   },
   { flag: 'cors', env: 'CORS', kind: 'cors', default: 'on', help: 'CORS headers and preflight answers: on or off' },
   {

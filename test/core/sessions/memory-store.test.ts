@@ -24,13 +24,13 @@ describe('SessionRegistry', () => {
   })
 
   it('refuses a new session at the maximum rather than dropping a live one (issue 28)', () => {
-    const sessions = new SessionRegistry(start, 3)
+    const sessions = new SessionRegistry(start, 2)
     sessions.get('a')
     sessions.get('b')
     sessions.get('a')
     expect(sessions.list().map((s) => s.name)).toEqual(['default', 'b', 'a'])
-    expect(sessions.select('c', 'use')).toEqual({ outcome: 'full', sessions: 3, max: 3 })
-    expect(() => sessions.get('c')).toThrow(/3 sessions exist, the most this server keeps \(--max-sessions 3\)/)
+    expect(sessions.select('c', 'use')).toEqual({ outcome: 'full', sessions: 2, max: 2 })
+    expect(() => sessions.get('c')).toThrow(/2 sessions exist, the most this server keeps \(--max-sessions 2\)/)
     expect(sessions.list().map((s) => s.name)).toEqual(['default', 'b', 'a'])
   })
 
@@ -54,7 +54,7 @@ describe('SessionRegistry', () => {
   })
 
   it('ends the journal subscriptions of a session it drops, deleted or evicted, and of all on close', () => {
-    const sessions = new SessionRegistry(start, 2)
+    const sessions = new SessionRegistry(start, 1)
     const ended: string[] = []
     const listen = (name: string) =>
       sessions.get(name).journal.subscribe({ record: () => {}, end: () => ended.push(name) })

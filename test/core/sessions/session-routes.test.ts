@@ -78,7 +78,7 @@ describe('sessions', () => {
   })
 
   it('keeps at most --max-sessions, refusing a new one (503 too_many_sessions) rather than dropping a live one', async () => {
-    const { request } = contractApp({ pets, maxSessions: 3 })
+    const { request } = contractApp({ pets, maxSessions: 2 })
     for (const name of ['a', 'b', 'a']) await request('/v1/pets', inSession(name))
     const refused = await request('/v1/pets', inSession('c'))
     expect(refused.status).toBe(503)

@@ -149,7 +149,11 @@ export class RedisSessionStore implements SessionStore {
     return this.select(name, 'use', readAhead).then((selection) => sessionOf(selection))
   }
 
-  select(name: string = defaultSessionName, mode: SelectMode = 'use', readAhead?: ReadAhead): Promise<Selection<RedisSession>> {
+  select(
+    name: string = defaultSessionName,
+    mode: SelectMode = 'use',
+    readAhead?: ReadAhead,
+  ): Promise<Selection<RedisSession>> {
     if (!this.#initialised) return this.#init().then(() => this.select(name, mode, readAhead))
     return this.#run(
       'psSession',

@@ -122,8 +122,9 @@ end
 local stone = redis.call('HGET', P .. ':tomb', name)
 if stone and mode ~= 'revive' then return '\\001expired\\001' .. stone .. droppedNow end
 if mode == 'read' then return '\\001unknown' end
-if redis.call('ZCARD', reg) >= max then sweep(P, now, ttl) end
-local count = redis.call('ZCARD', reg)
+-- The cap counts the named sessions: the default one always exists.
+if redis.call('ZCARD', reg) > max then sweep(P, now, ttl) end
+local count = redis.call('ZCARD', reg) - 1
 if count >= max then return '\\001full\\001' .. count end
 if stone then
   redis.call('HDEL', P .. ':tomb', name)
