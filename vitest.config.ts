@@ -49,7 +49,7 @@ export default defineConfig({
           exclude: [
             'test/browser/**',
             'test/testcontainers/**',
-            'test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer,load-balanced}.test.ts',
+            'test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer,load-balanced,redis-lifecycle}.test.ts',
             '**/node_modules/**',
           ],
         },

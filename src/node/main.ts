@@ -25,6 +25,7 @@ import { listen, type RunningServer } from './server/server.js'
 import { yamlCodec } from './yaml/yaml-codec.js'
 import { openStore, StoreClientMissing, type StoreFactory } from './store/open-store.js'
 import { redactStore } from './store/store-option.js'
+import { fleetOptions } from './store/fleet-options.js'
 
 // yaml and Ajv, half the code, only read files given on the command line: a default start loads neither.
 const files = () => import('./cli/files.js')
@@ -192,7 +193,10 @@ export const serverApp = async (config: Config): Promise<ServerApp> => {
   }
   const faults =
     config.faults === undefined ? undefined : (await files()).readFaultRules(config.faults, ruleValidatorFor(spec))
-  const store = await openStore(config)
+  const store = await openStore(config, {
+    options: fleetOptions(config, pets, faults),
+    reconfigure: config.reconfigure,
+  })
   const stopping = new AbortController()
   const options: AppOptions = {
     ...appOptions(config, spec, pets, faults),

@@ -96,7 +96,7 @@ describe('scoped admin tokens', () => {
       expect((await request(path, as('tb-read', {}, 'team-b-1'))).status, path).toBe(200)
     }
     expect((await request('/__admin/requests', as('tb-read', {}, 'team-c-1'))).status).toBe(403)
-    for (const [method, path] of [
+    for (const [method, path] of <[string, string][]>[
       ['POST', '/__admin/reset'],
       ['DELETE', '/__admin/requests'],
       ['DELETE', '/__admin/faults'],

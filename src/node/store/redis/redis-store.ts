@@ -6,6 +6,7 @@ import { defaultSessionName, type StartState } from '../../../core/sessions/memo
 import { encodeWorld } from './codec.js'
 import { defineScripts, type RunScript } from './commands.js'
 import { JournalEvents } from './journal-events.js'
+import { type FleetOptions, joinFleet } from './fleet-fingerprint.js'
 import { parseSelection, RedisSession, type SessionContext } from './redis-session.js'
 import {
   defaultSessionTtlSeconds,
@@ -30,6 +31,8 @@ export interface RedisStoreOptions {
   prefix: string
   /** Longest wait for Redis, ms: a command, a connection (default 2000). */
   timeoutMs?: number
+  /** What shapes data, checked against the fleet's (fleet-fingerprint.ts); none: not checked. */
+  fleet?: { options: FleetOptions; reconfigure: boolean }
 }
 
 /** The selecting script's arguments for a read named ahead (see sessionScript). */
@@ -259,5 +262,13 @@ export const openRedisStore = async (
     throw cause ?? error
   }
   cause = undefined
+  if (options.fleet) {
+    try {
+      await joinFleet(client, options.prefix, options.fleet.options, options.fleet.reconfigure)
+    } catch (error) {
+      client.disconnect()
+      throw error
+    }
+  }
   return (start, maxSessions) => new RedisSessionStore(client, options.prefix, start, maxSessions)
 }
