@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { fingerprint, sha256Hex } from '../../../src/core/access/fingerprint.js'
+import { testSessionPrefix } from '../../helpers/session-prefix.js'
 
 // Issue 28: a service under test chooses its session by its base URL alone, or by its API key.
 const pets = [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' as const }]
@@ -73,7 +74,8 @@ describe('a session by path prefix: /sessions/<name>/…', () => {
   })
 })
 
-describe('--session-by-key: the API key selects the session', () => {
+// Not in the `prefix` projects: there every request names a session by its path, which the key would contradict.
+describe.skipIf(testSessionPrefix)('--session-by-key: the API key selects the session', () => {
   it('a key that is a session name selects the session of that name; any other its key- fingerprint', async () => {
     const { request } = contractApp({ pets, sessionByKey: true })
     await request('/v1/pets', postJson({ name: 'Ci', categoryId: 1 }, { Authorization: 'Bearer ci-key' }))
@@ -82,7 +84,7 @@ describe('--session-by-key: the API key selects the session', () => {
     const odd = 'a/b+c=='
     await request('/v1/pets/1', { headers: auth({}, odd) })
     const names = (await json(request('/__admin/sessions'))).sessions.map((s: { name: string }) => s.name)
-    expect(names).toEqual(['default', 'ci-key', 'other-key', `key-${sha256Hex(odd).slice(0, 16)}`])
+    expect(names.sort()).toEqual(['ci-key', 'default', `key-${sha256Hex(odd).slice(0, 16)}`, 'other-key'])
     // The journal of the key's session names the key by its fingerprint, never the key.
     const journal = await json(request('/__admin/requests', { headers: { 'X-Mock-Session': 'ci-key' } }))
     expect(journal.requests[0].apiKey).toBe(fingerprint('ci-key'))
