@@ -140,7 +140,9 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
     session: options.session,
     fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
   }
-  const where = `session ${JSON.stringify(options.session ?? 'default')} of ${target.baseUrl}`
+  // A session's base URL (…/sessions/<name>) names its session as the option would.
+  const byUrl = /\/sessions\/([^/]+)$/.exec(target.baseUrl)?.[1]
+  const where = `session ${JSON.stringify(options.session ?? byUrl ?? 'default')} of ${target.baseUrl}`
   const listRequests = async (query: JournalQuery = {}, signal?: AbortSignal): Promise<JournalEntry[]> =>
     (await adminJson<RequestList>(target, { method: 'GET', path: '/requests', query: { ...query }, signal })).requests
   // A session the code under test has not used yet has no journal (404 session_not_found): nothing received so far.

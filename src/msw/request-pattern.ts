@@ -22,11 +22,13 @@ const originOf = (baseUrl: string, basePath: string): string => {
 
 /**
  * The URLs the mock answers: the API under its base path, /__admin/… and
- * the served document, on `baseUrl`'s origin or on any. msw matches a
+ * the served document, each also under a session prefix (`/sessions/<name>`),
+ * on `baseUrl`'s origin or on any. msw matches a
  * RegExp against origin + path (no query), in 2.7 as in 3.x, which custom
  * predicate functions (2.11+) would not be.
  */
 export const requestPattern = (basePath: string, baseUrl?: string): RegExp => {
   const origin = baseUrl === undefined ? '[a-z][a-z0-9+.-]*://[^/]+' : escape(originOf(baseUrl, basePath))
-  return new RegExp(`^${origin}(?:${escape(basePath)}/|/__admin/|/openapi\\.(?:yaml|json)$)`)
+  // Optionally under a session prefix (/sessions/<name>/…: core/sessions/session-prefix.ts).
+  return new RegExp(`^${origin}(?:/sessions/[^/]+)?(?:${escape(basePath)}/|/__admin/|/openapi\\.(?:yaml|json)$)`)
 }
