@@ -74,6 +74,13 @@ describe('deploy/kubernetes', () => {
     )
     expect(env['STORE']).toEqual({ secretKeyRef: { name: 'petstore-mock-store', key: 'STORE' } })
     expect(env).toMatchObject({ STORE_PREFIX: 'petstore-mock', HOST: '0.0.0.0', PORT: '4010' })
+    // Issue 28: a shared set-up is never open; its admin tokens come from a Secret mounted as a file.
+    expect(env).toMatchObject({ OPEN_ADMIN: 'false', ADMIN_TOKENS_FILE: '/etc/petstore-mock/admin/tokens' })
+    const mount = container.volumeMounts!.find((m: { name: string }) => m.name === 'admin-tokens')!
+    expect(mount).toMatchObject({ mountPath: '/etc/petstore-mock/admin', readOnly: true })
+    const volume = deployment.spec!.template.spec!.volumes!.find((v: { name: string }) => v.name === 'admin-tokens')!
+    expect(volume.secret).toEqual({ secretName: 'petstore-mock-admin' })
+    expect(find('Secret', 'petstore-mock-admin').stringData!['tokens']).toMatch(/=\*:read$/m)
     expect(find('Secret', 'petstore-mock-store').stringData!['STORE']).toMatch(/^redis:\/\//)
     for (const probe of [container.readinessProbe, container.livenessProbe])
       expect(probe.httpGet).toEqual({ path: '/__admin/health', port: 'http' })

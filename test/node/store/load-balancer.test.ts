@@ -36,6 +36,9 @@ describe('deploy/compose.yaml', () => {
     expect(compose.services['replica-1']!.build).toEqual({ context: '..' })
     for (const [, service] of replicas) {
       expect(service.environment).toMatchObject({ STORE: 'redis://redis:6379', HOST: '0.0.0.0', PORT: '4010' })
+      // Issue 28: shared, so never open; compose refuses to start without ADMIN_TOKEN.
+      expect(service.environment).toMatchObject({ OPEN_ADMIN: 'false' })
+      expect(service.environment!['ADMIN_TOKEN']).toMatch(/^\$\{ADMIN_TOKEN:\?/)
       expect(service.depends_on).toEqual({ redis: { condition: 'service_healthy' } })
     }
   })
