@@ -105,15 +105,22 @@ local function answer(mark)
 end
 local now = nowMs()
 local used = redis.call('ZSCORE', reg, name)
+local latest = redis.call('ZRANGE', reg, -1, -1, 'WITHSCORES')
+-- Marks the session most recently used: now, or just after the latest one used in the same ms.
+local function touch()
+  local at = now
+  if latest[1] and latest[1] ~= name and tonumber(latest[2]) >= at then at = tonumber(latest[2]) + 0.001 end
+  redis.call('ZADD', reg, at, name)
+end
 local droppedNow = ''
 if used then
   used = tonumber(used)
   if ttl == 0 or name == 'default' or now - used <= ttl then
-    -- Used within the last second: nothing to write (the append-only file stays quiet under load).
-    if now - used >= 1000 then
-      redis.call('ZADD', reg, now, name)
-      if ttl > 0 and name ~= 'default' then expireKeys(b, ttl + 60000) end
-    end
+    -- The most recent already, used within the last second: nothing to write (the append-only file
+    -- stays quiet under load). Keys' TTLs are refreshed at most once a second.
+    local stale = now - used >= 1000
+    if stale or latest[1] ~= name then touch() end
+    if stale and ttl > 0 and name ~= 'default' then expireKeys(b, ttl + 60000) end
     return answer('')
   end
   entomb(P, name, now, ttl)
@@ -132,7 +139,7 @@ if stone then
 end
 copyWorld(tpl, b)
 redis.call('DEL', b .. 'j', b .. 'jn', b .. 'w', b .. 'wo', b .. 'd')
-redis.call('ZADD', reg, now, name)
+touch()
 if ttl > 0 then expireKeys(b, ttl + 60000) end
 return answer('\\002')
 `
