@@ -42,20 +42,24 @@ const withClient = async <T>(use: (client: ReturnType<typeof connectRedis>) => P
 describe('the Redis store’s sessions expire', () => {
   it('every key of a named session carries the TTL, the journal’s included; the default session’s none', async () => {
     const prefix = `life${++prefixes}`
-    const app = await redisApp(prefix, { sessionTtl: 600 })
+    const app = await redisApp(prefix, { sessionTtl: 600, rateLimit: { limit: 100, windowSeconds: 60 } })
     await app.request('/v1/pets', {
       method: 'POST',
       headers: { ...auth, 'Content-Type': 'application/json', 'X-Mock-Session': 'job' },
       body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
     })
     await app.request('/v1/pets', { headers: auth })
+    // A rate-limit window and a deprecated call's count: keys made after the session, by the request path.
+    await app.request('/v1/pets/1', { headers: { ...auth, 'X-Mock-Session': 'job' } })
     const ttls = await withClient(async (client) => {
       const keys = await client.keys(`${prefix}:s:job:*`)
       return Object.fromEntries(
         await Promise.all(keys.map(async (key) => [key.slice(prefix.length), await client.pttl(key)])),
       )
     })
-    expect(Object.keys(ttls)).toEqual(expect.arrayContaining([':s:job:m', ':s:job:i', ':s:job:j', ':s:job:jn']))
+    expect(Object.keys(ttls)).toEqual(
+      expect.arrayContaining([':s:job:m', ':s:job:i', ':s:job:j', ':s:job:jn', ':s:job:w', ':s:job:wo', ':s:job:d']),
+    )
     for (const [key, ttl] of Object.entries(ttls)) {
       expect(ttl, key).toBeGreaterThan(600_000)
       expect(ttl, key).toBeLessThanOrEqual(660_000)
