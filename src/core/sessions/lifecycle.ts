@@ -102,7 +102,8 @@ export const adminSelectMode = (c: Context): SelectMode => {
   const method = c.req.method
   const path = c.req.path
   // The event stream waits for a session's requests (the QA panel opens it first): it makes the session.
-  if (method === 'GET' && path === '/__admin/requests/stream') return 'use'
+  // (HEAD too: a HEAD of the stream answers what its GET would.)
+  if ((method === 'GET' || method === 'HEAD') && path === '/__admin/requests/stream') return 'use'
   if (method === 'GET' || method === 'HEAD') return 'read'
   if ((method === 'POST' && path === '/__admin/reset') || (method === 'PUT' && path === '/__admin/snapshot')) {
     return 'revive'
