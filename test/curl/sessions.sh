@@ -6,6 +6,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
+# The repository's own Node (scripts/node-runtime.mjs), not whatever is first on PATH: the machine's may
+# be older than engines.node.
+node=$PWD/node_modules/.bin/node
+[ -x "$node" ] || node=node
+
 failed=0
 pids=()
 work=$(mktemp -d)
@@ -22,13 +27,13 @@ expect() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: expected $2, got $3"
 # contains NAME NEEDLE TEXT
 contains() { case "$3" in *"$2"*) ok "$1" ;; *) fail "$1: no $2 in: $3" ;; esac; }
 
-port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+port() { "$node" -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 
 # serve ARGS…: starts the server on a free port; sets $base.
 serve() {
   local p
   p=$(port)
-  node dist/bin.js --host 127.0.0.1 --port "$p" --log silent "$@" >"$work/server-$p.log" 2>&1 &
+  "$node" dist/bin.js --host 127.0.0.1 --port "$p" --log silent "$@" >"$work/server-$p.log" 2>&1 &
   pids+=($!)
   base="http://127.0.0.1:$p"
   for _ in $(seq 1 100); do
@@ -122,7 +127,7 @@ expect "scopes: the read-only token changes nothing" 403 "$status"
 
 # 6. Off loopback, an open control plane is a stated choice.
 p=$(port)
-out=$(node dist/bin.js --host 0.0.0.0 --port "$p" --log silent 2>&1 </dev/null)
+out=$("$node" dist/bin.js --host 0.0.0.0 --port "$p" --log silent 2>&1 </dev/null)
 code=$?
 expect "open admin: 0.0.0.0 without a token or --open-admin exits 2" 2 "$code"
 contains "open admin: the message says what to set" "--open-admin" "$out"
