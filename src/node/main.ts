@@ -15,6 +15,7 @@ import { appOptionsFromConfig } from './start/app-options-from-config.js'
 import { readStartData } from './start/start-data.js'
 import { appOnStore } from './store/app-on-store.js'
 import { openStore } from './store/open-store.js'
+import { fleetOptions } from './store/redis/fleet-options.js'
 
 /** What a Config serves, not listening yet: the app, the seed's origin and size, and what ends its event streams. */
 export interface ServerApp {
@@ -27,7 +28,12 @@ export interface ServerApp {
 /** Builds the app a Config serves (scripts/bundle.mjs prepares the router of the default one from it). */
 export const serverApp = async (config: Config): Promise<ServerApp> => {
   const data = await readStartData(config)
-  const store = await openStore(config)
+  // Replicas on one Redis must agree on what shapes data (store/redis/fleet-fingerprint.ts); a memory start digests nothing.
+  const fleet =
+    config.store === 'memory'
+      ? undefined
+      : { options: fleetOptions(config, data.pets, data.faults), reconfigure: config.reconfigure }
+  const store = await openStore(config, fleet)
   const stopping = new AbortController()
   const options = { ...appOptionsFromConfig(config, data), signal: stopping.signal }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)

@@ -15,6 +15,8 @@ export interface JournalEntry {
   durationMs: number
   /** `Bearer ab…`: the scheme and at most the token's first two characters. */
   authorization?: string
+  /** Which API key sent it: `sha256:` and 12 hex digits of the bearer token's SHA-256 (never the key), stable across requests. */
+  apiKey?: string
   /** Request headers, lower-case names, Authorization redacted. */
   headers: Record<string, string>
   /** The request body: parsed JSON, or the text when it is not JSON; cut at `maxBodyChars`. */
@@ -70,7 +72,7 @@ const bodyFields = (body: KeptBody | undefined): { body?: unknown; bodyTruncated
 
 /** The client's view of a record: bodies parsed, the redacted Authorization repeated on its own. */
 export const toEntry = (record: JournalRecord): JournalEntry => {
-  const { id, time, method, path, operation, status, durationMs, response, shapedBy, violations } = record
+  const { id, time, method, path, operation, status, durationMs, response, shapedBy, violations, apiKey } = record
   const headers = headerRecord(record.headers)
   const authorization = headers['authorization']
   return {
@@ -83,6 +85,7 @@ export const toEntry = (record: JournalRecord): JournalEntry => {
     status,
     durationMs,
     ...(authorization !== undefined && { authorization }),
+    ...(apiKey !== undefined && { apiKey }),
     headers,
     ...bodyFields(record.body),
     ...(response && {

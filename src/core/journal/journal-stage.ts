@@ -7,6 +7,8 @@ import type { JournalSlice } from './journal-slice.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { builtAnswer } from '../http/respond.js'
+import { authorizationOf } from '../http/request-authorization.js'
+import { bearerToken, fingerprint } from '../http/fingerprint.js'
 import { type Answer, type OnError, type RequestContext, type Stage, settled } from '../http/stage.js'
 // The variables read here: the body and its text, and the notes.
 import type {} from '../http/read-body.js'
@@ -101,11 +103,28 @@ const record = (
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
   const violations = c.get('violations')
   if (violations !== undefined) entry.violations = violations
+  const apiKey = apiKeyOf(authorizationOf(c))
+  if (apiKey !== undefined) entry.apiKey = apiKey
   if (reset) return journal.record(entry)
   return whenReady(responseOf(c, res), store, entry, journal)
 }
 
 const passOn = (_: unknown, res: Response): Response => res
+
+// The last Authorization header and its key's fingerprint: a client sends the same one on every request.
+let lastHeader: string | undefined
+let lastKey: string | undefined
+
+/** The fingerprint of the header's bearer token; undefined without one. */
+const apiKeyOf = (header: string | undefined): string | undefined => {
+  if (header === undefined) return undefined
+  if (header !== lastHeader) {
+    const token = bearerToken(header)
+    lastKey = token === undefined ? undefined : fingerprint(token)
+    lastHeader = header
+  }
+  return lastKey
+}
 
 /** `res` once recorded: the answer goes out after its entry is in the journal. */
 const recorded = (

@@ -83,6 +83,8 @@ export interface JournalRecord {
   shapedBy?: Shaping[]
   /** With --proxy: how the request and the deployment's answer depart from the contract. */
   violations?: string[]
+  /** The bearer token's fingerprint (http/fingerprint.ts), when the request had one. */
+  apiKey?: string
 }
 
 /** Filters of {@link Journal.list}. */

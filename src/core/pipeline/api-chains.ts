@@ -44,6 +44,8 @@ export interface ApiChainsOptions {
    * path under the base path): the deployment answers.
    */
   forward?: (operation: SpecOperation | undefined) => Next
+  /** --session-by-key: the API key selects the session (sessions/session-by-key.ts). */
+  sessionByKey?: boolean
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
@@ -63,7 +65,8 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const authenticate = authStage(options.auth, onError)
   const body = jsonBody(options.bodyLimit, transport)
   // Each stage reads its own slice of the session the request selected: selectedSession, whole here.
-  const session = selectSession(sessions)
+  const select = { byKey: options.sessionByKey === true }
+  const session = selectSession(sessions, undefined, select)
   const policy = rateLimitPolicy(selectedSession)
   const delay = latency(selectedSession)
   const limit = rateLimit(selectedSession)
@@ -76,7 +79,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       [
         journal(op, journalOptions),
         cors,
-        forward ? session : selectSession(sessions, readAheadFor(op)),
+        forward ? session : selectSession(sessions, readAheadFor(op), select),
         policy,
         delay,
         op.deprecated ? deprecation(op, logger, selectedSession) : undefined,

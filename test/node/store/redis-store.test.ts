@@ -141,7 +141,7 @@ describe('a store made while Redis is away', () => {
       stats = await store.stats().catch(() => undefined)
       if (stats === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    expect(stats).toEqual({ pets: 0, sessions: 1 })
+    expect(stats).toEqual({ pets: 0, sessions: 1, dropped: 0 })
     const session = await store.session('x')
     expect(await session.summary()).toEqual({ name: 'x', pets: 0, faults: 0, requests: 0 })
   })
