@@ -27,6 +27,16 @@ describe('health and admin protection', () => {
     })
   })
 
+  it('an open control plane by choice (--open-admin) says so in health; with a token it is not open', async () => {
+    const open = await (await contractApp({ pets, openAdmin: true }).request('/__admin/health')).json()
+    expect(open).toMatchObject({ status: 'ok', admin: 'open' })
+    const closed = await (
+      await contractApp({ pets, openAdmin: true, adminToken: 'adm' }).request('/__admin/health')
+    ).json()
+    expect(closed).not.toHaveProperty('admin')
+    expect(await (await contractApp({ pets }).request('/__admin/health')).json()).not.toHaveProperty('admin')
+  })
+
   it.each([
     ['GET', '/__admin/faults', 200],
     ['GET', '/__admin/state', 200],
