@@ -19,7 +19,9 @@ LABEL org.opencontainers.image.title="petstore-mock" \
       org.opencontainers.image.description="Contract-exact, stateful, deterministic mock server for the Pet Store API" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="MIT"
-ENV PETSTORE_MOCK_HOST=0.0.0.0 PETSTORE_MOCK_PORT=4010 NODE_ENV=production NODE_COMPILE_CACHE=/app/.compile-cache
+# A single-job container: /__admin open without a token, by choice (health says "admin": "open");
+# the shared set-ups (deploy/) set PETSTORE_MOCK_OPEN_ADMIN=false and admin tokens.
+ENV PETSTORE_MOCK_HOST=0.0.0.0 PETSTORE_MOCK_PORT=4010 PETSTORE_MOCK_OPEN_ADMIN=true NODE_ENV=production NODE_COMPILE_CACHE=/app/.compile-cache
 WORKDIR /app
 COPY package.json openapi.yaml ./
 COPY fixtures ./fixtures

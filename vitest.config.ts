@@ -11,19 +11,67 @@ export const nodeSuites = {
   globalSetup: ['test/helpers/build.ts'],
 }
 
+/**
+ * The end-to-end contract suites: every file that builds its app with contractApp (test/helpers/contract.ts).
+ * The `prefix` project runs them again with every request through a session path prefix
+ * (`/sessions/<name>/…`, test/helpers/session-prefix.ts) instead of X-Mock-Session: every answer must be
+ * the same; vitest.redis.config.ts runs them on Redis, through nginx, and through the prefix on Redis.
+ */
+export const contractSuites = [
+  'test/core/bad-input.test.ts',
+  'test/core/properties.test.ts',
+  'test/core/access/{admin-guard,admin-scopes,api-key-auth,cors}.test.ts',
+  'test/core/admin/{admin-routes,admin-document}.test.ts',
+  'test/core/body/data-body.test.ts',
+  'test/core/clock/clock-routes.test.ts',
+  'test/core/coverage/coverage-routes.test.ts',
+  'test/core/docs/docs-routes.test.ts',
+  'test/core/faults/{fault-routes,mock-control,rule-answer,rule-match}.test.ts',
+  'test/core/http/stage.test.ts',
+  'test/core/journal/{har-routes,journal-paging,requests-routes,stream-routes}.test.ts',
+  'test/core/lifecycle/{deprecation-routes,sunset-stage}.test.ts',
+  'test/core/observe/observe.test.ts',
+  'test/core/pact/pact-routes.test.ts',
+  'test/core/panel/panel-routes.test.ts',
+  'test/core/pets/{pets,seed,state-routes}.test.ts',
+  'test/core/pipeline/read-ahead.test.ts',
+  'test/core/rate-limit/rate-limit-stage.test.ts',
+  'test/core/sessions/{session-routes,snapshot-routes,session-lifecycle,session-selection,session-by-key}.test.ts',
+  'test/core/spec/served-document.test.ts',
+  'test/core/spec/spec-driven.test.ts',
+]
+
+/**
+ * The contract suites the `prefix` projects leave out: sessions named by API key (--session-by-key),
+ * which a path prefix on every request would contradict (400 session_conflict, tested on its own).
+ */
+export const byKeySuites = ['test/core/sessions/session-by-key.test.ts']
+
+/** The `prefix` projects' files: the contract suites but {@link byKeySuites}. */
+export const prefixSuites = { include: contractSuites, exclude: [...byKeySuites, '**/node_modules/**'] }
+
 export default defineConfig({
   test: {
     ...nodeSuites,
-    include: ['test/**/*.test.ts'],
-    // Run apart: browser suites (npm run test:browser, vitest.browser.config.ts), the ones that need a
-    // container engine and the image (npm run test:testcontainers), and the ones that need redis-server
-    // and nginx (npm run test:redis, vitest.redis.config.ts).
-    exclude: [
-      'test/browser/**',
-      'test/prometheus/**',
-      'test/testcontainers/**',
-      'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,load-balanced}.test.ts',
-      '**/node_modules/**',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          // Run apart: browser suites (npm run test:browser, vitest.browser.config.ts), the ones that need a
+          // container engine and the image (npm run test:testcontainers), and the ones that need redis-server
+          // and nginx (npm run test:redis, vitest.redis.config.ts).
+          exclude: [
+            'test/browser/**',
+            'test/prometheus/**',
+            'test/testcontainers/**',
+            'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,load-balanced,redis-lifecycle}.test.ts',
+            '**/node_modules/**',
+          ],
+        },
+      },
+      { extends: true, test: { name: 'prefix', ...prefixSuites, provide: { sessionPrefix: true } } },
     ],
   },
 })

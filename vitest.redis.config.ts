@@ -1,34 +1,11 @@
 import { defineConfig } from 'vitest/config'
-import { nodeSuites } from './vitest.config.js'
+import { contractSuites, nodeSuites, prefixSuites } from './vitest.config.js'
 
 // The suites that need Debian's redis-server and nginx (npm run test:redis; .ci/run installs both, and
 // the helpers install them when missing where apt-get can): kept out of `npm test`, which needs only
 // Node, as the browser and container suites are.
-// The end-to-end contract suites: every file that builds its app with contractApp (test/helpers/contract.ts),
-// run again with their apps on the Redis store, against a redis-server the project's global setup starts.
-const contractSuites = [
-  'test/core/bad-input.test.ts',
-  'test/core/properties.test.ts',
-  'test/core/access/{admin-guard,api-key-auth,cors}.test.ts',
-  'test/core/admin/{admin-routes,admin-document}.test.ts',
-  'test/core/body/data-body.test.ts',
-  'test/core/clock/clock-routes.test.ts',
-  'test/core/coverage/coverage-routes.test.ts',
-  'test/core/docs/docs-routes.test.ts',
-  'test/core/faults/{fault-routes,mock-control,rule-answer,rule-match}.test.ts',
-  'test/core/http/stage.test.ts',
-  'test/core/journal/{har-routes,journal-paging,requests-routes,stream-routes}.test.ts',
-  'test/core/lifecycle/{deprecation-routes,sunset-stage}.test.ts',
-  'test/core/pact/pact-routes.test.ts',
-  'test/core/observe/observe.test.ts',
-  'test/core/panel/panel-routes.test.ts',
-  'test/core/pets/{pets,seed,state-routes}.test.ts',
-  'test/core/pipeline/read-ahead.test.ts',
-  'test/core/rate-limit/rate-limit-stage.test.ts',
-  'test/core/sessions/{session-routes,snapshot-routes}.test.ts',
-  'test/core/spec/served-document.test.ts',
-  'test/core/spec/spec-driven.test.ts',
-]
+// The end-to-end contract suites (vitest.config.ts) run again with their apps on the Redis store, against a
+// redis-server the project's global setup starts.
 
 export default defineConfig({
   test: {
@@ -40,7 +17,9 @@ export default defineConfig({
         // starts its own redis-server (and nginx) on loopback ports.
         test: {
           name: 'redis-store',
-          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer}.test.ts'],
+          include: [
+            'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,redis-lifecycle}.test.ts',
+          ],
         },
       },
       {
@@ -56,6 +35,16 @@ export default defineConfig({
           include: [...contractSuites, 'test/node/store/load-balanced.test.ts'],
           globalSetup: ['test/helpers/redis-setup.ts'],
           provide: { loadBalanced: true },
+        },
+      },
+      {
+        extends: true,
+        // On Redis, every request through a session path prefix (/sessions/<name>/…) instead of X-Mock-Session.
+        test: {
+          name: 'redis-prefix',
+          ...prefixSuites,
+          globalSetup: ['test/helpers/redis-setup.ts'],
+          provide: { sessionPrefix: true },
         },
       },
     ],

@@ -25,6 +25,7 @@ import type {
 import { type AdminTarget, adminJson, adminText, adminVoid, type FetchLike } from './admin-http.js'
 import { matches, type RequestMatcher, serverQuery } from './request-filter.js'
 import { type WaitForOptions, waitForRequest } from './wait-for.js'
+import { MockAdminError } from './mock-admin-error.js'
 
 /** Options of {@link createMockClient}. */
 export interface MockClientOptions {
@@ -150,9 +151,17 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
     session: options.session,
     fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
   }
-  const where = `session ${JSON.stringify(options.session ?? 'default')} of ${target.baseUrl}`
+  // A session's base URL (…/sessions/<name>) names its session as the option would.
+  const byUrl = /\/sessions\/([^/]+)$/.exec(target.baseUrl)?.[1]
+  const where = `session ${JSON.stringify(options.session ?? byUrl ?? 'default')} of ${target.baseUrl}`
   const listRequests = async (query: JournalQuery = {}, signal?: AbortSignal): Promise<JournalEntry[]> =>
     (await adminJson<RequestList>(target, { method: 'GET', path: '/requests', query: { ...query }, signal })).requests
+  // A session the code under test has not used yet has no journal (404 session_not_found): nothing received so far.
+  const receivedSoFar = (query?: JournalQuery, signal?: AbortSignal): Promise<JournalEntry[]> =>
+    listRequests(query, signal).catch((error: unknown) => {
+      if (error instanceof MockAdminError && error.code === 'session_not_found') return []
+      throw error
+    })
   return {
     baseUrl: target.baseUrl,
     session: options.session,
@@ -172,9 +181,9 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
     requests: {
       list: (query) => listRequests(query),
       clear: () => adminVoid(target, { method: 'DELETE', path: '/requests' }),
-      waitFor: (matcher, waitOptions = {}) => waitForRequest(listRequests, matcher, waitOptions, where),
+      waitFor: (matcher, waitOptions = {}) => waitForRequest(receivedSoFar, matcher, waitOptions, where),
       count: async (matcher = {}) =>
-        (await listRequests(serverQuery(matcher))).filter((entry) => matches(entry, matcher)).length,
+        (await receivedSoFar(serverQuery(matcher))).filter((entry) => matches(entry, matcher)).length,
       har: (query = {}) => adminJson<Har>(target, { method: 'GET', path: '/requests.har', query: { ...query } }),
     },
     snapshot: {

@@ -27,6 +27,7 @@ export const optionLimits = {
   bodyLimit: { flag: 'body-limit', min: 1, max: 1024 ** 3 },
   seed: { flag: 'seed', min: 0, max: 2 ** 32 - 1 },
   count: { flag: 'count', min: 0, max: 10_000_000 },
+  sessionTtl: { flag: 'session-ttl', min: 0, max: 31_536_000 },
 } as const
 
 /** An option that cannot be used; the message names the option (as the app's options name it) and the value. */
@@ -54,6 +55,7 @@ export interface ScalarOptions {
   journalSize?: number
   bodyLimit?: number
   seed?: number
+  sessionTtl?: number
   apiKeys?: readonly string[]
   adminToken?: string
   delay?: LatencyRange
@@ -79,6 +81,7 @@ export const checkAppOptions = (options: ScalarOptions): CheckedAppOptions => {
   checkInteger('journalSize', options.journalSize, 'journalSize')
   checkInteger('bodyLimit', options.bodyLimit, 'bodyLimit')
   checkInteger('seed', options.seed, 'seed')
+  checkInteger('sessionTtl', options.sessionTtl, 'sessionTtl')
   const keys: unknown = options.apiKeys
   if (keys !== undefined) {
     if (!Array.isArray(keys)) fail('apiKeys must be an array of strings')

@@ -1,13 +1,13 @@
 import { Hono } from 'hono'
 import type { BlankEnv } from 'hono/types'
-import { appDefaults, checkAppOptions } from './app-options.js'
+import { appDefaults, checkAppOptions, OptionError } from './app-options.js'
 import { type ClockOption, MockClock, startClock } from './time/clock.js'
 import { ruleValidatorFor, type FaultRuleInput } from './faults/fault-rules.js'
 import { createLogger, type Logger, requestLog } from './http/log.js'
 import { adminGuard } from './access/admin-guard.js'
 import { apiKeyAuth } from './access/api-key-auth.js'
 import { type CorsOrigins, corsPolicy, corsStage } from './access/cors.js'
-import { selectedSession } from './sessions/select-session.js'
+import { selectedSession, sessionNameOf } from './sessions/select-session.js'
 import type { Pet } from './spec/pet.js'
 import { formatRate, type RateLimitPolicy } from './rate-limit/rate-limit.js'
 import { handleError } from './http/respond.js'
@@ -33,6 +33,9 @@ import {
   worldOf,
 } from './sessions/snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
+import { sessionPrefixPath } from './state/session-prefix.js'
+import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
+import { adminScopes, parseAdminToken, unscopedToken } from './access/admin-scopes.js'
 import type { Spec } from './spec/spec.js'
 import { type Transport, webTransport } from './http/transport.js'
 import { withPeekedBodies } from './body/peek-body.js'
@@ -81,6 +84,17 @@ export interface AppOptions {
   journalSize?: number
   /** Token required by /__admin routes but health; none (default) leaves them open. */
   adminToken?: string
+  /**
+   * Scoped admin tokens, each `SECRET`, `SECRET=PATTERN` or either with `:read`
+   * (access/admin-scopes.ts); with `adminToken`, any of them is accepted.
+   */
+  adminTokens?: readonly string[]
+  /** The control plane is open on a non-loopback address by choice (--open-admin): health says so. */
+  openAdmin?: boolean
+  /** Idle time after which a session is dropped, leaving a tombstone (seconds; 0: never; default 14400). */
+  sessionTtl?: number
+  /** Each API key selects its own session on /v1 (--session-by-key; sessions/session-by-key.ts). */
+  sessionByKey?: boolean
   /** Origins allowed by CORS outside /__admin ('*', the default, echoes any); false turns CORS off. */
   cors?: CorsOrigins | false
   /** Origins, besides the server's own, whose pages may call /__admin (default: none). */
@@ -174,6 +188,15 @@ export function prepareMock(
   const bodyLimit = options.bodyLimit ?? appDefaults.bodyLimit
   // Throws an OptionError (a TypeError) naming the option.
   const { silences } = checkAppOptions(options)
+  // adminToken is one unscoped secret, taken as it is; adminTokens are read (SECRET[=PATTERN][:read]).
+  const adminTokens = [
+    ...(options.adminToken === undefined ? [] : [unscopedToken(options.adminToken)]),
+    ...(options.adminTokens ?? []).map((text) => {
+      const token = parseAdminToken(text)
+      if (typeof token === 'string') throw new OptionError(`adminTokens: ${token}`)
+      return token
+    }),
+  ]
   const { proxy } = options
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
@@ -193,6 +216,10 @@ export function prepareMock(
       clock,
       ...(rateLimitPolicy && { rateLimit: { ...rateLimitPolicy } }),
       deprecated: spec.operations.filter((op) => op.deprecated),
+      sessions: {
+        ttlMs: (options.sessionTtl ?? defaultSessionTtlSeconds) * 1000,
+        onDrop: (stone) => logger.warn(dropLine(stone)),
+      },
     },
     options.maxSessions ?? appDefaults.maxSessions,
   )
@@ -200,7 +227,8 @@ export function prepareMock(
     silences,
     knownFields: bodyFieldNames(spec, 'createPet'),
   })
-  const app = new Hono<AppEnv>()
+  // The session prefix (/sessions/<name>/…) is stripped where hono reads the path: state/session-prefix.ts.
+  const app = new Hono<AppEnv>({ getPath: sessionPrefixPath })
   const methodsFor = routeMethods(app)
   const onError = handleError(logger)
   const cors = options.cors === false ? undefined : corsStage(corsPolicy(options.cors ?? '*', methodsFor), onError)
@@ -218,6 +246,7 @@ export function prepareMock(
     enforceSunset: options.sunset !== 'ignore',
     limitRange: silences.limitRange,
     coverage: (operation) => coverage(covered.byOperation.get(operation.id)!, { onError, session: selectedSession }),
+    sessionByKey: options.sessionByKey === true,
     ...(proxy && {
       forward: proxy.forward({
         spec,
@@ -229,10 +258,8 @@ export function prepareMock(
     observe: options.observe,
   })
   const streams = journalStreams()
-  const adminGuardOf =
-    options.adminToken === undefined
-      ? undefined
-      : apiKeyAuth({ keys: [options.adminToken], realm: 'petstore-admin', what: 'admin token' })
+  // One guard for every guarded /__admin route, metrics included (a global route: an unscoped token).
+  const adminTokenGuard = adminScopes({ tokens: adminTokens, logger, sessionNameOf })
   const ready = options.observe?.ready ?? (() => whenReady(sessions.stats(), () => undefined))
   const { metrics } = options.observe ?? {}
 
@@ -286,12 +313,13 @@ export function prepareMock(
         spec,
         coverage: covered,
         checkPet: petChecker(validatePet),
-        ...(adminGuardOf && { guard: adminGuardOf }),
         streams,
+        guard: adminTokenGuard,
+        ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
       }),
     )
     if (metrics)
-      app.route('/__admin/', metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams) }, adminGuardOf))
+      app.route('/__admin/', metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams) }, adminTokenGuard))
     spec.operations.forEach((operation, i) => app.on([operation.method], [operation.routePath], chains[i]!))
     return app
   }

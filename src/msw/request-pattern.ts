@@ -22,11 +22,13 @@ export const originOf = (url: string, basePath: string, name: string): string =>
 }
 
 /**
- * The URLs the mock answers: the API under its base path, /__admin/… and the served document, on the
- * given origins (as originOf gives them) or on any ('any'). msw matches
- * a RegExp against origin + path (no query), which custom predicate functions (2.11+) would not be.
+ * The URLs the mock answers: the API under its base path, /__admin/… and the served document, each
+ * also under a session prefix (`/sessions/<name>`), on the given origins (as originOf gives them) or
+ * on any ('any'). msw matches a RegExp against origin + path (no query), which custom predicate
+ * functions (2.11+) would not be.
  */
 export const requestPattern = (basePath: string, origins: readonly string[] | 'any'): RegExp => {
   const origin = origins === 'any' ? '[a-z][a-z0-9+.-]*://[^/]+' : `(?:${[...new Set(origins)].map(escape).join('|')})`
-  return new RegExp(`^${origin}(?:${escape(basePath)}/|/__admin/|/openapi\\.(?:yaml|json)$)`)
+  // Optionally under a session prefix (/sessions/<name>/…: core/state/session-prefix.ts).
+  return new RegExp(`^${origin}(?:/sessions/[^/]+)?(?:${escape(basePath)}/|/__admin/|/openapi\\.(?:yaml|json)$)`)
 }

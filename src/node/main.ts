@@ -16,6 +16,7 @@ import { readStartData } from './start/start-data.js'
 import { appOnStore } from './store/app-on-store.js'
 import { openStore } from './store/open-store.js'
 import { observeHost } from './observe/observe-host.js'
+import { fleetOptions } from './store/redis/fleet-options.js'
 
 /** What a Config serves, not listening yet: the app, the seed's origin and size, and what ends its event streams. */
 export interface ServerApp {
@@ -33,7 +34,12 @@ export interface ServerApp {
  */
 export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Promise<ServerApp> => {
   const data = await readStartData(config)
-  const opened = await openStore(config)
+  // Replicas on one Redis must agree on what shapes data (store/redis/fleet-fingerprint.ts); a memory start digests nothing.
+  const fleet =
+    config.store === 'memory'
+      ? undefined
+      : { options: fleetOptions(config, data.pets, data.faults), reconfigure: config.reconfigure }
+  const opened = await openStore(config, fleet)
   const stopping = new AbortController()
   const base = appOptionsFromConfig(config, data)
   const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })

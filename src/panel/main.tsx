@@ -13,13 +13,16 @@ const storage = ((): Storage | undefined => {
   }
 })()
 
+// Opened under a session prefix (/sessions/<name>/__admin/), the panel shows that session first.
+const prefixed = /^\/sessions\/([A-Za-z0-9._-]{1,64})\/__admin(\/|$)/.exec(window.location.pathname)?.[1]
+
 const data = document.body.dataset
 render(
   <App
     operations={(data['operations'] ?? '').split(' ').filter(Boolean)}
     version={data['version'] ?? ''}
     tokens={new TokenBroker(storage)}
-    session={storage?.getItem(sessionKey) ?? 'default'}
+    session={prefixed ?? storage?.getItem(sessionKey) ?? 'default'}
     remember={(session) => storage?.setItem(sessionKey, session)}
   />,
   document.getElementById('app')!,

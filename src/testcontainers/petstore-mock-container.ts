@@ -98,12 +98,29 @@ export class StartedPetstoreMockContainer extends AbstractStartedContainer {
   readonly apiUrl: string
   /** The admin client, with the admin token when one was set. */
   readonly client: MockClient
+  readonly #adminToken: string | undefined
 
   constructor(started: StartedTestContainer, adminToken: string | undefined) {
     super(started)
     const host = started.getHost()
     this.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${started.getMappedPort(mockPort)}`
     this.apiUrl = `${this.baseUrl}/v1`
+    this.#adminToken = adminToken
     this.client = createMockClient({ baseUrl: this.baseUrl, ...(adminToken !== undefined && { adminToken }) })
+  }
+
+  /**
+   * A session's own base, `${baseUrl}/sessions/${name}`: give the service under
+   * test `${sessionUrl(name)}/v1` as its Pet Store URL, and it uses that
+   * session without any change (issue 28).
+   */
+  sessionUrl(name: string): string {
+    return `${this.baseUrl}/sessions/${encodeURIComponent(name)}`
+  }
+
+  /** The admin client of one session, by its base URL (see {@link sessionUrl}). */
+  sessionClient(name: string): MockClient {
+    const adminToken = this.#adminToken
+    return createMockClient({ baseUrl: this.sessionUrl(name), ...(adminToken !== undefined && { adminToken }) })
   }
 }

@@ -60,16 +60,6 @@ const allowedFeatureEdges: AllowedEdge[] = [
     why: 'counting an answer notes its interaction for the pact, in the same store call',
   },
   {
-    from: 'core/faults',
-    to: 'core/access',
-    why: "rules target a client by its API key's fingerprint (one function: access/key-fingerprint.ts)",
-  },
-  {
-    from: 'core/journal',
-    to: 'core/access',
-    why: 'the journal shows which API key sent a request, as the same fingerprint',
-  },
-  {
     from: 'core/observe',
     to: 'core/journal',
     why: 'a request trace is noted for the journal (which records its id), and told how the controls shaped the answer',

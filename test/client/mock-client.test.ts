@@ -62,6 +62,7 @@ describe('createMockClient against the CLI on a socket', () => {
       uptimeSeconds: expect.any(Number),
       pets: 12,
       sessions: 1,
+      sessionsDropped: 0,
     })
   })
 
@@ -211,6 +212,22 @@ describe('createMockClient against the CLI on a socket', () => {
         `  #${first.id} GET /v1/pets?limit=3 → 200 (listPets)`,
     )
     expect(error.received).toHaveLength(2)
+  })
+
+  it('works on a session’s base URL, /sessions/<name> (issue 28): the same calls, that session only', async () => {
+    const job = createMockClient({ baseUrl: `${server.url}/sessions/ci-job`, adminToken, fetch: checkedFetch })
+    await job.faults.add({ operation: 'listPets', status: 503 })
+    const api = { Authorization: 'Bearer key-1' }
+    expect((await fetch(`${server.url}/sessions/ci-job/v1/pets`, { headers: api })).status).toBe(503)
+    expect((await fetch(`${server.url}/v1/pets`, { headers: api })).status).toBe(200)
+    expect(await mock.faults.list()).toEqual([])
+    const entry = await job.requests.waitFor({ operation: 'listPets', status: 503 }, { timeoutMs: 2000 })
+    expect(entry.path).toBe('/v1/pets')
+    // Waiting on a session nobody has used yet polls (its journal is empty, not an error).
+    const quiet = createMockClient({ baseUrl: `${server.url}/sessions/not-yet`, adminToken })
+    const error = await rejection(quiet.requests.waitFor({ operation: 'getPet' }, { timeoutMs: 50 }))
+    expect(error.message).toContain('in session "not-yet"')
+    expect(error.message).toContain('Its journal is empty')
   })
 
   it('requests.waitFor on an empty journal says so; a predicate is named', async () => {

@@ -71,7 +71,7 @@ describe.each(hosts)('OPTIONS without Origin on $name', (host) => {
         ['access-control-allow-origin', 'http://localhost:5173'],
         [
           'access-control-expose-headers',
-          'Location,Deprecation,Sunset,Link,WWW-Authenticate,Retry-After,Allow,RateLimit-Policy,RateLimit',
+          'Location,Deprecation,Sunset,Link,WWW-Authenticate,Retry-After,Allow,RateLimit-Policy,RateLimit,X-Mock-Session-Created',
         ],
         ['access-control-max-age', '600'],
         ['vary', 'Origin, Access-Control-Request-Headers'],

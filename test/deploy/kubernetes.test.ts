@@ -80,6 +80,16 @@ describe('deploy/kubernetes', () => {
     })
     // Every variable is one the command reads by its current name (no deprecation note in the pods' logs).
     for (const name of Object.keys(env)) expect(name).toMatch(/^PETSTORE_MOCK_/)
+    // Issue 28: a shared set-up is never open; its admin tokens come from a Secret mounted as a file.
+    expect(env).toMatchObject({
+      PETSTORE_MOCK_OPEN_ADMIN: 'false',
+      PETSTORE_MOCK_ADMIN_TOKENS_FILE: '/etc/petstore-mock/admin/tokens',
+    })
+    const mount = container.volumeMounts!.find((m: { name: string }) => m.name === 'admin-tokens')!
+    expect(mount).toMatchObject({ mountPath: '/etc/petstore-mock/admin', readOnly: true })
+    const volume = deployment.spec!.template.spec!.volumes!.find((v: { name: string }) => v.name === 'admin-tokens')!
+    expect(volume.secret).toEqual({ secretName: 'petstore-mock-admin' })
+    expect(find('Secret', 'petstore-mock-admin').stringData!['tokens']).toMatch(/=\*:read$/m)
     expect(find('Secret', 'petstore-mock-store').stringData!['STORE']).toMatch(/^redis:\/\//)
     // Readiness follows the store (503 while Redis is away or refuses writes); liveness never does.
     expect(container.readinessProbe.httpGet).toEqual({ path: '/__admin/health/ready', port: 'http' })

@@ -56,11 +56,15 @@ const curlRequests = (script: string, page: string) =>
   script
     .replace(/\\\n/g, ' ')
     .split('\n')
-    .filter((line) => /^\s*curl /.test(line) && line.includes('$MOCK'))
+    .filter((line) => /^\s*curl /.test(line) && /\$(MOCK|SESSION)\b/.test(line))
     .map((line) => {
       const argv = words(line)
       const option = (name: string) => argv[argv.indexOf(name) + 1]
-      const url = argv.find((word) => word.startsWith('$MOCK'))!.replace('$MOCK', '')
+      // $SESSION is the run's session base URL (the workflow's env: /sessions/ci).
+      const url = argv
+        .find((word) => word.startsWith('$MOCK') || word.startsWith('$SESSION'))!
+        .replace('$MOCK', '')
+        .replace('$SESSION', '/sessions/ci')
       const binary = option('--data-binary')
       const body = argv.includes('-d')
         ? option('-d')
@@ -97,17 +101,21 @@ describe('docs/recipes/github-actions.md', () => {
     for (const name of given) expect(variables).toContain(name)
     expect(argv).toContain('4010:4010')
     expect(dockerfile).toMatch(/^ENV PETSTORE_MOCK_HOST=0\.0\.0\.0 PETSTORE_MOCK_PORT=4010 /m)
-    expect(env).toEqual({ MOCK: 'http://127.0.0.1:4010', ADMIN: 'Authorization: Bearer ci-admin' })
+    expect(env).toEqual({
+      MOCK: 'http://127.0.0.1:4010',
+      SESSION: 'http://127.0.0.1:4010/sessions/ci',
+      ADMIN: 'Authorization: Bearer ci-admin',
+    })
   })
 
   it('every admin request it sends succeeds against the mock (as curl -f requires)', async () => {
     await reset()
     const requests = scripts.flatMap((script) => curlRequests(script, page))
     expect(requests.map(({ method, url }) => `${method} ${url}`)).toEqual([
-      'PUT /__admin/state',
-      'POST /__admin/faults',
-      'GET /__admin/requests?operation=createPet',
-      'GET /__admin/requests.har',
+      'PUT /sessions/ci/__admin/state',
+      'POST /sessions/ci/__admin/faults',
+      'GET /sessions/ci/__admin/requests?operation=createPet',
+      'GET /sessions/ci/__admin/requests.har',
     ])
     for (const { method, url, init } of requests) {
       const res = await fetch(`${server.url}${url}`, init)
@@ -117,7 +125,7 @@ describe('docs/recipes/github-actions.md', () => {
     expect(scripts.join('\n')).toContain(`until curl -fsS "$MOCK/__admin/health"; do sleep 1; done`)
     expect((await fetch(`${server.url}/__admin/health`)).status).toBe(200)
     const { pets } = JSON.parse(fileOf(page, 'ci/petstore-pets.json')) as { pets: unknown[] }
-    expect(await (await fetch(`${server.url}/__admin/state`, { headers: admin })).json()).toEqual({ pets })
+    expect(await (await fetch(`${server.url}/sessions/ci/__admin/state`, { headers: admin })).json()).toEqual({ pets })
   })
 })
 

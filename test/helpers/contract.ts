@@ -6,6 +6,7 @@ import { nodeTransport } from '../../src/node/server/node-transport.js'
 import { codeSpans, pageTables, readPage } from './doc-tables.js'
 import { assertAdminDocument } from './admin-document.js'
 import { testLoadBalanced, testReplicaStores, testStore } from './test-store.js'
+import { testSessionPrefix, throughPrefix, withoutPrefix } from './session-prefix.js'
 
 const balanced = testLoadBalanced ? await import('./load-balanced.js') : undefined
 
@@ -99,12 +100,16 @@ const normalPath = (path: string): string =>
     return /[A-Za-z0-9._~-]/.test(char) ? char : escape
   })
 
+// A session path prefix (/sessions/<name>/…) selects a session; the route is the path after it.
+const routedPath = (url: string): string =>
+  new URL(url, 'http://localhost').pathname.replace(/^\/sessions\/[^/]+(?=\/|$)/, '') || '/'
+
 /**
- * The 2xx and 3xx statuses documented for a request: those its operation lists in the contract (a
+ * The 2xx and 3xx statuses documented for a request (under a session prefix too): those its operation lists in the contract (a
  * `HEAD`: its `GET`'s), else those the mock documents beyond the contract (see {@link assertContract}).
  */
 export const documentedStatuses = (method: string, url: string, against: Spec = spec): number[] => {
-  const path = normalPath(new URL(url, 'http://localhost').pathname)
+  const path = normalPath(routedPath(url))
   const operation = routeOf(against, method === 'HEAD' ? 'GET' : method, path)
   if (operation) return operation.statuses.filter((status) => status < 400)
   return beyondOperations
@@ -143,7 +148,7 @@ export const assertContract = async (
   res: Response,
   against: Spec = spec,
 ): Promise<void> => {
-  const path = new URL(url, 'http://localhost').pathname
+  const path = routedPath(url)
   const where = `${method} ${url} → ${res.status}`
   if (res.status < 400) {
     const documented = documentedStatuses(method, url, against)
@@ -202,7 +207,10 @@ export const contractApp = (options: AppOptions = {}) => {
       ? createApp({ spec, ...options })
       : prepareMock({ spec, yaml: yamlCodec, ...options }, testStore).build()
   const request = async (url: string, init: RequestInit = {}): Promise<Response> => {
-    const res = await app.request(url, init)
+    // In the `prefix` projects every request goes through /sessions/<name>/… instead of X-Mock-Session.
+    const sent = testSessionPrefix ? throughPrefix(url, init) : { url, init }
+    let res = await app.request(sent.url, sent.init)
+    if (sent.prefix !== undefined) res = await withoutPrefix(res, sent.prefix, `${init.method ?? 'GET'} ${sent.url}`)
     await assertContract(init.method ?? 'GET', url, res, options.spec ?? spec)
     return res
   }

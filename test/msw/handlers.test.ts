@@ -32,6 +32,18 @@ describe('petstore-mock/msw in setupServer', () => {
     expect(await handlers.pets()).toHaveLength(13)
   })
 
+  it('serves a session by its path prefix, /sessions/<name>/… (issue 28), Location and journal included', async () => {
+    const created = await request('/sessions/msw-job/v1/pets', postJson({ name: 'Mw', categoryId: 1 }))
+    expect(created.status).toBe(201)
+    expect(created.headers.get('location')).toMatch(/^\/sessions\/msw-job\/v1\/pets\/\d+$/)
+    expect(created.headers.get('x-mock-session-created')).toBe('true')
+    const read = await request(created.headers.get('location')!, { headers: auth() })
+    expect(await read.json()).toMatchObject({ name: 'Mw' })
+    const journal = await (await request('/sessions/msw-job/__admin/requests')).json()
+    expect(journal.requests).toHaveLength(2)
+    expect((await request('/__admin/state', { headers: { 'X-Mock-Session': 'msw-job' } })).status).toBe(200)
+  })
+
   it.each([
     ['/v1/pets', postJson({ categoryId: 2 }), 'name is required'],
     ['/v1/pets', postJson({ name: 'Rex', categoryId: 'two' }), 'categoryId must be an integer'],

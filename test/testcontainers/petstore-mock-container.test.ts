@@ -71,6 +71,25 @@ describe('PetstoreMockContainer', () => {
     expect(denied).toMatchObject({ status: 401, code: 'unauthorized' })
   })
 
+  it('a session by base URL: sessionUrl(name) for the service under test, sessionClient(name) (issue 28)', async () => {
+    const mock = await start(new PetstoreMockContainer(image))
+    // The image is a single-job container: open without a token, by choice, and it says so.
+    expect(await (await fetch(`${mock.baseUrl}/__admin/health`)).json()).toMatchObject({ admin: 'open' })
+    expect(mock.sessionUrl('tc-job')).toBe(`${mock.baseUrl}/sessions/tc-job`)
+    const created = await fetch(`${mock.sessionUrl('tc-job')}/v1/pets`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer k', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Tc', categoryId: 1 }),
+    })
+    expect(created.status).toBe(201)
+    expect(created.headers.get('location')).toMatch(/^\/sessions\/tc-job\/v1\/pets\/\d+$/)
+    expect(created.headers.get('x-mock-session-created')).toBe('true')
+    const job = mock.sessionClient('tc-job')
+    expect((await job.state.get()).map((pet) => pet.name)).toContain('Tc')
+    expect(await job.requests.count({ operation: 'createPet' })).toBe(1)
+    expect((await mock.client.state.get()).map((pet) => pet.name)).not.toContain('Tc')
+  })
+
   it('copies files into the container (no bind mount): fixtures YAML, faults JSON, a fixed delay', async () => {
     const pets = join(dir, 'pets.yaml')
     const faults = join(dir, 'faults.json')

@@ -26,6 +26,8 @@ export const corsPolicy = (origins: CorsOrigins, methodsFor: (path: string) => s
       'Allow',
       'RateLimit-Policy',
       'RateLimit',
+      // A page's code can tell that its request made its session (sessions/lifecycle.ts).
+      'X-Mock-Session-Created',
     ],
     maxAge: 600,
   })

@@ -18,7 +18,7 @@ import { stateRoutes } from '../pets/state-routes.js'
 import type { ProxyStats } from '../proxy/proxy-stats.js'
 import { rateLimitRoutes } from '../rate-limit/rate-limit-routes.js'
 import type { SessionState, SessionStore } from '../sessions/port.js'
-import { selectedSession, selectSession } from '../sessions/select-session.js'
+import { selectAdminSession, selectedSession } from '../sessions/select-session.js'
 import { sessionRoutes } from '../sessions/session-routes.js'
 import type { Snapshot } from '../sessions/snapshot.js'
 import { snapshotRoutes } from '../sessions/snapshot-routes.js'
@@ -45,8 +45,10 @@ export interface AdminDeps {
   validateSnapshot(input: unknown): Snapshot | string
   /** Snapshots as YAML; none: JSON only. */
   yaml?: YamlCodec
-  /** Guards every route but health; none when no admin token is set. */
+  /** Guards every route but health and the panel's files: admin tokens and their scopes (access/admin-scopes.ts). */
   guard?: MiddlewareHandler
+  /** The control plane is open on a non-loopback address by choice: health says so. */
+  open?: boolean
   /** With --proxy: its counts, shown by health. */
   proxy?: ProxyStats
   /** The contract: the Pact file's provider and answers' schemas. */
@@ -68,7 +70,7 @@ export interface AdminDeps {
  */
 export const adminRoutes = (deps: AdminDeps): Hono => {
   const session: SessionAccess<SessionState> = {
-    select: toMiddleware(selectSession(deps.sessions)),
+    select: toMiddleware(selectAdminSession(deps.sessions)),
     read: selectedSession,
   }
   const routes = { ...deps, session }

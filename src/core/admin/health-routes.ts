@@ -10,6 +10,10 @@ export interface Health {
   /** Pets of the default session. */
   pets: number
   sessions: number
+  /** Sessions dropped since start-up for being idle past --session-ttl (on Redis: by every replica). */
+  sessionsDropped: number
+  /** Present when the control plane is open on a non-loopback address (--open-admin): says so. */
+  admin?: 'open'
   /** With --proxy: the deployment and the violations counted since start-up. */
   proxy?: ProxyReport
 }
@@ -18,21 +22,25 @@ export interface Health {
 export interface HealthDeps {
   sessions: SessionStore
   version: string
+  /** The control plane is open on a non-loopback address by choice (--open-admin). */
+  open?: boolean
   /** With --proxy: its counts. */
   proxy?: ProxyStats
 }
 
-/** GET /health: up, the version, the uptime, the default session's pets and the number of sessions. */
+/** GET /health: up, the version, the uptime, the default session's pets, the number of sessions and of drops, whether the control plane is open by choice. */
 export const healthRoutes = (deps: HealthDeps): Hono => {
   const startedAt = Date.now()
   return new Hono().get('/health', async (c) => {
-    const { pets, sessions } = await deps.sessions.stats()
+    const { pets, sessions, dropped } = await deps.sessions.stats()
     return c.json({
       status: 'ok',
       version: deps.version,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       pets,
       sessions,
+      sessionsDropped: dropped,
+      ...(deps.open && { admin: 'open' as const }),
       ...(deps.proxy && { proxy: deps.proxy.report() }),
     } satisfies Health)
   })

@@ -1,6 +1,8 @@
 import { Hono } from 'hono'
 import type { Spec } from '../spec/spec.js'
 import { chain, type Stage } from '../http/stage.js'
+import { pathPrefixOf } from '../state/session-prefix.js'
+import { prefixedJson, prefixedYaml } from './prefixed-servers.js'
 
 /**
  * Serves the contract without authentication, so clients can be generated
@@ -11,10 +13,18 @@ export const docsRoutes = (spec: Spec, cors: Stage | undefined): Hono => {
   return new Hono()
     .get(
       '/openapi.yaml',
-      chain([cors], (c) => c.body(spec.text, 200, { 'Content-Type': 'application/yaml; charset=utf-8' })),
+      chain([cors], (c) => {
+        const prefix = pathPrefixOf(c)
+        const text = prefix === '' ? spec.text : prefixedYaml(spec.text, prefix, spec.basePath)
+        return c.body(text, 200, { 'Content-Type': 'application/yaml; charset=utf-8' })
+      }),
     )
     .get(
       '/openapi.json',
-      chain([cors], (c) => c.body(json, 200, { 'Content-Type': 'application/json' })),
+      chain([cors], (c) => {
+        const prefix = pathPrefixOf(c)
+        const text = prefix === '' ? json : prefixedJson(spec.document as object, prefix, spec.basePath)
+        return c.body(text, 200, { 'Content-Type': 'application/json' })
+      }),
     )
 }

@@ -1,4 +1,4 @@
-import { fingerprintDigits, fingerprintPattern } from '../access/key-fingerprint.js'
+import { fingerprintDigits, fingerprintPattern } from '../http/key-fingerprint.js'
 import { bodyFieldNames } from '../spec/body-fields.js'
 import type { Spec } from '../spec/spec.js'
 

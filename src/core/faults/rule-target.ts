@@ -1,4 +1,4 @@
-import { bearerKey, keyFingerprint } from '../access/key-fingerprint.js'
+import { bearerKey, keyFingerprint } from '../http/key-fingerprint.js'
 import { peekJsonBody } from '../body/peek-body.js'
 import { headerRecord } from '../journal/journal.js'
 import { authorizationOf } from '../http/request-authorization.js'

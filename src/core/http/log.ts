@@ -20,6 +20,8 @@ export interface Logger {
   request?(line: RequestLine): void
   warn(message: string): void
   error(message: string, error?: unknown): void
+  /** Events worth a line (admin actions, sessions dropped); absent: not logged. */
+  info?(message: string): void
 }
 
 const round = (ms: number): number => Math.round(ms * 10) / 10
@@ -40,6 +42,7 @@ export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
     return {
       request: (line) => write({ level: 'info', ...line, ms: round(line.ms) }),
       warn: (message) => write({ level: 'warn', message }),
+      info: (message) => write({ level: 'info', message }),
       error: (message, error) => write({ level: 'error', message, error: String((error as Error)?.stack ?? error) }),
     }
   }
@@ -49,6 +52,7 @@ export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
         `${stamp()} ${method.padEnd(6)} ${path} \x1b[${colour(status)}m${status}\x1b[0m ${round(ms)} ms${session ? ` [${session}]` : ''}\n`,
       ),
     warn: (message) => out.write(`${stamp()} \x1b[33mWARN\x1b[0m ${message}\n`),
+    info: (message) => out.write(`${stamp()} INFO ${message}\n`),
     error: (message, error) =>
       out.write(`${stamp()} \x1b[31mERROR\x1b[0m ${message}\n${String((error as Error)?.stack ?? error ?? '')}\n`),
   }

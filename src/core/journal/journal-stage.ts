@@ -7,7 +7,7 @@ import type { JournalSlice } from './journal-slice.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { builtAnswer } from '../http/respond.js'
-import { bearerKey, keyFingerprint } from '../access/key-fingerprint.js'
+import { bearerKey, keyFingerprint } from '../http/key-fingerprint.js'
 import { type Answer, type OnError, type RequestContext, type Stage, settled } from '../http/stage.js'
 // The variables read here: the body and its text, and the notes.
 import type {} from '../http/read-body.js'
@@ -99,8 +99,8 @@ const record = (
     durationMs: Math.round((performance.now() - start) * 100) / 100,
     headers: keptHeaders(c, transport),
   }
-  const key = bearerKey(authorizationOf(c))
-  if (key !== undefined) entry.apiKeyFingerprint = keyFingerprint(key)
+  const fingerprint = apiKeyOf(authorizationOf(c))
+  if (fingerprint !== undefined) entry.apiKeyFingerprint = fingerprint
   const bodyText = c.get('bodyText')
   if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
@@ -113,6 +113,21 @@ const record = (
 }
 
 const passOn = (_: unknown, res: Response): Response => res
+
+// The last Authorization header and its key's fingerprint: a client sends the same one on every request.
+let lastHeader: string | undefined
+let lastKey: string | undefined
+
+/** The fingerprint of the header's bearer token; undefined without one. */
+const apiKeyOf = (header: string | undefined): string | undefined => {
+  if (header === undefined) return undefined
+  if (header !== lastHeader) {
+    const key = bearerKey(header)
+    lastKey = key === undefined ? undefined : keyFingerprint(key)
+    lastHeader = header
+  }
+  return lastKey
+}
 
 /** `res` once recorded: the answer goes out after its entry is in the journal. */
 const recorded = (

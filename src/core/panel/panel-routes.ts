@@ -1,3 +1,4 @@
+import { pathPrefixOf } from '../state/session-prefix.js'
 import { type Context, type Handler, Hono } from 'hono'
 
 /** What the panel page is told about the server it controls. */
@@ -133,4 +134,4 @@ export const adminPanelRoutes = (deps: PanelDeps): Hono => {
 }
 
 /** `/__admin` without the slash: to the panel's page. */
-export const panelRedirect: Handler = (c) => c.redirect('/__admin/', 308)
+export const panelRedirect: Handler = (c) => c.redirect(`${pathPrefixOf(c)}/__admin/`, 308)

@@ -50,6 +50,8 @@ export interface ApiChainsOptions {
   coverage?: (operation: SpecOperation) => Stage
   /** The host's request observer and tracer (observe/): a first stage when either is set. */
   observe?: Pick<ObserveOptions, 'requests' | 'tracer'> | undefined
+  /** --session-by-key: the API key selects the session (sessions/session-by-key.ts). */
+  sessionByKey?: boolean
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
@@ -69,7 +71,8 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const authenticate = authStage(options.auth, onError)
   const body = jsonBody(options.bodyLimit, transport)
   // Each stage reads its own slice of the session the request selected: selectedSession, whole here.
-  const session = selectSession(sessions)
+  const select = { byKey: options.sessionByKey === true }
+  const session = selectSession(sessions, undefined, select)
   const policy = rateLimitPolicy(selectedSession)
   const delay = latency(selectedSession)
   const limit = rateLimit(selectedSession)
@@ -92,7 +95,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
         journal(op, journalOptions),
         cors,
         options.coverage?.(op),
-        forward ? session : selectSession(sessions, readAheadFor(op)),
+        forward ? session : selectSession(sessions, readAheadFor(op), select),
         policy,
         delay,
         op.deprecated ? deprecation(op, logger, selectedSession) : undefined,

@@ -57,7 +57,8 @@ const CONTROL_QUERY = /^__(code|delay)$/
 const targetOf = (c: RequestContext, upstream: string, basePath: string): string => {
   const url = new URL(c.req.url)
   for (const name of [...url.searchParams.keys()]) if (CONTROL_QUERY.test(name)) url.searchParams.delete(name)
-  return upstream + url.pathname.slice(basePath.length) + url.search
+  // c.req.path, not the URL's: a session prefix (/sessions/<name>) is not the deployment's.
+  return upstream + c.req.path.slice(basePath.length) + url.search
 }
 
 const requestHeaders = (headers: Headers): Headers => {

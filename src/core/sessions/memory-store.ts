@@ -21,6 +21,14 @@ import type { CreateRefusal } from '../pets/pet-store.js'
 import { CoverageLedger } from '../coverage/coverage-ledger.js'
 import type { CoverageCounts } from '../coverage/coverage-slice.js'
 import type { InteractionNote, KeptInteractions } from '../pact/pact-seed.js'
+import {
+  defaultSessionTtlSeconds,
+  type SelectMode,
+  type SessionOutcome,
+  type SessionPolicy,
+  sessionOf,
+} from './lifecycle.js'
+import { type Tombstone, Tombstones } from './tombstones.js'
 
 /** The name of the session used when a request names none. */
 export const defaultSessionName = 'default'
@@ -37,6 +45,8 @@ export interface StartState {
   rateLimit?: RateLimitPolicy
   /** The operations whose callers the deprecation report counts. */
   deprecated?: readonly SpecOperation[]
+  /** Idle expiry and who hears of drops (default: --session-ttl's default, nobody). */
+  sessions?: SessionPolicy
 }
 
 /**
@@ -259,36 +269,104 @@ export class Session implements SessionState {
 }
 
 /**
- * Named sessions, created on first use from the start state; beyond `max`
- * the least recently used one (never the default) is dropped.
+ * Named sessions, created on first use from the start state; dropped when
+ * asked, or once idle past the TTL (leaving a tombstone: sessions/lifecycle.ts).
+ * At the cap a new session is refused, never made by evicting a live one.
  */
 export class SessionRegistry implements SessionStore {
   readonly #sessions = new Map<string, Session>()
+  /** When each session (but the default) was last used, epoch ms. */
+  readonly #used = new Map<Session, number>()
+  readonly #tombstones = new Tombstones()
   readonly #start: StartState
   readonly #max: number
+  readonly #ttlMs: number
+  readonly #now: () => number
+  readonly #onDrop: ((stone: Tombstone) => void) | undefined
+  #dropped = 0
   /** The most recently used session: asked for again, it needs no reordering. */
   #latest: Session | undefined
 
   constructor(start: StartState, max: number) {
     this.#start = start
     this.#max = max
+    this.#ttlMs = start.sessions?.ttlMs ?? defaultSessionTtlSeconds * 1000
+    this.#now = start.sessions?.now ?? Date.now
+    this.#onDrop = start.sessions?.onDrop
     this.#sessions.set(defaultSessionName, new Session(defaultSessionName, start))
   }
 
-  /** The named session, created when new; marks it most recently used. */
+  /** The named session, created when new (throws the error of an outcome that leaves none); marks it most recently used. */
   get(name: string = defaultSessionName): Session {
-    if (this.#latest?.name === name) return this.#latest
+    return sessionOf(this.select(name, 'use'))
+  }
+
+  select(name: string = defaultSessionName, mode: SelectMode = 'use'): Session | SessionOutcome<Session> {
+    const latest = this.#latest
+    if (latest !== undefined && latest.name === name) {
+      if (name === defaultSessionName || this.#ttlMs === 0) return latest
+      const now = this.#now()
+      if (now - this.#used.get(latest)! <= this.#ttlMs) {
+        this.#used.set(latest, now)
+        return latest
+      }
+    }
+    return this.#select(name, mode)
+  }
+
+  #select(name: string, mode: SelectMode): Session | SessionOutcome<Session> {
     let session = this.#sessions.get(name)
-    if (session) {
+    if (session !== undefined && this.#expired(session, this.#now())) session = undefined
+    if (session !== undefined) {
       // Map order is insertion order: re-inserting makes it the most recent.
       this.#sessions.delete(name)
-    } else {
-      session = new Session(name, this.#start)
+      this.#sessions.set(name, session)
+      this.#touch(session)
+      return session
     }
+    const tombstone = this.#tombstones.get(name)
+    if (tombstone !== undefined && mode !== 'revive') return { outcome: 'expired', tombstone }
+    if (mode === 'read') return { outcome: 'unknown', name }
+    // The cap counts the named sessions: the default one always exists.
+    if (this.#sessions.size > this.#max) this.sweep()
+    if (this.#sessions.size > this.#max) return { outcome: 'full', sessions: this.#sessions.size - 1, max: this.#max }
+    this.#tombstones.remove(name)
+    session = new Session(name, this.#start)
     this.#sessions.set(name, session)
-    this.#evict()
+    this.#touch(session)
+    return { outcome: 'created', session }
+  }
+
+  #touch(session: Session): void {
+    if (session.name !== defaultSessionName) this.#used.set(session, this.#now())
     this.#latest = session
-    return session
+  }
+
+  /** Whether `session` is idle past the TTL; if so it is dropped, leaving its tombstone. */
+  #expired(session: Session, now: number): boolean {
+    if (this.#ttlMs === 0 || session.name === defaultSessionName) return false
+    const used = this.#used.get(session)!
+    if (now - used <= this.#ttlMs) return false
+    this.#remove(session)
+    const stone: Tombstone = { name: session.name, at: now, reason: 'idle', ttlSeconds: this.#ttlMs / 1000 }
+    this.#tombstones.add(stone)
+    this.#dropped++
+    this.#onDrop?.(stone)
+    return true
+  }
+
+  /** Drops every session idle past the TTL (each leaving its tombstone). */
+  sweep(): void {
+    if (this.#ttlMs === 0) return
+    const now = this.#now()
+    for (const session of [...this.#sessions.values()]) this.#expired(session, now)
+  }
+
+  #remove(session: Session): void {
+    this.#sessions.delete(session.name)
+    this.#used.delete(session)
+    if (this.#latest === session) this.#latest = undefined
+    session.close()
   }
 
   /** The default session, without touching its recency. */
@@ -296,18 +374,17 @@ export class SessionRegistry implements SessionStore {
     return this.#sessions.get(defaultSessionName)!
   }
 
-  /** Every session, least recently used first. */
+  /** Every session, least recently used first (those idle past the TTL dropped first). */
   list(): Session[] {
+    this.sweep()
     return [...this.#sessions.values()]
   }
 
-  /** Drops a session; the default one cannot be dropped. */
+  /** Drops a session; the default one cannot be dropped. No tombstone: it was asked for. */
   delete(name: string): boolean {
     const session = this.#sessions.get(name)
     if (name === defaultSessionName || !session) return false
-    this.#sessions.delete(name)
-    if (this.#latest === session) this.#latest = undefined
-    session.close()
+    this.#remove(session)
     return true
   }
 
@@ -324,18 +401,17 @@ export class SessionRegistry implements SessionStore {
     return this.list()
   }
 
+  tombstones(): Tombstone[] {
+    this.sweep()
+    return this.#tombstones.list()
+  }
+
   dropSession(name: string): boolean {
     return this.delete(name)
   }
 
-  stats(): { pets: number; sessions: number } {
-    return { pets: this.default.store.size, sessions: this.#sessions.size }
-  }
-
-  #evict(): void {
-    for (const name of this.#sessions.keys()) {
-      if (this.#sessions.size <= this.#max) return
-      if (name !== defaultSessionName) this.delete(name)
-    }
+  stats(): { pets: number; sessions: number; dropped: number } {
+    this.sweep()
+    return { pets: this.default.store.size, sessions: this.#sessions.size, dropped: this.#dropped }
   }
 }

@@ -14,6 +14,8 @@ import type { SessionName } from '../state/session-reader.js'
 import type { ClockSetting, ClockView } from '../time/clock.js'
 import type { ClockSlice } from '../time/clock-slice.js'
 import type { LatencyRange, World } from './world.js'
+import type { Selection, SelectMode } from './lifecycle.js'
+import type { Tombstone } from './tombstones.js'
 
 /** A session's sizes, for listings. */
 export interface SessionSummary {
@@ -92,17 +94,27 @@ export type ReadAhead = { getPet: number } | { listPets: { limit: number; status
 export interface SessionStore {
   /**
    * Atomic: the named session (default: the default one), created from the
-   * start state when new and marked most recently used; beyond the cap
-   * (--max-sessions) the least recently used one, never the default, is
-   * dropped in the same change. `readAhead`: see {@link ReadAhead}.
+   * start state when new and marked most recently used; throws the ApiError
+   * of an outcome that leaves none (see {@link select}). `readAhead`: see {@link ReadAhead}.
    */
   session(name?: string, readAhead?: ReadAhead): MaybePromise<SessionState>
+  /**
+   * Atomic: the named session as `mode` allows (sessions/lifecycle.ts): found
+   * and marked used; or made from the start state (outcome `created`); or
+   * none: `expired` (a tombstone, which `revive` clears), `full` (the cap is
+   * reached once the sessions idle past the TTL are dropped), `unknown` (mode
+   * `read`). A session idle past the TTL is dropped, leaving a tombstone.
+   * {@link session} is `select(name, 'use')` throwing the outcome's error.
+   */
+  select(name: string | undefined, mode: SelectMode, readAhead?: ReadAhead): MaybePromise<Selection<SessionState>>
   /** Every session, least recently used first, without touching recency. */
   sessions(): MaybePromise<SessionState[]>
+  /** The tombstones of sessions dropped by expiry, oldest first. */
+  tombstones(): MaybePromise<Tombstone[]>
   /** Drops a session; false for the default one or an unknown name. */
   dropSession(name: string): MaybePromise<boolean>
-  /** The default session's pets and the number of sessions, for health, without touching recency. */
-  stats(): MaybePromise<{ pets: number; sessions: number }>
+  /** The default session's pets, the number of sessions and of drops by expiry, for health, without touching recency. */
+  stats(): MaybePromise<{ pets: number; sessions: number; dropped: number }>
   /** Ends what every session holds open (the server stops). */
   close(): void
 }

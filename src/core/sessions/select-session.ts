@@ -1,13 +1,25 @@
-import { badRequest } from '../http/errors.js'
+import { ApiError, badRequest } from '../http/errors.js'
+import { addAnswerHeaders } from '../http/respond.js'
+import { authorizationOf } from '../http/request-authorization.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
 import { isSessionName, sessionHeader } from '../state/session-name.js'
+import { sessionPrefixOf } from '../state/session-prefix.js'
 import type { SessionReader } from '../state/session-reader.js'
+import {
+  adminSelectMode,
+  isOutcome,
+  type Selection,
+  type SelectMode,
+  sessionCreatedHeader,
+  sessionOf,
+} from './lifecycle.js'
 import type { ReadAhead, SessionState, SessionStore } from './port.js'
+import { authorizationSessionName } from './session-by-key.js'
 
 declare module 'hono' {
   interface ContextVariableMap {
-    /** The session the request selected (X-Mock-Session), once selected. */
+    /** The session the request selected (path prefix, X-Mock-Session or API key), once selected. */
     session: SessionState
   }
 }
@@ -21,32 +33,115 @@ export type ReadAheadOf = (c: RequestContext) => ReadAhead | undefined
  */
 export const selectedSession: SessionReader<SessionState> = (c) => c.get('session')
 
-const selected = (session: SessionState, c: RequestContext): SessionState => {
+/**
+ * The session a request names: by its path prefix (`/sessions/<name>/…`), its
+ * `X-Mock-Session` header, or (with `byKey`, on /v1) its API key; undefined
+ * for the default one. Selectors that agree are fine; two that name different
+ * sessions answer 400 `session_conflict` naming both. A bad name answers 400.
+ */
+export const sessionNameOf = (c: RequestContext, byKey = false): string | undefined => {
+  const prefixed = sessionPrefixOf(c)
+  const header = c.req.header(sessionHeader)
+  if (prefixed === undefined && header === undefined && !byKey) return undefined
+  if (header !== undefined && !isSessionName(header)) {
+    throw badRequest(
+      `${sessionHeader} must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(header)}).`,
+    )
+  }
+  if (prefixed !== undefined && !isSessionName(prefixed.name)) {
+    throw badRequest(
+      `The session in the path (${JSON.stringify(prefixed.prefix)}) must be 1 to 64 characters of A-Z a-z 0-9 . _ -.`,
+    )
+  }
+  let name = prefixed?.name
+  let by = prefixed && `the path prefix ${prefixed.prefix}`
+  if (header !== undefined) {
+    if (name !== undefined && name !== header) throw conflict(by!, `${sessionHeader}: ${header}`)
+    name = header
+    by ??= `${sessionHeader}: ${header}`
+  }
+  if (byKey) {
+    const keyed = authorizationSessionName(authorizationOf(c))
+    if (keyed !== undefined) {
+      if (name !== undefined && name !== keyed) throw conflict(by!, `the API key (session ${keyed}, --session-by-key)`)
+      name = keyed
+    }
+  }
+  return name
+}
+
+const conflict = (one: string, other: string): ApiError =>
+  new ApiError(400, `The request names two sessions: ${one} and ${other}. Name one session, or the same one in each.`, {
+    code: 'session_conflict',
+  })
+
+const createdHeaders = { [sessionCreatedHeader.toLowerCase()]: 'true' } as const
+
+// The rare case (a selection that made its session, or none to use): the plain session is one property check.
+const selected = (selection: Selection<SessionState>, c: RequestContext): SessionState => {
+  const session = isOutcome(selection) ? sessionOf(selection, () => addAnswerHeaders(c, createdHeaders)) : selection
   c.set('session', session)
   return session
 }
 
 /**
- * Puts the session the request names (or the default one) in `c.var.session`;
- * 400 for a bad name. `readAhead`: the read the handler will likely make (port.ts).
+ * Puts the session the request names (or the default one) in `c.var.session`,
+ * as `mode` allows (sessions/lifecycle.ts: 410 for an expired one, 503 at the
+ * cap, 404 for an unknown one read); an answer whose request created its
+ * session says so in `X-Mock-Session-Created: true`. `readAhead`: the read the
+ * handler will likely make (port.ts).
  */
-const setSession = (c: RequestContext, sessions: SessionStore, readAhead?: ReadAhead): MaybePromise<SessionState> => {
-  const name = c.req.header(sessionHeader)
-  if (name !== undefined && !isSessionName(name)) {
-    throw badRequest(`${sessionHeader} must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)
-  }
-  return whenReady(sessions.session(name, readAhead), selected, c)
-}
+const setSession = (
+  c: RequestContext,
+  sessions: SessionStore,
+  readAhead: ReadAhead | undefined,
+  mode: SelectMode,
+  byKey: boolean,
+): MaybePromise<SessionState> => whenReady(sessions.select(sessionNameOf(c, byKey), mode, readAhead), selected, c)
 
 const proceed = (_: SessionState, c: RequestContext, next: Next): Answer => next(c)
 
+/** How the API selects sessions besides the path prefix and the header. */
+export interface SelectOptions {
+  /** --session-by-key: the API key names the session (session-by-key.ts). */
+  byKey?: boolean
+}
+
 /**
- * Selects the request's session (`X-Mock-Session`; 400 for a bad name), as
- * a stage (the admin routes run it through `toMiddleware`). `readAheadOf`:
- * the read the operation's handler will likely make, named to the store with
- * the selection (port.ts).
+ * Selects the request's session (path prefix, `X-Mock-Session` or, with
+ * `byKey`, the API key; 400 for a bad name or a conflict), creating it when
+ * new, as a stage of the API's chains. `readAheadOf`: the read the
+ * operation's handler will likely make, named to the store with the
+ * selection (port.ts).
  */
-export const selectSession =
-  (sessions: SessionStore, readAheadOf?: ReadAheadOf): Stage =>
+export const selectSession = (
+  sessions: SessionStore,
+  readAheadOf?: ReadAheadOf,
+  options: SelectOptions = {},
+): Stage => {
+  const byKey = options.byKey === true
+  return (c, next) => whenReady(setSession(c, sessions, readAheadOf?.(c), 'use', byKey), proceed, c, next)
+}
+
+// A route's own answer (c.json) is not made by respond(): it is told here that its request made its session.
+const markCreated = (res: Response): Response => {
+  res.headers.set(sessionCreatedHeader, 'true')
+  return res
+}
+
+const proceedAdmin = (_: SessionState, c: RequestContext, next: Next): Answer => {
+  const res = next(c)
+  if (c.get('answerHeaders')?.['x-mock-session-created'] === undefined) return res
+  return res instanceof Promise ? res.then(markCreated) : markCreated(res)
+}
+
+/**
+ * {@link selectSession} for the admin routes (run through `toMiddleware`):
+ * reads never create (sessions/lifecycle.ts `adminSelectMode`: 404 for an
+ * unknown session), a reset or a snapshot put makes a session over its
+ * tombstone, and the route's own answer carries `X-Mock-Session-Created`.
+ */
+export const selectAdminSession =
+  (sessions: SessionStore): Stage =>
   (c, next) =>
-    whenReady(setSession(c, sessions, readAheadOf?.(c)), proceed, c, next)
+    whenReady(setSession(c, sessions, undefined, adminSelectMode(c), false), proceedAdmin, c, next)

@@ -1,11 +1,22 @@
 import { Hono } from 'hono'
 import { ApiError, badRequest } from '../http/errors.js'
 import type { SessionAccess } from '../state/session-reader.js'
+import { isSessionName } from '../state/session-name.js'
+import { isOutcome, sessionCreatedHeader, sessionOf } from './lifecycle.js'
 import type { SessionState, SessionStore, SessionSummary } from './port.js'
 
 /** GET /__admin/sessions, least recently used first. */
 export interface SessionList {
   sessions: SessionSummary[]
+  /** Sessions dropped for being idle past --session-ttl: a request naming one answers 410 until it is created again. */
+  expired: ExpiredSession[]
+}
+
+/** A tombstone as listed: the session's name, when it was dropped (ISO 8601) and why. */
+export interface ExpiredSession {
+  name: string
+  expiredAt: string
+  reason: 'idle'
 }
 
 /** What the session routes work on. */
@@ -15,7 +26,7 @@ export interface SessionDeps {
   session: SessionAccess<SessionState>
 }
 
-/** POST /reset (the session back to its start), GET /sessions, DELETE /sessions/:name. */
+/** POST /reset (the session back to its start), GET /sessions, POST and DELETE /sessions/:name. */
 export const sessionRoutes = (deps: SessionDeps): Hono => {
   const { select, read } = deps.session
   const routes = new Hono()
@@ -24,8 +35,21 @@ export const sessionRoutes = (deps: SessionDeps): Hono => {
     return c.body(null, 204)
   })
   routes.get('/sessions', async (c) => {
-    const sessions = await deps.sessions.sessions()
-    return c.json({ sessions: await Promise.all(sessions.map((s) => s.summary())) } satisfies SessionList)
+    const [sessions, tombstones] = await Promise.all([deps.sessions.sessions(), deps.sessions.tombstones()])
+    return c.json({
+      sessions: await Promise.all(sessions.map((s) => s.summary())),
+      expired: tombstones.map((t) => ({ name: t.name, expiredAt: new Date(t.at).toISOString(), reason: t.reason })),
+    } satisfies SessionList)
+  })
+  // Creates a session explicitly (over its tombstone too): 201 when made, 200 when it existed.
+  routes.post('/sessions/:name', async (c) => {
+    const name = c.req.param('name')
+    if (!isSessionName(name))
+      throw badRequest(`A session name is 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)
+    const selection = await deps.sessions.select(name, 'revive')
+    const made = isOutcome(selection) && selection.outcome === 'created'
+    const summary = await sessionOf(selection).summary()
+    return made ? c.json(summary, 201, { [sessionCreatedHeader]: 'true' }) : c.json(summary, 200)
   })
   routes.delete('/sessions/:name', async (c) => {
     const name = c.req.param('name')

@@ -3,7 +3,8 @@ import { formatRate } from '../../core/rate-limit/rate-limit.js'
 import { formatSilence, silenceDefaults } from '../../core/spec/silences.js'
 import { packageVersion as version } from '../../generated/contract.js'
 import { redactStore } from '../store/store-option.js'
-import { adminAccessBanner } from './admin-access.js'
+import { adminAccessBanner, isLoopback } from './admin-access.js'
+import { adminTokensBanner, adminTokensOf } from './admin-tokens.js'
 import type { Config } from './config.js'
 import { silenceSwitches } from './silence-switches.js'
 
@@ -48,6 +49,12 @@ const withoutPassword = (text: string): string => {
   return url.toString()
 }
 
+// A start that gets here has its tokens read and an open control plane off loopback allowed (admin-tokens.ts).
+const adminBanner = (config: Config): string => {
+  const tokens = adminTokensOf(config)
+  return adminTokensBanner(config, tokens, tokens.length === 0 && !isLoopback(config.host))
+}
+
 /**
  * What a start prints on stderr once it listens on `listening` (its own URL): the version and a URL
  * to open, the auth mode, where the `count` pets came from (`source`), the admin API and its guards,
@@ -75,7 +82,8 @@ export const banner = (
     `petstore-mock ${version} listening on ${url}${where}`,
     `  auth:  ${auth}`,
     `  pets:  ${count} from ${source}`,
-    `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
+    `  admin: ${url}/__admin (${adminBanner(config)})`,
+    `  sessions: ${url}/sessions/<name>/v1 (or X-Mock-Session${config.sessionByKey ? ', or the API key: --session-by-key' : ''}); idle ${config.sessionTtl === 0 ? 'sessions never expire' : `ones expire after ${config.sessionTtl} s`}, at most ${config.maxSessions}`,
     ...adminAccessBanner(config),
     ...timeBanner(config),
     ...silencesBanner(config),

@@ -6,6 +6,7 @@ import type { LogFormat } from '../../core/http/log.js'
 import { asHostName, asOrigin } from './admin-access.js'
 import { parseRate, rateExpectation } from '../../core/rate-limit/rate-limit.js'
 import { parseSilence } from '../../core/spec/silences.js'
+import { parseAdminToken } from '../../core/access/admin-scopes.js'
 import { silenceSwitches } from './silence-switches.js'
 import { isHttpUrl } from '../../core/proxy/upstream-url.js'
 import { configDefaults, type Config } from './config.js'
@@ -32,7 +33,7 @@ const camel = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string)
 
 const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json', 'silent']
 
-const listKinds: readonly OptionKind[] = ['list', 'origins', 'hosts']
+const listKinds: readonly OptionKind[] = ['list', 'origins', 'hosts', 'tokens']
 
 const listItems = (text: string): string[] =>
   text
@@ -66,6 +67,13 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
       throw new UsageError(`${source} must be true or false (got "${text}")`)
     case 'list':
       return listItems(text)
+    case 'tokens':
+      return listItems(text).map((item) => {
+        const token = parseAdminToken(item)
+        // The message never quotes the value: it is a secret.
+        if (typeof token === 'string') throw new UsageError(`${source}: ${token}`)
+        return item
+      })
     case 'origins':
       return checkedItems(text, asOrigin, `${source} takes origins: scheme://host[:port], no path`)
     case 'hosts':
@@ -178,7 +186,7 @@ export const parseCommandLine = (
       given.set(key as keyof Config, `--${spec.flag}`)
       continue
     }
-    const variable = environment.read(spec.env)
+    const variable = environment.read(spec.env, spec.prefixedOnly !== true)
     if (variable === undefined) continue
     try {
       config[key] = parseValue(spec, variable.value, variable.name)

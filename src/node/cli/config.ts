@@ -2,6 +2,7 @@ import { appDefaults } from '../../core/app-options.js'
 import type { LogFormat } from '../../core/http/log.js'
 import { defaultSeed } from '../../core/pets/seed.js'
 import type { DataProfile } from '../../core/pets/edge-profile.js'
+import { defaultSessionTtlSeconds } from '../../core/sessions/lifecycle.js'
 import type { RateLimitPolicy } from '../../core/rate-limit/rate-limit.js'
 import { silenceDefaults, type SpecSilences } from '../../core/spec/silences.js'
 
@@ -24,7 +25,18 @@ export interface Config extends SpecSilences {
   snapshot?: string
   delay?: { min: number; max: number }
   journalSize: number
-  adminToken?: string
+  /** Admin tokens, each SECRET[=PATTERN][:read] (core/access/admin-scopes.ts). */
+  adminTokens: string[]
+  /** A file of more admin tokens, one a line. */
+  adminTokensFile?: string
+  /** /__admin open without a token on a non-loopback address, by choice. */
+  openAdmin: boolean
+  /** Idle seconds before a session is dropped (0: never). */
+  sessionTtl: number
+  /** Each API key selects its own session. */
+  sessionByKey: boolean
+  /** Replace the fleet configuration stored in Redis. */
+  reconfigure: boolean
   cors: boolean
   /** Empty: any origin. */
   corsOrigins: string[]
@@ -57,6 +69,11 @@ export const configDefaults: Omit<Config, 'log'> = {
   host: '127.0.0.1',
   port: 4010,
   apiKeys: [],
+  adminTokens: [],
+  openAdmin: false,
+  sessionTtl: defaultSessionTtlSeconds,
+  sessionByKey: false,
+  reconfigure: false,
   faker: false,
   count: 50,
   data: 'realistic',

@@ -29,9 +29,12 @@ export class Environment {
     this.#env = env
   }
 
-  /** The variable `name` (prefixed), or its former name's when only that one is set. */
-  read(name: string): Variable | undefined {
-    const old = legacyName(name)
+  /**
+   * The variable `name` (prefixed), or its former name's when only that one is set; `formerToo`
+   * false: a variable that came with the prefix, whose unprefixed name is read by no one.
+   */
+  read(name: string, formerToo = true): Variable | undefined {
+    const old = formerToo ? legacyName(name) : name
     const value = this.#env[name]
     const oldValue = old === name ? undefined : this.#env[old]
     if (oldValue !== undefined) {

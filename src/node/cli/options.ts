@@ -2,6 +2,7 @@ import { formatSilence, silenceDefaults } from '../../core/spec/silences.js'
 import { silenceSwitches } from './silence-switches.js'
 import { appDefaults, optionLimits } from '../../core/app-options.js'
 import { defaultSeed } from '../../core/pets/seed.js'
+import { defaultSessionTtlSeconds } from '../../core/sessions/lifecycle.js'
 
 // The app's ranges and defaults are the core's (core/app-options.ts): the flags only name them.
 const range = (name: keyof typeof optionLimits) => ({ min: optionLimits[name].min, max: optionLimits[name].max })
@@ -24,6 +25,7 @@ export type OptionKind =
   | 'url'
   | 'store'
   | 'data'
+  | 'tokens'
 
 /** One option: a CLI flag and an environment variable with the same meaning. */
 export interface OptionSpec {
@@ -32,6 +34,8 @@ export interface OptionSpec {
   key?: string
   /** The variable, PETSTORE_MOCK_ and the flag's name; its former name without the prefix is still read (environment.ts). */
   env: string
+  /** A variable that came with the prefix: it has no former name, and an unprefixed one is another tool's. */
+  prefixedOnly?: boolean
   kind: OptionKind
   help: string
   /** Shown in --help; the value itself comes from the defaults in config.ts. */
@@ -168,10 +172,52 @@ export const optionSpecs: readonly OptionSpec[] = [
   },
   {
     flag: 'admin-token',
+    key: 'adminTokens',
     env: 'PETSTORE_MOCK_ADMIN_TOKEN',
+    kind: 'tokens',
+    default: '(none: admin API open; off loopback only with --open-admin)',
+    help: 'Admin token required by /__admin routes (all but health): SECRET (everything), SECRET=PATTERN (sessions matching the glob), either with :read appended (read-only); repeat the flag, or comma-separate in the variable',
+  },
+  {
+    flag: 'admin-tokens-file',
+    env: 'PETSTORE_MOCK_ADMIN_TOKENS_FILE',
+    prefixedOnly: true,
     kind: 'string',
-    default: '(none: admin API open)',
-    help: 'Bearer token required by /__admin routes (all but health)',
+    default: '(none)',
+    help: 'File of admin tokens, one SECRET[=PATTERN][:read] a line (# comments), added to --admin-token (a mounted secret)',
+  },
+  {
+    flag: 'open-admin',
+    env: 'PETSTORE_MOCK_OPEN_ADMIN',
+    prefixedOnly: true,
+    kind: 'boolean',
+    default: 'false',
+    help: 'Serve /__admin without a token on a non-loopback address (a single-job container); health and the banner say so',
+  },
+  {
+    flag: 'session-ttl',
+    env: 'PETSTORE_MOCK_SESSION_TTL',
+    prefixedOnly: true,
+    kind: 'integer',
+    default: String(defaultSessionTtlSeconds),
+    ...range('sessionTtl'),
+    help: 'Seconds a session may stay idle before it is dropped, leaving a tombstone (410 until created again); 0: never',
+  },
+  {
+    flag: 'session-by-key',
+    env: 'PETSTORE_MOCK_SESSION_BY_KEY',
+    prefixedOnly: true,
+    kind: 'boolean',
+    default: 'false',
+    help: 'Each API key selects its own session on /v1 (the key as name, or key-<sha256 prefix> when it is no session name)',
+  },
+  {
+    flag: 'reconfigure',
+    env: 'PETSTORE_MOCK_RECONFIGURE',
+    prefixedOnly: true,
+    kind: 'boolean',
+    default: 'false',
+    help: "With --store redis://: replace the fleet configuration stored in Redis by this replica's (replicas that differ otherwise refuse to start)",
   },
   {
     flag: 'cors',

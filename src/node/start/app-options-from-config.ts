@@ -3,6 +3,7 @@ import { createLogger, type LogSink } from '../../core/http/log.js'
 import { createProxy } from '../../core/proxy/create-proxy.js'
 import type { SpecSilences } from '../../core/spec/silences.js'
 import { adminAccess } from '../cli/admin-access.js'
+import { adminTokenOptions } from '../cli/admin-tokens.js'
 import type { Config } from '../cli/config.js'
 import { nodeTransport } from '../server/node-transport.js'
 import { yamlCodec } from '../yaml/codec.js'
@@ -38,7 +39,9 @@ export const appOptionsFromConfig = (config: Config, { spec, pets, snapshot, fau
   ...(faults !== undefined && { faults }),
   ...(snapshot !== undefined && { snapshot }),
   ...(config.delay !== undefined && { delay: config.delay }),
-  ...(config.adminToken !== undefined && { adminToken: config.adminToken }),
+  ...adminTokenOptions(config),
+  sessionTtl: config.sessionTtl,
+  sessionByKey: config.sessionByKey,
   ...adminAccess(config),
   ...(config.clock !== undefined && { clock: config.clock }),
   sunset: config.sunset,

@@ -2,6 +2,7 @@ import type { SessionStore } from '../../core/sessions/port.js'
 import type { StartState } from '../../core/sessions/memory-store.js'
 import type { Config } from '../cli/config.js'
 import { redactStore } from './store-option.js'
+import type { FleetOptions } from './redis/fleet-fingerprint.js'
 
 /** --store redis://… on an install without the optional client: exit 2, one line. */
 export class StoreClientMissing extends Error {
@@ -22,7 +23,10 @@ const isMissingClient = (error: unknown): boolean =>
  * the Redis store, connected. Its client is loaded only here, so that a
  * memory start loads none of it.
  */
-export const openStore = async (config: Pick<Config, 'store' | 'storePrefix'>): Promise<StoreFactory | undefined> => {
+export const openStore = async (
+  config: Pick<Config, 'store' | 'storePrefix'>,
+  fleet?: { options: FleetOptions; reconfigure: boolean },
+): Promise<StoreFactory | undefined> => {
   if (config.store === 'memory') return undefined
   let redis: typeof import('./redis/redis-store.js')
   try {
@@ -32,8 +36,9 @@ export const openStore = async (config: Pick<Config, 'store' | 'storePrefix'>): 
     throw new StoreClientMissing(`--store ${redactStore(config.store)} needs the Redis client: npm install ioredis`)
   }
   try {
-    return await redis.openRedisStore({ url: config.store, prefix: config.storePrefix })
+    return await redis.openRedisStore({ url: config.store, prefix: config.storePrefix, ...(fleet && { fleet }) })
   } catch (error) {
+    if ((error as Error).name === 'FleetMismatch') throw error
     throw new Error(`the store ${redactStore(config.store)} cannot be reached: ${(error as Error).message}`)
   }
 }

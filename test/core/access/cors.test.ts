@@ -28,7 +28,8 @@ describe('CORS', () => {
     expect(res.status).toBe(status)
     expect(cors(res)).toEqual({
       origin,
-      expose: 'Location,Deprecation,Sunset,Link,WWW-Authenticate,Retry-After,Allow,RateLimit-Policy,RateLimit',
+      expose:
+        'Location,Deprecation,Sunset,Link,WWW-Authenticate,Retry-After,Allow,RateLimit-Policy,RateLimit,X-Mock-Session-Created',
     })
     expect(res.headers.get('vary')).toContain('Origin')
   })

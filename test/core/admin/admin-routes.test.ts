@@ -17,7 +17,24 @@ describe('health and admin protection', () => {
     const { request } = contractApp({ pets, adminToken: 'adm' })
     const res = await request('/__admin/health')
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ status: 'ok', version: '0.1.0', uptimeSeconds: 0, pets: 2, sessions: 1 })
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      version: '0.1.0',
+      uptimeSeconds: 0,
+      pets: 2,
+      sessions: 1,
+      sessionsDropped: 0,
+    })
+  })
+
+  it('an open control plane by choice (--open-admin) says so in health; with a token it is not open', async () => {
+    const open = await (await contractApp({ pets, openAdmin: true }).request('/__admin/health')).json()
+    expect(open).toMatchObject({ status: 'ok', admin: 'open' })
+    const closed = await (
+      await contractApp({ pets, openAdmin: true, adminToken: 'adm' }).request('/__admin/health')
+    ).json()
+    expect(closed).not.toHaveProperty('admin')
+    expect(await (await contractApp({ pets }).request('/__admin/health')).json()).not.toHaveProperty('admin')
   })
 
   it.each([

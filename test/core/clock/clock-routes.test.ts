@@ -159,6 +159,8 @@ describe('clocks and sessions', () => {
     await request('/__admin/clock', adminJson({ now: iso(mock), frozen: true }, 'PUT', 'a'))
     expect((await clockOf(request, 'a')).now).toBe(iso(mock))
     expect((await clockOf(request)).now).toBe(iso(real))
+    // Reads create no session (issue 28): b is created first.
+    expect((await request('/__admin/sessions/b', { method: 'POST' })).status).toBe(201)
     expect((await clockOf(request, 'b')).now).toBe(iso(real))
   })
 
@@ -166,6 +168,7 @@ describe('clocks and sessions', () => {
     const { request } = contractApp({ clock: iso(mock) })
     expect(await clockOf(request)).toEqual({ now: iso(mock), frozen: false, real: false })
     vi.setSystemTime(real + 10_000)
+    expect((await request('/__admin/sessions/later', { method: 'POST' })).status).toBe(201)
     expect((await clockOf(request, 'later')).now).toBe(iso(mock + 10_000))
     await request('/__admin/clock', { method: 'DELETE', headers: inSession('later') })
     expect((await clockOf(request, 'later')).real).toBe(true)

@@ -23,15 +23,15 @@ describe('SessionRegistry', () => {
     expect(sessions.get('a')).toBe(a)
   })
 
-  it('drops the least recently used session beyond the maximum, never the default', () => {
-    const sessions = new SessionRegistry(start, 3)
+  it('refuses a new session at the maximum rather than dropping a live one (issue 28)', () => {
+    const sessions = new SessionRegistry(start, 2)
     sessions.get('a')
     sessions.get('b')
     sessions.get('a')
-    sessions.get('c')
-    expect(sessions.list().map((s) => s.name)).toEqual(['default', 'a', 'c'])
-    sessions.get('d')
-    expect(sessions.list().map((s) => s.name)).toEqual(['default', 'c', 'd'])
+    expect(sessions.list().map((s) => s.name)).toEqual(['default', 'b', 'a'])
+    expect(sessions.select('c', 'use')).toEqual({ outcome: 'full', sessions: 2, max: 2 })
+    expect(() => sessions.get('c')).toThrow(/2 sessions exist, the most this server keeps \(--max-sessions 2\)/)
+    expect(sessions.list().map((s) => s.name)).toEqual(['default', 'b', 'a'])
   })
 
   it('resets a session to the start state', () => {
@@ -54,18 +54,17 @@ describe('SessionRegistry', () => {
   })
 
   it('ends the journal subscriptions of a session it drops, deleted or evicted, and of all on close', () => {
-    const sessions = new SessionRegistry(start, 2)
+    const sessions = new SessionRegistry(start, 1)
     const ended: string[] = []
     const listen = (name: string) =>
       sessions.get(name).journal.subscribe({ record: () => {}, end: () => ended.push(name) })
     listen('a')
     sessions.delete('a')
     listen('b')
-    listen('c')
-    expect(ended).toEqual(['a', 'b'])
+    expect(ended).toEqual(['a'])
     listen('default')
     sessions.close()
-    expect(ended.sort()).toEqual(['a', 'b', 'c', 'default'])
+    expect(ended.sort()).toEqual(['a', 'b', 'default'])
   })
 
   it('keeps the journal, its subscribers and its ids across a reset', () => {

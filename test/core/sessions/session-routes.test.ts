@@ -68,6 +68,7 @@ describe('sessions', () => {
         { name: 'default', pets: 1, faults: 0, requests: 0 },
         { name: 's1', pets: 2, faults: 0, requests: 1 },
       ],
+      expired: [],
     })
     expect((await request('/__admin/sessions/s1', { method: 'DELETE' })).status).toBe(204)
     expect((await request('/__admin/sessions/s1', { method: 'DELETE' })).status).toBe(404)
@@ -76,11 +77,14 @@ describe('sessions', () => {
     expect(await (await request('/v1/pets?limit=100', inSession('s1'))).json()).toEqual(pets)
   })
 
-  it('keeps at most --max-sessions, dropping the least recently used', async () => {
-    const { request } = contractApp({ pets, maxSessions: 3 })
-    for (const name of ['a', 'b', 'a', 'c']) await request('/v1/pets', inSession(name))
+  it('keeps at most --max-sessions, refusing a new one (503 too_many_sessions) rather than dropping a live one', async () => {
+    const { request } = contractApp({ pets, maxSessions: 2 })
+    for (const name of ['a', 'b', 'a']) await request('/v1/pets', inSession(name))
+    const refused = await request('/v1/pets', inSession('c'))
+    expect(refused.status).toBe(503)
+    expect((await refused.json()).code).toBe('too_many_sessions')
     const listed = (await (await request('/__admin/sessions')).json()).sessions.map((s: { name: string }) => s.name)
-    expect(listed).toEqual(['default', 'a', 'c'])
+    expect(listed.sort()).toEqual(['a', 'b', 'default'])
   })
 
   it('reset and state apply to the selected session only', async () => {

@@ -66,7 +66,15 @@ describe('the banner', () => {
 
 describe('the banner of the built command', () => {
   it('on 0.0.0.0 with an API key: a URL that answers, and no key', async () => {
-    const server = await spawnServer(['--host', '0.0.0.0', '--api-key', 'team-a-secret-key', '--log', 'silent'])
+    const server = await spawnServer([
+      '--host',
+      '0.0.0.0',
+      '--open-admin',
+      '--api-key',
+      'team-a-secret-key',
+      '--log',
+      'silent',
+    ])
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       const res = await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer team-a-secret-key' } })

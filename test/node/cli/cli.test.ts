@@ -52,9 +52,25 @@ describe('parseCommandLine', () => {
     ).toMatchObject({
       corsOrigins: ['http://a', 'http://b'],
       journalSize: 5,
-      adminToken: 't',
+      adminTokens: ['t'],
       faults: 'f.yaml',
     })
+  })
+
+  it('reads scoped admin tokens, repeated or comma-separated, and refuses a bad one without quoting it', () => {
+    expect(
+      serve(['--admin-token', 'root', '--admin-token', 'ta=team-a-*', '--admin-token', 'qa=*:read']).adminTokens,
+    ).toEqual(['root', 'ta=team-a-*', 'qa=*:read'])
+    expect(serve([], { PETSTORE_MOCK_ADMIN_TOKEN: 'root,ta=team-a-*' }).adminTokens).toEqual(['root', 'ta=team-a-*'])
+    expect(() => serve(['--admin-token', 'sec ret'])).toThrow(/--admin-token: an admin token must be SECRET/)
+    expect(() => serve(['--admin-token', 'sec ret'])).not.toThrow(/sec ret/)
+    expect(serve(['--session-ttl', '0', '--session-by-key', '--open-admin', '--reconfigure'])).toMatchObject({
+      sessionTtl: 0,
+      sessionByKey: true,
+      openAdmin: true,
+      reconfigure: true,
+    })
+    expect(serve([])).toMatchObject({ sessionTtl: 14400, sessionByKey: false, openAdmin: false, adminTokens: [] })
   })
 
   it('reads admin origins and allowed hosts, normalised', () => {

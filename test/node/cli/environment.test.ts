@@ -37,6 +37,7 @@ const sampleFor = (spec: OptionSpec): string => {
     store: 'redis://r:6379',
     data: 'edge',
     string: 'x.yaml',
+    tokens: 'root-secret,ta-secret=team-a-*',
   }
   return spec.kind === 'silence' ? bySilence[spec.flag]! : byKind[spec.kind]!
 }
@@ -63,7 +64,9 @@ const companions: Record<string, NodeJS.ProcessEnv> = {
   'store-prefix': { PETSTORE_MOCK_STORE: 'redis://r:6379' },
 }
 
-describe.each(optionSpecs.map((spec) => [spec.env, legacyName(spec.env), sampleFor(spec), spec] as const))(
+const withFormerName = optionSpecs.filter((spec) => spec.prefixedOnly !== true)
+
+describe.each(withFormerName.map((spec) => [spec.env, legacyName(spec.env), sampleFor(spec), spec] as const))(
   '%s (formerly %s=%s)',
   (name, old, value, spec) => {
     const key = (spec.key ??
@@ -98,6 +101,40 @@ describe.each(optionSpecs.map((spec) => [spec.env, legacyName(spec.env), sampleF
     })
   },
 )
+
+// The variables that came with the prefix (issue 28) never had another name: RECONFIGURE=true or
+// SESSION_TTL=2 set for another tool must not reach the mock.
+const prefixedOnly = optionSpecs.filter((spec) => spec.prefixedOnly === true)
+
+describe.each(prefixedOnly.map((spec) => [spec.env, legacyName(spec.env), sampleFor(spec), spec] as const))(
+  '%s (new: %s=%s is another tool’s)',
+  (name, unprefixed, value, spec) => {
+    const key = (spec.key ??
+      spec.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())) as keyof typeof configDefaults
+
+    it('is read, with no note', () => {
+      const prefixed = parseWith({ [name]: value })
+      expect(prefixed.config[key]).not.toEqual(configDefaults[key])
+      expect(prefixed.notes).toEqual([])
+    })
+
+    it('is never read by its unprefixed name, and nothing is noted', () => {
+      const other = parseWith({ [unprefixed]: value })
+      expect(other.config).toEqual(parseWith({}).config)
+      expect(other.notes).toEqual([])
+    })
+  },
+)
+
+it('the variables that came with the prefix are the five of issue 28', () => {
+  expect(prefixedOnly.map((spec) => spec.env)).toEqual([
+    'PETSTORE_MOCK_ADMIN_TOKENS_FILE',
+    'PETSTORE_MOCK_OPEN_ADMIN',
+    'PETSTORE_MOCK_SESSION_TTL',
+    'PETSTORE_MOCK_SESSION_BY_KEY',
+    'PETSTORE_MOCK_RECONFIGURE',
+  ])
+})
 
 describe('a former name whose value is none of the option’s', () => {
   it.each([

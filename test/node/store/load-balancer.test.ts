@@ -40,6 +40,9 @@ describe('deploy/compose.yaml', () => {
         PETSTORE_MOCK_HOST: '0.0.0.0',
         PETSTORE_MOCK_PORT: '4010',
       })
+      // Issue 28: shared, so never open; compose refuses to start without PETSTORE_MOCK_ADMIN_TOKEN.
+      expect(service.environment).toMatchObject({ PETSTORE_MOCK_OPEN_ADMIN: 'false' })
+      expect(service.environment!['PETSTORE_MOCK_ADMIN_TOKEN']).toMatch(/^\$\{PETSTORE_MOCK_ADMIN_TOKEN:\?/)
       expect(service.depends_on).toEqual({ redis: { condition: 'service_healthy' } })
     }
   })

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { keyFingerprint } from '../../../src/core/access/key-fingerprint.js'
+import { keyFingerprint } from '../../../src/core/http/key-fingerprint.js'
 import { createApp, prepareMock } from '../../../src/core/app.js'
 import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
 import type { StartState } from '../../../src/core/sessions/memory-store.js'
@@ -226,7 +226,7 @@ describe('a store made while Redis is away', () => {
       stats = await store.stats().catch(() => undefined)
       if (stats === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    expect(stats).toEqual({ pets: 0, sessions: 1 })
+    expect(stats).toEqual({ pets: 0, sessions: 1, dropped: 0 })
     const session = await store.session('x')
     expect(await session.summary()).toEqual({ name: 'x', pets: 0, faults: 0, requests: 0 })
   })

@@ -11,6 +11,8 @@ const scripts = {
   psMeta: registry.metaScript,
   psDrop: registry.dropScript,
   psStats: registry.statsScript,
+  psSweep: registry.sweepScript,
+  psTombstones: registry.tombstonesScript,
   psReset: registry.resetScript,
   psLoad: registry.loadScript,
   psContents: registry.contentsScript,

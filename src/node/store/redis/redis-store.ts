@@ -7,8 +7,23 @@ import { defaultSessionName, type StartState } from '../../../core/sessions/memo
 import { encodeWorld } from './codec.js'
 import { defineScripts, type RunScript } from './commands.js'
 import { JournalEvents } from './journal-events.js'
+import { type FleetOptions, joinFleet } from './fleet-fingerprint.js'
 import { parseSelection, RedisSession, type SessionContext } from './redis-session.js'
 import { countStoreError } from '../store-errors.js'
+import {
+  defaultSessionTtlSeconds,
+  type Selection,
+  type SelectMode,
+  type SessionOutcome,
+  sessionOf,
+} from '../../../core/sessions/lifecycle.js'
+import type { Tombstone } from '../../../core/sessions/tombstones.js'
+
+/** A tombstone as the scripts write it: `at,reason,ttl seconds`. */
+const parseTombstone = (name: string, text: string): Tombstone => {
+  const [at, , ttl] = text.split(',')
+  return { name, at: Number(at), reason: 'idle', ttlSeconds: Number(ttl) }
+}
 
 /** How the store reaches Redis. */
 export interface RedisStoreOptions {
@@ -18,6 +33,8 @@ export interface RedisStoreOptions {
   prefix: string
   /** Longest wait for Redis, ms: a command, a connection (default 2000). */
   timeoutMs?: number
+  /** What shapes data, checked against the fleet's (fleet-fingerprint.ts); none: not checked. */
+  fleet?: { options: FleetOptions; reconfigure: boolean }
 }
 
 /** The selecting script's arguments for a read named ahead (see sessionScript). */
@@ -82,6 +99,9 @@ export class RedisSessionStore implements SessionStore {
   readonly #maxSessions: number
   readonly #events: JournalEvents
   readonly #world: string
+  /** Idle time after which a session is dropped, ms (0: never). */
+  readonly #ttlMs: number
+  readonly #onDrop: ((tombstone: Tombstone) => void) | undefined
   /** Set once the template and the default session are in Redis. */
   #initialised = false
   #initialising: Promise<void> | undefined
@@ -107,6 +127,8 @@ export class RedisSessionStore implements SessionStore {
       endSubscriptions: (channel) => this.#events.end(channel),
     }
     this.#world = world
+    this.#ttlMs = start.sessions?.ttlMs ?? defaultSessionTtlSeconds * 1000
+    this.#onDrop = start.sessions?.onDrop
     this.ready = this.#init()
     // Whoever awaits `ready` hears of a failure; nobody else must (an unhandled rejection).
     this.ready.catch(() => undefined)
@@ -132,25 +154,80 @@ export class RedisSessionStore implements SessionStore {
   }
 
   session(name: string = defaultSessionName, readAhead?: ReadAhead): MaybePromise<RedisSession> {
-    if (!this.#initialised) return this.#init().then(() => this.session(name, readAhead))
+    return this.select(name, 'use', readAhead).then((selection) => sessionOf(selection))
+  }
+
+  select(
+    name: string = defaultSessionName,
+    mode: SelectMode = 'use',
+    readAhead?: ReadAhead,
+  ): Promise<Selection<RedisSession>> {
+    if (!this.#initialised) return this.#init().then(() => this.select(name, mode, readAhead))
     return this.#run(
       'psSession',
       this.#prefix,
       name,
       this.#ctx.template,
       this.#maxSessions,
+      this.#ttlMs,
+      mode,
       ...aheadArgs(readAhead),
     ).then((reply) => {
-      const { meta, ahead } = parseSelection(reply as string)
-      return new RedisSession(this.#ctx, name, meta, readAhead && { read: readAhead, reply: ahead })
+      const text = reply as string
+      const mark = text.charCodeAt(0)
+      if (mark === 1) return this.#outcome(name, text)
+      const { meta, ahead } = parseSelection(mark === 2 ? text.slice(1) : text)
+      const session = new RedisSession(this.#ctx, name, meta, readAhead && { read: readAhead, reply: ahead })
+      return mark === 2 ? { outcome: 'created' as const, session } : session
     }, failed)
+  }
+
+  /** A selecting script's answer when there is no session to use (see sessionScript). */
+  #outcome(name: string, text: string): SessionOutcome<RedisSession> {
+    const [, kind, detail, droppedNow] = text.split('\u0001')
+    if (kind === 'full') return { outcome: 'full', sessions: Number(detail), max: this.#maxSessions }
+    if (kind === 'unknown') return { outcome: 'unknown', name }
+    const tombstone = parseTombstone(name, detail!)
+    if (droppedNow === '1') this.#onDrop?.(tombstone)
+    return { outcome: 'expired', tombstone }
+  }
+
+  /** Sweeps the sessions idle past the TTL (logging each drop), then `use`. */
+  #swept<T>(use: () => Promise<T>): Promise<T> {
+    if (this.#ttlMs === 0) return use()
+    return this.#run('psSweep', this.#prefix, this.#ttlMs).then((names) => {
+      this.#dropped(names as string[])
+      return use()
+    }, failed)
+  }
+
+  /** Logs the drops of a sweep (their tombstones as written: now, by Redis' clock). */
+  #dropped(names: readonly string[]): void {
+    for (const name of names) {
+      this.#onDrop?.({ name, at: Date.now(), reason: 'idle', ttlSeconds: this.#ttlMs / 1000 })
+    }
   }
 
   sessions(): Promise<RedisSession[]> {
     return this.#initialisedThen(() =>
-      this.#client
-        .zrange(`${this.#prefix}:reg`, 0, '-1')
-        .then((names) => names.map((name) => new RedisSession(this.#ctx, name)), failed),
+      this.#swept(() =>
+        this.#client
+          .zrange(`${this.#prefix}:reg`, 0, '-1')
+          .then((names) => names.map((name) => new RedisSession(this.#ctx, name)), failed),
+      ),
+    )
+  }
+
+  tombstones(): Promise<Tombstone[]> {
+    return this.#initialisedThen(() =>
+      this.#swept(() =>
+        this.#run('psTombstones', this.#prefix).then((reply) => {
+          const flat = reply as string[]
+          const stones: Tombstone[] = []
+          for (let i = 0; i + 1 < flat.length; i += 2) stones.push(parseTombstone(flat[i]!, flat[i + 1]!))
+          return stones
+        }, failed),
+      ),
     )
   }
 
@@ -158,11 +235,12 @@ export class RedisSessionStore implements SessionStore {
     return this.#initialisedThen(() => this.#run('psDrop', this.#prefix, name).then((dropped) => dropped === 1, failed))
   }
 
-  stats(): Promise<{ pets: number; sessions: number }> {
+  stats(): Promise<{ pets: number; sessions: number; dropped: number }> {
     return this.#initialisedThen(() =>
-      this.#run('psStats', this.#prefix).then((reply) => {
-        const [pets, sessions] = (reply as number[]).map(Number) as [number, number]
-        return { pets, sessions }
+      this.#run('psStats', this.#prefix, this.#ttlMs).then((reply) => {
+        const [pets, sessions, dropped, names] = reply as [number, number, number, string[]]
+        this.#dropped(names)
+        return { pets: Number(pets), sessions: Number(sessions), dropped: Number(dropped) }
       }, failed),
     )
   }
@@ -208,5 +286,13 @@ export const openRedisStore = async (
     throw cause ?? error
   }
   cause = undefined
+  if (options.fleet) {
+    try {
+      await joinFleet(client, options.prefix, options.fleet.options, options.fleet.reconfigure)
+    } catch (error) {
+      client.disconnect()
+      throw error
+    }
+  }
   return (start, maxSessions) => new RedisSessionStore(client, options.prefix, start, maxSessions)
 }

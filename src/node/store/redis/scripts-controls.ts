@@ -1,5 +1,13 @@
 import { luaFormat } from './lua-common.js'
 
+/** A key made now takes the session's TTL (its meta's), so nothing of an expiring session stays forever. */
+const luaKeep = `
+local function keep(b, s)
+  local ttl = redis.call('PTTL', b .. 'm')
+  if ttl > 0 and redis.call('PTTL', b .. s) == -1 then redis.call('PEXPIRE', b .. s, ttl) end
+end
+`
+
 /** The per-request controls' scripts: rate-limit windows, deprecation counters, the journal (ARGV[1]: the session's base). */
 
 /**
@@ -9,7 +17,7 @@ import { luaFormat } from './lua-common.js'
  * `start,count` in a hash; recency of keys in a sorted set, the least recent
  * forgotten beyond the cap, as in memory.
  */
-export const hitRateLimitScript = `${luaFormat}
+export const hitRateLimitScript = `${luaFormat}${luaKeep}
 local b, key = ARGV[1], ARGV[2]
 local m = b .. 'm'
 local meta = redis.call('HMGET', m, 'rl', 'cm', 'cv')
@@ -38,6 +46,8 @@ if count < limit then
   allowed = 1
 end
 redis.call('HSET', b .. 'w', key, fmt(start) .. ',' .. fmt(count))
+-- A key seen for the first time may have made the hashes: they take the session's TTL.
+if not stored then keep(b, 'w'); keep(b, 'wo') end
 local remaining = 0
 if allowed == 1 then remaining = limit - count end
 return { allowed, remaining, reset, limit, win }
@@ -64,7 +74,7 @@ return { redis.call('HGET', b .. 'm', 'rl'), redis.call('HLEN', b .. 'w') }
  * in the hash `d`: `op\nt` (all), `op\no` (beyond the cap), `op\nn` (clients),
  * `op\nc\n<key>` (one client).
  */
-const luaNote = `${luaFormat}
+const luaNote = `${luaFormat}${luaKeep}
 local function note(d, op, key, now, maxClients)
   -- A counter's next value: one more call, the first kept, the last now, the rest (order) kept.
   local function bumped(v)
@@ -82,6 +92,8 @@ local function note(d, op, key, now, maxClients)
   local clients = tonumber(got[3] or '0')
   if clients < maxClients then
     redis.call('HSET', d, total, bumped(got[1]), field, '1,' .. now .. ',' .. now .. ',' .. fmt(clients), count, fmt(clients + 1))
+    -- A new client (rare): the hash may be new, and takes the session's TTL.
+    keep(string.sub(d, 1, -2), 'd')
     return 'client'
   end
   local other = op .. '\\no'
@@ -104,16 +116,19 @@ return note(ARGV[1] .. 'd', ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]))
  * answers the id.
  */
 const luaRecord = `
+-- The journal (request headers and bodies) never outlives its session: its keys take the session's TTL when made.
 local function record(b, tail, size, channel)
   local id = redis.call('INCR', b .. 'jn')
+  if id == 1 then keep(b, 'jn') end
   local json = '{"id":' .. id .. tail
   if size > 0 then
-    if redis.call('LPUSH', b .. 'j', json) > size then
+    local length = redis.call('LPUSH', b .. 'j', json)
+    if length == 1 then keep(b, 'j') elseif length > size then
       redis.call('LTRIM', b .. 'j', 0, size - 1)
-      redis.call('INCR', b .. 'jd')
+      if redis.call('INCR', b .. 'jd') == 1 then keep(b, 'jd') end
     end
   else
-    redis.call('INCR', b .. 'jd')
+    if redis.call('INCR', b .. 'jd') == 1 then keep(b, 'jd') end
   end
   redis.call('PUBLISH', channel, json)
   return id
@@ -121,7 +136,7 @@ end
 `
 
 /** Records a request (ARGV: base, the JSON after `"id":N`, journal size, channel): see luaRecord. */
-export const recordScript = `${luaRecord}
+export const recordScript = `${luaKeep}${luaRecord}
 return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4])
 `
 
@@ -130,7 +145,7 @@ return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4])
  * recordScript, then operation, client key, now, most clients): { id, what
  * note answers }.
  */
-export const recordNotedScript = `${luaRecord}${luaNote}
+export const recordNotedScript = `${luaKeep}${luaRecord}${luaNote}
 local first = note(ARGV[1] .. 'd', ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8]))
 return { record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]), first }
 `

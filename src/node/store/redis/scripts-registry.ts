@@ -1,9 +1,51 @@
 import { luaWorld } from './lua-common.js'
+import { maxTombstones } from '../../../core/sessions/tombstones.js'
 
 /**
  * The session registry's scripts. ARGV[1] is the key prefix; the registry is
- * the sorted set `<prefix>:reg` (name → recency), its clock `<prefix>:regseq`.
+ * the sorted set `<prefix>:reg` (name → when last used, Redis' own clock in
+ * ms, refreshed at most once a second). Sessions idle past the TTL are dropped
+ * leaving a tombstone (`<prefix>:tomb`: name → `at,reason,ttl seconds`, bounded
+ * by `<prefix>:tombz`, by time) and counted (`<prefix>:dropped`); a session's
+ * keys carry the TTL (and a minute), so Redis forgets what nobody sweeps.
  */
+
+/** Redis' clock in ms; dropping a session idle past the TTL with its tombstone; setting its keys' TTL. */
+const luaLifecycle = `
+local function nowMs()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function expireKeys(b, ms)
+  for _, s in ipairs(ALL) do redis.call('PEXPIRE', b .. s, ms) end
+end
+local function entomb(P, name, now, ttl)
+  dropKeys(P .. ':s:' .. name .. ':')
+  redis.call('ZREM', P .. ':reg', name)
+  redis.call('PUBLISH', P .. ':ev:' .. name, '')
+  local stone = string.format('%.0f', now) .. ',idle,' .. string.format('%.0f', ttl / 1000)
+  redis.call('HSET', P .. ':tomb', name, stone)
+  redis.call('ZADD', P .. ':tombz', now, name)
+  if redis.call('ZCARD', P .. ':tombz') > ${maxTombstones} then
+    local oldest = redis.call('ZPOPMIN', P .. ':tombz')
+    redis.call('HDEL', P .. ':tomb', oldest[1])
+  end
+  redis.call('INCR', P .. ':dropped')
+  return stone
+end
+-- Every session but the default idle past the TTL: dropped, each leaving its tombstone. Answers the names dropped.
+local function sweep(P, now, ttl)
+  local dropped = {}
+  if ttl == 0 then return dropped end
+  for _, victim in ipairs(redis.call('ZRANGEBYSCORE', P .. ':reg', '-inf', '(' .. string.format('%.0f', now - ttl))) do
+    if victim ~= 'default' then
+      entomb(P, victim, now, ttl)
+      dropped[#dropped + 1] = victim
+    end
+  end
+  return dropped
+end
+`
 
 const luaDrop = `
 local function drop(P, name)
@@ -28,49 +70,94 @@ end
 local b = P .. ':s:default:'
 if redis.call('EXISTS', b .. 'm') == 0 then copyWorld(tpl, b) end
 if not redis.call('ZSCORE', P .. ':reg', 'default') then
-  redis.call('ZADD', P .. ':reg', redis.call('INCR', P .. ':regseq'), 'default')
+  local t = redis.call('TIME')
+  redis.call('ZADD', P .. ':reg', tonumber(t[1]) * 1000, 'default')
 end
 return 1
 `
 
 /**
- * Selects a session (ARGV: prefix, name, template base, most sessions): made
- * from the template when new, marked most recently used, and beyond the cap
- * the least recently used ones dropped (never the default, nor the one asked
- * for), all in one change. Answers what a request reads up front (metaOf),
- * then, after a NUL, the read named ahead (ARGV[5]: 'pet' with the id, 'list'
- * with the index's suffix and the limit, '' for none): the pet's JSON or ''
- * for none, or the page as one JSON array text. One string to decode.
+ * Selects a session (ARGV: prefix, name, template base, most sessions, TTL ms
+ * (0: never), mode `use`/`read`/`revive`, see core/sessions/lifecycle.ts):
+ * found and marked used (at most one write a second), or made from the
+ * template, or none, all in one change. A session idle past the TTL is
+ * dropped with its tombstone first; at the cap, the sessions idle past the
+ * TTL are swept, and a new one is refused if none was. Answers what a request
+ * reads up front (metaOf), then, after a NUL, the read named ahead (ARGV[7]:
+ * 'pet' with the id, 'list' with the index's suffix and the limit, '' for
+ * none): the pet's JSON or '' for none, or the page as one JSON array text;
+ * a made session's answer starts with \\2. No session: \\1 and `expired`,
+ * the tombstone and `1` when dropped by this call; `full` and the count;
+ * `unknown`, separated by \\1. One string to decode.
  */
-export const sessionScript = `${luaWorld}${luaDrop}
-local P, name, tpl, max = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+export const sessionScript = `${luaWorld}${luaLifecycle}
+local P, name, tpl, max, ttl, mode = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
 local reg = P .. ':reg'
 local b = P .. ':s:' .. name .. ':'
-local function answer()
-  local meta = metaOf(b)
-  if ARGV[5] == 'pet' then
-    return meta .. '\\0' .. (redis.call('ZRANGE', b .. 'i', ARGV[6], ARGV[6], 'BYSCORE')[1] or '')
-  elseif ARGV[5] == 'list' then
-    return meta .. '\\0[' .. table.concat(redis.call('ZRANGE', b .. ARGV[6], 0, tonumber(ARGV[7]) - 1), ',') .. ']'
+local function answer(mark)
+  local meta = mark .. metaOf(b)
+  if ARGV[7] == 'pet' then
+    return meta .. '\\0' .. (redis.call('ZRANGE', b .. 'i', ARGV[8], ARGV[8], 'BYSCORE')[1] or '')
+  elseif ARGV[7] == 'list' then
+    return meta .. '\\0[' .. table.concat(redis.call('ZRANGE', b .. ARGV[8], 0, tonumber(ARGV[9]) - 1), ',') .. ']'
   end
   return meta
 end
--- The most recent already (a client's requests, one after another): nothing to write, nothing to evict.
-local latest = redis.call('ZRANGE', reg, -1, -1)
-if latest[1] == name then return answer() end
-if redis.call('EXISTS', b .. 'm') == 0 then copyWorld(tpl, b) end
-redis.call('ZADD', reg, redis.call('INCR', P .. ':regseq'), name)
-local over = redis.call('ZCARD', reg) - max
-if over > 0 then
-  for _, victim in ipairs(redis.call('ZRANGE', reg, 0, over + 1)) do
-    if over == 0 then break end
-    if victim ~= 'default' and victim ~= name then
-      drop(P, victim)
-      over = over - 1
-    end
-  end
+local now = nowMs()
+local used = redis.call('ZSCORE', reg, name)
+local latest = redis.call('ZRANGE', reg, -1, -1, 'WITHSCORES')
+-- Marks the session most recently used: now, or just after the latest one used in the same ms.
+local function touch()
+  local at = now
+  if latest[1] and latest[1] ~= name and tonumber(latest[2]) >= at then at = tonumber(latest[2]) + 0.001 end
+  redis.call('ZADD', reg, at, name)
 end
-return answer()
+local droppedNow = ''
+if used then
+  used = tonumber(used)
+  if ttl == 0 or name == 'default' or now - used <= ttl then
+    -- The most recent already, used within the last second: nothing to write (the append-only file
+    -- stays quiet under load). Keys' TTLs are refreshed at most once a second.
+    local stale = now - used >= 1000
+    if stale or latest[1] ~= name then touch() end
+    if stale and ttl > 0 and name ~= 'default' then expireKeys(b, ttl + 60000) end
+    return answer('')
+  end
+  entomb(P, name, now, ttl)
+  droppedNow = '\\0011'
+end
+local stone = redis.call('HGET', P .. ':tomb', name)
+if stone and mode ~= 'revive' then return '\\001expired\\001' .. stone .. droppedNow end
+if mode == 'read' then return '\\001unknown' end
+-- The cap counts the named sessions: the default one always exists.
+if redis.call('ZCARD', reg) > max then sweep(P, now, ttl) end
+local count = redis.call('ZCARD', reg) - 1
+if count >= max then return '\\001full\\001' .. count end
+if stone then
+  redis.call('HDEL', P .. ':tomb', name)
+  redis.call('ZREM', P .. ':tombz', name)
+end
+copyWorld(tpl, b)
+redis.call('DEL', b .. 'j', b .. 'jn', b .. 'w', b .. 'wo', b .. 'd')
+touch()
+if ttl > 0 then expireKeys(b, ttl + 60000) end
+return answer('\\002')
+`
+
+/** Drops the sessions idle past the TTL (ARGV: prefix, TTL ms): the names dropped. */
+export const sweepScript = `${luaWorld}${luaLifecycle}
+return sweep(ARGV[1], nowMs(), tonumber(ARGV[2]))
+`
+
+/** The tombstones, oldest first (ARGV: prefix): name, stone, name, stone… */
+export const tombstonesScript = `
+local P = ARGV[1]
+local out = {}
+for _, name in ipairs(redis.call('ZRANGE', P .. ':tombz', 0, -1)) do
+  out[#out + 1] = name
+  out[#out + 1] = redis.call('HGET', P .. ':tomb', name) or ''
+end
+return out
 `
 
 /** What a request reads up front, for a session object made without it (listings). ARGV: base. */
@@ -86,10 +173,11 @@ drop(P, name)
 return 1
 `
 
-/** The default session's pets and the number of sessions (ARGV: prefix). */
-export const statsScript = `
+/** The default session's pets, the number of sessions and of drops (ARGV: prefix, TTL ms), once the idle ones are swept. */
+export const statsScript = `${luaWorld}${luaLifecycle}
 local P = ARGV[1]
-return { redis.call('ZCARD', P .. ':s:default:i'), redis.call('ZCARD', P .. ':reg') }
+local dropped = sweep(P, nowMs(), tonumber(ARGV[2]))
+return { redis.call('ZCARD', P .. ':s:default:i'), redis.call('ZCARD', P .. ':reg'), tonumber(redis.call('GET', P .. ':dropped') or '0'), dropped }
 `
 
 /** Back to the start (ARGV: base, template base): the world copied, journal emptied (its ids go on), windows, counters and coverage gone. */

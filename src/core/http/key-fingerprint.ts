@@ -45,7 +45,7 @@ export const keyFingerprint = (key: string): string => {
 const BEARER = /^bearer +([^\s]+) *$/i
 
 /** The API key of an Authorization header (`Bearer <key>`, the scheme in any case); undefined for none. */
-export const bearerKey = (authorization: string | undefined): string | undefined => {
-  if (authorization === undefined) return undefined
+export const bearerKey = (authorization: string | null | undefined): string | undefined => {
+  if (!authorization) return undefined
   return BEARER.exec(authorization)?.[1]
 }
