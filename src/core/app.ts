@@ -50,7 +50,7 @@ import { metricsRoutes, probeRoutes } from './observe/observe-routes.js'
 import { stateSizes } from './admin/state-sizes.js'
 import { journalStreams } from './journal/stream-routes.js'
 import { whenReady } from './state/maybe-promise.js'
-import { traceIdOf } from './http/traceparent.js'
+import { traceIdOf } from './http/request/traceparent.js'
 // The variable read here: the request's trace.
 import type {} from './journal/journal-notes.js'
 

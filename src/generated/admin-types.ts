@@ -94,7 +94,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -116,7 +116,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path: {
@@ -138,7 +138,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -158,7 +158,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -179,7 +179,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -199,7 +199,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -223,7 +223,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -243,7 +243,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -263,7 +263,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -284,7 +284,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -306,7 +306,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -328,7 +328,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -348,7 +348,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -369,7 +369,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -389,7 +389,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -433,7 +433,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post?: never;
+        /** Create a session explicitly (over its tombstone too); 200 when it exists */
+        post: operations["createSession"];
         /** Drop a session (404 when unknown; 400 for default) */
         delete: operations["dropSession"];
         options?: never;
@@ -457,6 +458,13 @@ export interface components {
             uptimeSeconds: number;
             pets: number;
             sessions: number;
+            /** @description Sessions dropped for being idle since the start. */
+            sessionsDropped: number;
+            /**
+             * @description With --open-admin and no token.
+             * @constant
+             */
+            admin?: "open";
             /** @description With --proxy */
             proxy?: Record<string, never>;
         };
@@ -710,7 +718,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The session the route acts on; default `default`, created on first use. */
+        /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
         Session: components["schemas"]["SessionName"];
         /** @description An operation id of the contract (listPets, createPet, getPet). */
         Operation: string;
@@ -845,7 +853,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -869,7 +877,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -898,7 +906,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -920,7 +928,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path: {
@@ -945,7 +953,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -967,7 +975,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -991,7 +999,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1019,7 +1027,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1066,7 +1074,7 @@ export interface operations {
                 wait?: string;
             };
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1091,7 +1099,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1113,7 +1121,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1156,7 +1164,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
             };
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1187,7 +1195,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1212,7 +1220,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1239,7 +1247,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1255,7 +1263,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1275,7 +1283,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1291,7 +1299,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1307,7 +1315,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1330,7 +1338,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1346,7 +1354,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1372,7 +1380,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1396,7 +1404,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1422,7 +1430,7 @@ export interface operations {
                 provider?: string;
             };
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1455,7 +1463,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session the route acts on; default `default`, created on first use. */
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path?: never;
@@ -1502,9 +1510,51 @@ export interface operations {
                 content: {
                     "application/json": {
                         sessions: components["schemas"]["SessionSummary"][];
+                        /** @description Sessions dropped for being idle past --session-ttl (410 until created again). */
+                        expired?: {
+                            name: components["schemas"]["SessionName"];
+                            /** Format: date-time */
+                            expiredAt: string;
+                            /** @constant */
+                            reason: "idle";
+                        }[];
                     };
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["schemas"]["SessionName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description It existed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionSummary"];
+                };
+            };
+            /** @description Created (with X-Mock-Session-Created true). */
+            201: {
+                headers: {
+                    "X-Mock-Session-Created"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionSummary"];
+                };
+            };
+            503: components["responses"]["Error"];
             default: components["responses"]["Error"];
         };
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { keyFingerprint } from '../../src/core/http/key-fingerprint.js'
+import { keyFingerprint } from '../../src/core/http/request/key-fingerprint.js'
 import { auth, postJson } from '../helpers/contract.js'
 import { mockOrigin, useMswMock } from '../helpers/msw.js'
 

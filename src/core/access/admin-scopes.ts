@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { ApiError } from '../http/errors.js'
 import type { Logger } from '../http/log.js'
 import { equalsAny } from './constant-time.js'
-import { bearerKey, keyFingerprint } from '../http/key-fingerprint.js'
+import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
 
 /**
  * Admin tokens scoped per team (issue 28). `--admin-token` may be repeated;

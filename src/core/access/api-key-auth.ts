@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { equalsAny } from './constant-time.js'
 import { ApiError } from '../http/errors.js'
-import { authorizationOf } from '../http/request-authorization.js'
+import { authorizationOf } from '../http/request/authorization.js'
 import { errorResponse } from '../http/respond.js'
 import { fromMiddleware, type OnError, type Stage } from '../http/stage.js'
 

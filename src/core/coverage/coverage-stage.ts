@@ -1,5 +1,5 @@
 import type { ContextVariableMap } from 'hono'
-import { queryParams } from '../http/request-query.js'
+import { queryParams } from '../http/request/query.js'
 import { type BuiltAnswer, builtAnswer } from '../http/respond.js'
 import { type Answer, type Next, type OnError, type RequestContext, type Stage, settled } from '../http/stage.js'
 import { noteInteraction, pactWorthy } from '../pact/pact-record.js'

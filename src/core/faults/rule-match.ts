@@ -1,4 +1,4 @@
-import { fingerprintDigits, fingerprintPattern } from '../http/key-fingerprint.js'
+import { fingerprintDigits, fingerprintPattern } from '../http/request/key-fingerprint.js'
 import { bodyFieldNames } from '../spec/body-fields.js'
 import type { Spec } from '../spec/spec.js'
 
@@ -12,7 +12,7 @@ export type BodyValue = string | number | boolean | null
  * compares exactly (names of headers case-insensitively).
  */
 export interface RuleWhen {
-  /** The bearer token as sent, or its fingerprint (see access/key-fingerprint.ts). */
+  /** The bearer token as sent, or its fingerprint (see http/request/key-fingerprint.ts). */
   apiKey?: string | { fingerprint: string }
   /** Request headers by name (any case): the value as received, repeated ones joined by `, `. */
   headers?: Record<string, string>

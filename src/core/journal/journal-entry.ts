@@ -1,7 +1,7 @@
 import { getQueryParams } from 'hono/utils/url'
 import { isSafeNumber, parse as parseLossless } from 'lossless-json'
 import { headerRecord, type JournalRecord, type KeptBody, type Shaping } from './journal.js'
-import { traceIdOf } from '../http/traceparent.js'
+import { traceIdOf } from '../http/request/traceparent.js'
 
 /** One recorded request, as GET /__admin/requests and the event stream show it. */
 export interface JournalEntry {
@@ -16,7 +16,7 @@ export interface JournalEntry {
   durationMs: number
   /** `Bearer ab…`: the scheme and at most the token's first two characters. */
   authorization?: string
-  /** `sha256:` and the first 12 hex digits of the SHA-256 of the bearer token sent (access/key-fingerprint.ts): what `when.apiKey.fingerprint` of a rule matches. */
+  /** `sha256:` and the first 12 hex digits of the SHA-256 of the bearer token sent (http/request/key-fingerprint.ts): what `when.apiKey.fingerprint` of a rule matches. */
   apiKeyFingerprint?: string
   /** Request headers, lower-case names, Authorization redacted. */
   headers: Record<string, string>

@@ -88,7 +88,7 @@ export interface JournalRecord {
   durationMs: number
   /** Request headers, Authorization redacted. */
   headers: HeaderList
-  /** The fingerprint of the bearer token sent (access/key-fingerprint.ts), when one was. */
+  /** The fingerprint of the bearer token sent (http/request/key-fingerprint.ts), when one was. */
   apiKeyFingerprint?: string
   body?: KeptBody
   response?: RecordedResponse

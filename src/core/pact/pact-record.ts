@@ -1,4 +1,4 @@
-import { queryParams } from '../http/request-query.js'
+import { queryParams } from '../http/request/query.js'
 import type { BuiltAnswer } from '../http/respond.js'
 import type { RequestContext } from '../http/stage.js'
 import type { SpecOperation } from '../spec/spec.js'

@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors.js'
 import { formatRate, partitionKey, type RateDecision, type RateLimitPolicy } from './rate-limit.js'
-import { authorizationOf } from '../http/request-authorization.js'
+import { authorizationOf } from '../http/request/authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { whenReady } from '../state/maybe-promise.js'

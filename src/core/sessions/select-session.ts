@@ -1,6 +1,6 @@
 import { ApiError, badRequest } from '../http/errors.js'
 import { addAnswerHeaders } from '../http/respond.js'
-import { authorizationOf } from '../http/request-authorization.js'
+import { authorizationOf } from '../http/request/authorization.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
 import { isSessionName, sessionHeader } from '../state/session-name.js'

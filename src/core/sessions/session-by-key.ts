@@ -1,4 +1,4 @@
-import { bearerKey, sha256Hex } from '../http/key-fingerprint.js'
+import { bearerKey, sha256Hex } from '../http/request/key-fingerprint.js'
 import { isSessionName } from '../state/session-name.js'
 
 /**

@@ -1,5 +1,5 @@
 import { badRequest } from '../http/errors.js'
-import { queryParams } from '../http/request-query.js'
+import { queryParams } from '../http/request/query.js'
 import type { SpecOperation } from './spec.js'
 import { describeSchemaError } from './messages.js'
 import { parseParameter } from './parameters.js'

@@ -1,4 +1,4 @@
-import { redactAuthorization } from '../../core/http/request-authorization.js'
+import { redactAuthorization } from '../../core/http/request/authorization.js'
 import { formatRate } from '../../core/rate-limit/rate-limit.js'
 import { formatSilence, silenceDefaults } from '../../core/spec/silences.js'
 import { packageVersion as version } from '../../generated/contract.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
-import { keyFingerprint } from '../../../src/core/http/key-fingerprint.js'
+import { keyFingerprint } from '../../../src/core/http/request/key-fingerprint.js'
 import { globMatches, parseAdminToken } from '../../../src/core/access/admin-scopes.js'
 import type { Logger } from '../../../src/core/http/log.js'
 

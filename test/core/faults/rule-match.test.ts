@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { keyFingerprint } from '../../../src/core/http/key-fingerprint.js'
+import { keyFingerprint } from '../../../src/core/http/request/key-fingerprint.js'
 import type { JournalEntry } from '../../../src/core/journal/journal-entry.js'
 import type { Har } from '../../../src/core/journal/har.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'

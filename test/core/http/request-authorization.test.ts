@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { redactAuthorization } from '../../../src/core/http/request-authorization.js'
+import { redactAuthorization } from '../../../src/core/http/request/authorization.js'
 
 describe('redactAuthorization', () => {
   it.each([

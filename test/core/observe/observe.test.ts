@@ -9,7 +9,7 @@ import type {
   TracedRequest,
 } from '../../../src/core/observe/observer.js'
 import { answerSource, observe } from '../../../src/core/observe/observe-stage.js'
-import { traceIdOf } from '../../../src/core/http/traceparent.js'
+import { traceIdOf } from '../../../src/core/http/request/traceparent.js'
 import { createLogger } from '../../../src/core/http/log.js'
 import { auth, contractApp, postJson, spec } from '../../helpers/contract.js'
 

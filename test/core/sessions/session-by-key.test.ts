@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
-import { keyFingerprint, sha256Hex } from '../../../src/core/http/key-fingerprint.js'
+import { keyFingerprint, sha256Hex } from '../../../src/core/http/request/key-fingerprint.js'
 
 // Issue 28: a service under test that already sends its own API key chooses its session by it.
 // Not in the `prefix` projects (vitest.config.ts): there every request names a session by its path,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
-import { sha256Hex } from '../../../src/core/http/key-fingerprint.js'
+import { sha256Hex } from '../../../src/core/http/request/key-fingerprint.js'
 
 // Issue 28: a service under test chooses its session by its base URL alone, or by its API key.
 const pets = [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' as const }]

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { OptionConflict } from '../../../src/node/cli/cli.js'
 import { adminTokensBanner, adminTokensOf, openAdminOf } from '../../../src/node/cli/admin-tokens.js'
 import { configDefaults, type Config } from '../../../src/node/cli/config.js'
-import { keyFingerprint } from '../../../src/core/http/key-fingerprint.js'
+import { keyFingerprint } from '../../../src/core/http/request/key-fingerprint.js'
 
 const config = (over: Partial<Config>): Config => ({ ...configDefaults, log: 'silent', ...over })
 

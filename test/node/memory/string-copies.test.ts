@@ -27,7 +27,7 @@ describe('what is kept of long strings is a copy (heap measured in a child proce
   it('deprecation report: 1,000 distinct 14 KB Authorization headers of one word keep a short scheme', () => {
     const { grownMiB } = runHeapChild<{ grownMiB: number }>(`
       import { DeprecationLog } from '${distUrl}core/lifecycle/deprecation-log.js'
-      import { redactAuthorization } from '${distUrl}core/http/request-authorization.js'
+      import { redactAuthorization } from '${distUrl}core/http/request/authorization.js'
       ${heapPrelude}
       const log = new DeprecationLog([{ id: 'getPet', deprecated: true }])
       const before = heapMiB()

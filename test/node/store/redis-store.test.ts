@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { keyFingerprint } from '../../../src/core/http/key-fingerprint.js'
+import { keyFingerprint } from '../../../src/core/http/request/key-fingerprint.js'
 import { createApp, prepareMock } from '../../../src/core/app.js'
 import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
 import type { StartState } from '../../../src/core/sessions/memory-store.js'

@@ -1,4 +1,4 @@
-import type { RequestContext } from './stage.js'
+import type { RequestContext } from '../stage.js'
 
 declare module 'hono' {
   interface ContextVariableMap {
