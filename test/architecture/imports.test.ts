@@ -47,7 +47,12 @@ const house: Layer[] = [
       'core/rate-limit',
     ],
   },
-  { name: 'floor', rank: 0, peers: 'any', folders: ['core/http', 'core/spec', 'core/state', 'core/time'] },
+  {
+    name: 'floor',
+    rank: 0,
+    peers: 'any',
+    folders: ['core/http', 'core/http/request', 'core/spec', 'core/state', 'core/time'],
+  },
 ]
 
 /** The only imports from one feature to another. */

@@ -1,8 +1,13 @@
 import { gzipSync } from 'node:zlib'
 import { build, type Metafile } from 'esbuild'
 
-/** The size budget of the browser bundle of petstore-mock/msw (what an app loads at start), gzip bytes. */
-export const bundleBudgetBytes = 60 * 1024
+/**
+ * The size budget of the browser bundle of petstore-mock/msw (what an app loads at start), gzip bytes.
+ * 60 KB until this round; 72 KB since the browser runs what the server runs of sessions by prefix and
+ * key, contract coverage and Pact recording, rules' own answers and targeting, and journal paging
+ * (47 KB before them, 66.5 KB after; the admin API's OpenAPI document is a lazy chunk).
+ */
+export const bundleBudgetBytes = 72 * 1024
 
 /** Packages that must never reach the browser bundle: run-time compilers, parsers, the Node host. */
 export const forbiddenInBundle = [/node_modules\/ajv\//, /node_modules\/yaml\//, /@hono\/node-server/, /^src\/node\//]
