@@ -126,3 +126,11 @@ local function metaOf(b)
   return table.concat(meta, '|')
 end
 `
+
+/** A key made now takes the session's TTL (its meta's), so nothing of an expiring session stays forever. */
+export const luaKeep = `
+local function keep(b, s)
+  local ttl = redis.call('PTTL', b .. 'm')
+  if ttl > 0 and redis.call('PTTL', b .. s) == -1 then redis.call('PEXPIRE', b .. s, ttl) end
+end
+`

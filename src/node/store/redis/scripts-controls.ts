@@ -1,12 +1,4 @@
-import { luaFormat } from './lua-common.js'
-
-/** A key made now takes the session's TTL (its meta's), so nothing of an expiring session stays forever. */
-const luaKeep = `
-local function keep(b, s)
-  local ttl = redis.call('PTTL', b .. 'm')
-  if ttl > 0 and redis.call('PTTL', b .. s) == -1 then redis.call('PEXPIRE', b .. s, ttl) end
-end
-`
+import { luaFormat, luaKeep } from './lua-common.js'
 
 /** The per-request controls' scripts: rate-limit windows, deprecation counters, the journal (ARGV[1]: the session's base). */
 

@@ -1,3 +1,5 @@
+import { luaKeep } from './lua-common.js'
+
 /**
  * Contract coverage and the distinct interactions of a session (ARGV[1]: the
  * session's base): counters in the hash `cv` (HINCRBY, so every replica's
@@ -11,16 +13,21 @@
  * interaction's key, its seed's JSON and the most kept, or nothing): one
  * change.
  */
-export const countCoverageScript = `
+export const countCoverageScript = `${luaKeep}
 local b, n = ARGV[1], tonumber(ARGV[2])
+-- Each key takes the session's TTL when made (keep), as the journal's do: nothing outlives its session.
+local fresh = redis.call('EXISTS', b .. 'cv') == 0
 for i = 3, n + 2 do redis.call('HINCRBY', b .. 'cv', ARGV[i], 1) end
+if fresh then keep(b, 'cv') end
 local key = ARGV[n + 3]
 if key and redis.call('SISMEMBER', b .. 'pk', key) == 0 then
-  if redis.call('SCARD', b .. 'pk') >= tonumber(ARGV[n + 5]) then
-    redis.call('INCR', b .. 'pn')
+  local kept = redis.call('SCARD', b .. 'pk')
+  if kept >= tonumber(ARGV[n + 5]) then
+    if redis.call('INCR', b .. 'pn') == 1 then keep(b, 'pn') end
   else
     redis.call('SADD', b .. 'pk', key)
     redis.call('RPUSH', b .. 'pl', ARGV[n + 4])
+    if kept == 0 then keep(b, 'pk'); keep(b, 'pl') end
   end
 end
 return 1
