@@ -69,7 +69,7 @@ call GET "$base/v1/pets/${location##*/}" "${key[@]}"
 expect "base URL: the default session does not have it" 404 "$status"
 call GET "$base/sessions/job-42/__admin/requests"
 contains "base URL: the session's journal through the prefix" '"path":"/v1/pets"' "$body"
-contains "base URL: the journal names the API key by fingerprint" '"apiKey":"sha256:' "$body"
+contains "base URL: the journal names the API key by fingerprint" '"apiKeyFingerprint":"sha256:' "$body"
 call GET "$base/sessions/job-42/openapi.json"
 contains "base URL: the served contract's server carries the prefix" '"url": "/sessions/job-42/v1"' "$body"
 call GET "$base/sessions/a/v1/pets" "${key[@]}" -H 'X-Mock-Session: b'
