@@ -1,27 +1,26 @@
-import type {
-  ClockRequest,
-  ClockView,
-  CoverageReport,
-  PactDocument,
-  StateChangeRequest,
-  DeprecationList,
-  DeprecationReport,
-  FaultList,
-  FaultRule,
-  FaultRuleInput,
-  Har,
-  Health,
-  JournalEntry,
-  JournalQuery,
-  Pet,
-  RateLimitView,
-  RequestList,
-  SeedRequest,
-  SessionList,
-  SessionSummary,
-  Snapshot,
-  StateBody,
-} from '../types/index.js'
+import type { AdminAnswer, AdminInput } from './admin-operations.js'
+// The journal's entries, HAR, Pact documents and provider states are the server's own types: the document
+// describes them more loosely (HAR 1.2 and Pact V4 are specifications of their own; Shaping is one object there).
+import type { Har, JournalEntry, JournalQuery, PactDocument, RequestList, StateChangeRequest } from '../types/index.js'
+
+// The other requests and answers as admin-openapi.yaml describes them (src/generated/admin-types.ts):
+// the client cannot drift from the document its answers are checked against (test/client/admin-types.test.ts).
+type ClockRequest = AdminInput<'setClock'>
+type ClockView = AdminAnswer<'getClock', 200>
+type CoverageReport = AdminAnswer<'getCoverage', 200>
+type DeprecationList = AdminAnswer<'getDeprecations', 200>
+type DeprecationReport = DeprecationList['deprecations'][number]
+type FaultList = AdminAnswer<'listFaultRules', 200>
+type FaultRule = AdminAnswer<'addFaultRule', 201>
+type FaultRuleInput = AdminInput<'addFaultRule'>
+type Health = AdminAnswer<'getHealth', 200>
+type StateBody = AdminAnswer<'getState', 200>
+type Pet = StateBody['pets'][number]
+type RateLimitView = AdminAnswer<'getRateLimit', 200>
+type SeedRequest = AdminInput<'seedPets'>
+type SessionList = AdminAnswer<'listSessions', 200>
+type SessionSummary = SessionList['sessions'][number]
+type Snapshot = AdminAnswer<'getSnapshot', 200>
 import { type AdminTarget, adminJson, adminText, adminVoid, type FetchLike, sendAdmin } from './admin-http.js'
 import { matches, type RequestMatcher, serverQuery } from './request-filter.js'
 import { type ReadJournal, type WaitForOptions, waitForRequest } from './wait-for.js'

@@ -470,7 +470,7 @@ export interface components {
              * @constant
              */
             admin?: "open";
-            /** @description With --proxy */
+            /** @description With --proxy, the deployment and the violations counted. */
             proxy?: Record<string, never>;
         };
         Probe: {
@@ -539,7 +539,10 @@ export interface components {
             query?: {
                 [key: string]: string;
             };
-            body?: Record<string, never>;
+            /** @description Fields the request body must have (objects match on the given keys, deeply). */
+            body?: {
+                [key: string]: unknown;
+            };
         };
         FaultList: {
             faults: components["schemas"]["FaultRule"][];
