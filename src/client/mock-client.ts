@@ -1,30 +1,29 @@
-import type {
-  ClockRequest,
-  ClockView,
-  CoverageReport,
-  PactDocument,
-  StateChangeRequest,
-  DeprecationList,
-  DeprecationReport,
-  FaultList,
-  FaultRule,
-  FaultRuleInput,
-  Har,
-  Health,
-  JournalEntry,
-  JournalQuery,
-  Pet,
-  RateLimitView,
-  RequestList,
-  SeedRequest,
-  SessionList,
-  SessionSummary,
-  Snapshot,
-  StateBody,
-} from '../types/index.js'
-import { type AdminTarget, adminJson, adminText, adminVoid, type FetchLike } from './admin-http.js'
+import type { AdminAnswer, AdminInput } from './admin-operations.js'
+// The journal's entries, HAR, Pact documents and provider states are the server's own types: the document
+// describes them more loosely (HAR 1.2 and Pact V4 are specifications of their own; Shaping is one object there).
+import type { Har, JournalEntry, JournalQuery, PactDocument, RequestList, StateChangeRequest } from '../types/index.js'
+
+// The other requests and answers as admin-openapi.yaml describes them (src/generated/admin-types.ts):
+// the client cannot drift from the document its answers are checked against (test/client/admin-types.test.ts).
+type ClockRequest = AdminInput<'setClock'>
+type ClockView = AdminAnswer<'getClock', 200>
+type CoverageReport = AdminAnswer<'getCoverage', 200>
+type DeprecationList = AdminAnswer<'getDeprecations', 200>
+type DeprecationReport = DeprecationList['deprecations'][number]
+type FaultList = AdminAnswer<'listFaultRules', 200>
+type FaultRule = AdminAnswer<'addFaultRule', 201>
+type FaultRuleInput = AdminInput<'addFaultRule'>
+type Health = AdminAnswer<'getHealth', 200>
+type StateBody = AdminAnswer<'getState', 200>
+type Pet = StateBody['pets'][number]
+type RateLimitView = AdminAnswer<'getRateLimit', 200>
+type SeedRequest = AdminInput<'seedPets'>
+type SessionList = AdminAnswer<'listSessions', 200>
+type SessionSummary = SessionList['sessions'][number]
+type Snapshot = AdminAnswer<'getSnapshot', 200>
+import { type AdminTarget, adminJson, adminText, adminVoid, type FetchLike, sendAdmin } from './admin-http.js'
 import { matches, type RequestMatcher, serverQuery } from './request-filter.js'
-import { type WaitForOptions, waitForRequest } from './wait-for.js'
+import { type ReadJournal, type WaitForOptions, waitForRequest } from './wait-for.js'
 import { MockAdminError } from './mock-admin-error.js'
 
 /** Options of {@link createMockClient}. */
@@ -57,9 +56,15 @@ export interface MockClient {
   faults: {
     /** Installs a rule; resolves with it, its id and `remaining` included. */
     add(rule: FaultRuleInput): Promise<FaultRule>
+    /**
+     * Sets the rule named `name` idempotently (PUT /__admin/faults/{name}): replaced in place (id and
+     * order kept, `remaining` from the new `times`) when the session has one, else added; resolves
+     * with the rule as stored and whether it was created (201) rather than replaced (200).
+     */
+    put(name: string, rule: FaultRuleInput): Promise<{ rule: FaultRule; created: boolean }>
     list(): Promise<FaultRule[]>
-    /** Removes one rule; a `MockAdminError` 404 when there is none with that id. */
-    remove(id: number): Promise<void>
+    /** Removes one rule by id or name; a `MockAdminError` 404 when there is none. */
+    remove(rule: number | string): Promise<void>
     clear(): Promise<void>
   }
   state: {
@@ -73,8 +78,9 @@ export interface MockClient {
     list(query?: JournalQuery): Promise<JournalEntry[]>
     clear(): Promise<void>
     /**
-     * Resolves with the oldest recorded request that matches, reading the
-     * journal until one does; rejects after `timeoutMs` (default 5000) with a
+     * Resolves with the oldest recorded request that matches, as soon as one
+     * is recorded: the mock waits (`GET /__admin/requests?after=…&count=1&wait=…`),
+     * the client does not poll; rejects after `timeoutMs` (default 5000) with a
      * `RequestNotReceivedError` listing what was received.
      */
     waitFor(matcher: RequestMatcher, options?: WaitForOptions): Promise<JournalEntry>
@@ -157,11 +163,15 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
   const listRequests = async (query: JournalQuery = {}, signal?: AbortSignal): Promise<JournalEntry[]> =>
     (await adminJson<RequestList>(target, { method: 'GET', path: '/requests', query: { ...query }, signal })).requests
   // A session the code under test has not used yet has no journal (404 session_not_found): nothing received so far.
-  const receivedSoFar = (query?: JournalQuery, signal?: AbortSignal): Promise<JournalEntry[]> =>
-    listRequests(query, signal).catch((error: unknown) => {
-      if (error instanceof MockAdminError && error.code === 'session_not_found') return []
-      throw error
-    })
+  const readJournal: ReadJournal = (query, signal) =>
+    adminJson<RequestList>(target, { method: 'GET', path: '/requests', query: { ...query }, signal }).catch(
+      (error: unknown) => {
+        if (error instanceof MockAdminError && error.code === 'session_not_found') return undefined
+        throw error
+      },
+    )
+  const receivedSoFar = async (query?: JournalQuery): Promise<JournalEntry[]> =>
+    (await readJournal(query ?? {}))?.requests ?? []
   return {
     baseUrl: target.baseUrl,
     session: options.session,
@@ -170,6 +180,11 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
     seed: (request) => adminVoid(target, { method: 'POST', path: '/seed', json: request }),
     faults: {
       add: (rule) => adminJson<FaultRule>(target, { method: 'POST', path: '/faults', json: rule }),
+      put: async (name, rule) => {
+        const path = `/faults/${encodeURIComponent(name)}`
+        const res = await sendAdmin(target, { method: 'PUT', path, json: rule })
+        return { rule: (await res.json()) as FaultRule, created: res.status === 201 }
+      },
       list: async () => (await adminJson<FaultList>(target, { method: 'GET', path: '/faults' })).faults,
       remove: (id) => adminVoid(target, { method: 'DELETE', path: `/faults/${encodeURIComponent(id)}` }),
       clear: () => adminVoid(target, { method: 'DELETE', path: '/faults' }),
@@ -181,7 +196,7 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
     requests: {
       list: (query) => listRequests(query),
       clear: () => adminVoid(target, { method: 'DELETE', path: '/requests' }),
-      waitFor: (matcher, waitOptions = {}) => waitForRequest(receivedSoFar, matcher, waitOptions, where),
+      waitFor: (matcher, waitOptions = {}) => waitForRequest(readJournal, matcher, waitOptions, where),
       count: async (matcher = {}) =>
         (await receivedSoFar(serverQuery(matcher))).filter((entry) => matches(entry, matcher)).length,
       har: (query = {}) => adminJson<Har>(target, { method: 'GET', path: '/requests.har', query: { ...query } }),

@@ -1,23 +1,39 @@
-import type { JournalEntry, JournalQuery } from '../types/index.js'
+import type { JournalEntry, JournalQuery, RequestList } from '../types/index.js'
+import { MockAdminError } from './mock-admin-error.js'
 import { describeEntry, describeMatcher, matches, type RequestMatcher, serverQuery } from './request-filter.js'
 
 /** Options of `requests.waitFor`. */
 export interface WaitForOptions {
   /** How long to wait, ms: 0 to 600000, default 5000. */
   timeoutMs?: number
-  /** The pause between two reads of the journal, ms: 10 to 60000, default 50. */
+  /**
+   * The pause between two reads while the session does not exist yet (nobody has used it), ms: 10 to
+   * 60000, default 50. Once it exists, the mock itself waits (`GET /__admin/requests?wait=`): no polling.
+   */
   intervalMs?: number
   /** Stops waiting; the promise rejects with the signal's reason. */
   signal?: AbortSignal
 }
 
-/** How the journal is read: a filtered list, newest first. */
-export type ListRequests = (query: JournalQuery, signal?: AbortSignal) => Promise<JournalEntry[]>
+/** A page of the journal as GET /__admin/requests answers it (the wait's parameters included). */
+export type JournalPage = Pick<RequestList, 'requests' | 'next'>
+
+/** What waitFor asks: the server's filters, the cursor, and the server-side wait. */
+export type WaitQuery = JournalQuery & { count?: number; wait?: string }
+
+/**
+ * How the journal is read: a page, or undefined while the session does not exist (404
+ * session_not_found); a wait that ended first rejects with the mock's 408 (a `MockAdminError`).
+ */
+export type ReadJournal = (query: WaitQuery, signal?: AbortSignal) => Promise<JournalPage | undefined>
+
+/** The longest wait the mock takes in one request (`wait` is at most 60s); longer waits are several requests. */
+const maxServerWaitMs = 60_000
 
 /** Entries listed when no request matched. */
 const shownEntries = 20
 
-/** Time a read of the journal may take beyond the deadline before waitFor gives up on the mock. */
+/** Time a read of the journal may take beyond its wait before waitFor gives up on the mock. */
 const pollGraceMs = 2000
 
 /** No recorded request matched within the time: `received` holds the latest ones, newest first. */
@@ -72,13 +88,20 @@ const notReceivedMessage = (
   return `${head} Received${more}, newest first:\n${received.map((e) => `  ${describeEntry(e)}`).join('\n')}`
 }
 
+/** The first matching entry of an oldest-first list. */
+const firstMatch = (entries: JournalEntry[], matcher: RequestMatcher): JournalEntry | undefined =>
+  entries.find((entry) => matches(entry, matcher))
+
 /**
- * Reads the journal until a request matches, at most every `intervalMs`
- * until `timeoutMs` has passed; resolves with the oldest match, or rejects
- * with {@link RequestNotReceivedError} listing what was received.
+ * Waits until a recorded request matches; resolves with the oldest match, or rejects with
+ * {@link RequestNotReceivedError} listing what was received. Reads the journal once, then asks the
+ * mock to answer as soon as an entry after the last one read passes its filters
+ * (`after=<cursor>&count=1&wait=<ms>ms`), matching the rest (headers, query, body, a predicate) here:
+ * one request per new candidate, none while nothing happens. It polls, every `intervalMs`, only
+ * while the session does not exist yet.
  */
 export const waitForRequest = async (
-  list: ListRequests,
+  read: ReadJournal,
   matcher: RequestMatcher,
   options: WaitForOptions,
   where: string,
@@ -86,26 +109,48 @@ export const waitForRequest = async (
   const timeoutMs = checkMs(options.timeoutMs ?? 5000, 'timeoutMs', 0, 600_000)
   const intervalMs = checkMs(options.intervalMs ?? 50, 'intervalMs', 10, 60_000)
   const deadline = Date.now() + timeoutMs
-  const query = serverQuery(matcher)
-  const read = async (q: JournalQuery): Promise<JournalEntry[]> => {
-    const limitMs = Math.max(0, deadline - Date.now()) + pollGraceMs
+  const filters = serverQuery(matcher)
+  const send = async (query: WaitQuery, waitMs: number): Promise<JournalPage | undefined> => {
+    const limitMs = waitMs + pollGraceMs
     const timeout = AbortSignal.timeout(limitMs)
     try {
-      return await list(q, options.signal ? AbortSignal.any([options.signal, timeout]) : timeout)
+      return await read(query, options.signal ? AbortSignal.any([options.signal, timeout]) : timeout)
     } catch (error) {
+      // The mock's wait ended first: nothing new passed the filters.
+      if (error instanceof MockAdminError && error.status === 408 && query.after !== undefined) {
+        return { requests: [], next: query.after }
+      }
       if (!timeout.aborted || options.signal?.aborted) throw error
       throw new Error(`petstore-mock did not answer GET /__admin/requests within ${limitMs} ms (${where}).`, {
         cause: error,
       })
     }
   }
+  let cursor: number | undefined
   for (;;) {
-    const found = oldestMatch(await read(query), matcher)
-    if (found) return found
-    const remaining = deadline - Date.now()
-    if (remaining <= 0) break
-    await sleep(Math.min(intervalMs, remaining), options.signal)
+    const remaining = Math.max(0, deadline - Date.now())
+    if (cursor === undefined) {
+      // The first read: everything recorded so far, newest first.
+      const page = await send(filters, 0)
+      if (page !== undefined) {
+        const found = oldestMatch(page.requests, matcher)
+        if (found) return found
+        cursor = page.next
+      }
+    } else {
+      const waitMs = Math.min(remaining, maxServerWaitMs)
+      const page = await send({ ...filters, after: cursor, count: 1, wait: `${waitMs}ms` }, waitMs)
+      if (page === undefined) cursor = undefined
+      else {
+        const found = firstMatch(page.requests, matcher)
+        if (found) return found
+        cursor = page.next
+      }
+    }
+    if (deadline - Date.now() <= 0) break
+    // No session yet: nothing to wait on in the mock, so read again after a pause.
+    if (cursor === undefined) await sleep(Math.min(intervalMs, deadline - Date.now()), options.signal)
   }
-  const received = await read({ limit: shownEntries })
+  const received = (await send({ limit: shownEntries }, 0))?.requests ?? []
   throw new RequestNotReceivedError(notReceivedMessage(matcher, timeoutMs, where, received), received)
 }

@@ -112,7 +112,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/__admin/faults/{id}": {
+    "/__admin/faults/{rule}": {
         parameters: {
             query?: never;
             header?: {
@@ -120,14 +120,19 @@ export interface paths {
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path: {
-                id: string;
+                /** @description A rule's id (digits only) or the name it was PUT under (never digits only). */
+                rule: string;
             };
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Set the rule of a name, idempotently (201 created, 200 replaced in place)
+         * @description `{rule}` is the name, 1–64 of `[A-Za-z0-9._-]` and not digits only (400 otherwise). A rule of that name is replaced where it stands: its id and place in the evaluation order are kept and `remaining` starts again from the new `times` (none without). Otherwise the rule is added last under the next id. Atomic on every store: PUTs of one name racing on several replicas leave one rule.
+         */
+        put: operations["putFaultRule"];
         post?: never;
-        /** Remove one rule (404 when there is none with this id) */
+        /** Remove one rule by id or name (404 when there is none) */
         delete: operations["removeFaultRule"];
         options?: never;
         head?: never;
@@ -465,7 +470,7 @@ export interface components {
              * @constant
              */
             admin?: "open";
-            /** @description With --proxy */
+            /** @description With --proxy, the deployment and the violations counted. */
             proxy?: Record<string, never>;
         };
         Probe: {
@@ -498,6 +503,7 @@ export interface components {
         };
         FaultRule: {
             id: number;
+            name?: components["schemas"]["RuleName"];
             remaining?: number;
             operation?: string;
             status?: number;
@@ -520,6 +526,8 @@ export interface components {
              */
             breaksContract?: true;
         };
+        /** @description The name a rule was PUT under; digits only are ids, never names. */
+        RuleName: string;
         /** @description Conditions a request must all meet for the rule to apply (one client). */
         RuleWhen: {
             apiKey?: string | {
@@ -531,7 +539,10 @@ export interface components {
             query?: {
                 [key: string]: string;
             };
-            body?: Record<string, never>;
+            /** @description Fields the request body must have (objects match on the given keys, deeply). */
+            body?: {
+                [key: string]: unknown;
+            };
         };
         FaultList: {
             faults: components["schemas"]["FaultRule"][];
@@ -611,7 +622,7 @@ export interface components {
             seed?: number;
             pets: components["schemas"]["Pet"][];
             nextId?: number;
-            faults?: Record<string, never>[];
+            faults?: components["schemas"]["FaultRule"][];
             latency?: unknown;
             clock?: unknown;
             rateLimit?: unknown;
@@ -924,6 +935,48 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    putFaultRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path: {
+                /** @description A rule's id (digits only) or the name it was PUT under (never digits only). */
+                rule: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultRuleInput"];
+            };
+        };
+        responses: {
+            /** @description Replaced; the rule as stored, its name included. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            /** @description Created; the rule as stored, its name included. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            400: components["responses"]["Error"];
+            507: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
     removeFaultRule: {
         parameters: {
             query?: never;
@@ -932,7 +985,8 @@ export interface operations {
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path: {
-                id: string;
+                /** @description A rule's id (digits only) or the name it was PUT under (never digits only). */
+                rule: string;
             };
             cookie?: never;
         };

@@ -1,5 +1,11 @@
 import type { PreparedMock } from '../core/app.js'
-import { ruleValidatorFor, type FaultRule, type FaultRuleInput, maxFaultRules } from '../core/faults/fault-rules.js'
+import {
+  checkRuleName,
+  ruleValidatorFor,
+  type FaultRule,
+  type FaultRuleInput,
+  maxFaultRules,
+} from '../core/faults/fault-rules.js'
 import type { JournalQuery } from '../core/journal/journal.js'
 import type { JournalEntry } from '../core/journal/journal-entry.js'
 import { toEntry } from '../core/journal/journal-entry.js'
@@ -41,6 +47,13 @@ export interface PetstoreControls {
   faults(options?: SessionOption): Promise<FaultRule[]>
   /** Adds a rule (checked as POST /__admin/faults); resolves with it, id included. */
   addFault(rule: FaultRuleInput, options?: SessionOption): Promise<FaultRule>
+  /**
+   * Sets the rule named `name` (as PUT /__admin/faults/{name}): replaced in place when the
+   * session has one of that name, else added; resolves with it and whether it was created.
+   */
+  putFault(name: string, rule: FaultRuleInput, options?: SessionOption): Promise<{ rule: FaultRule; created: boolean }>
+  /** Removes one rule by id or name (as DELETE /__admin/faults/{rule}); false when there is none. */
+  removeFault(rule: number | string, options?: SessionOption): Promise<boolean>
   clearFaults(options?: SessionOption): Promise<void>
   /** Every pet of the session, by id. */
   pets(options?: SessionOption): Promise<Pet[]>
@@ -111,6 +124,18 @@ export const createControls = (start: () => Promise<MockState>, made: Promise<Mo
         throw new PetstoreMockError(`addFault: the session holds ${maxFaultRules} fault rules, the most it may`)
       return added
     },
+    putFault: async (name, input, options) => {
+      const problem = checkRuleName(name)
+      if (problem) throw new PetstoreMockError(`putFault: ${problem}`)
+      const rule = (await ruleValidator())(input)
+      if (typeof rule === 'string') throw new PetstoreMockError(`putFault: ${rule}`)
+      const put = await on(options, (s) => s.putFault(name, rule))
+      if (put === 'full')
+        throw new PetstoreMockError(`putFault: the session holds ${maxFaultRules} fault rules, the most it may`)
+      return put
+    },
+    removeFault: (ref, options) =>
+      on(options, (s) => (typeof ref === 'number' ? s.removeFault(ref) : s.removeNamedFault(ref))),
     clearFaults: (options) => on(options, (s) => s.clearFaults()),
     pets: (options) => on(options, (s) => s.allPets()),
     setPets: (pets, options) =>

@@ -80,6 +80,27 @@ describe('createMockClient against the CLI on a socket', () => {
     expect(await mock.faults.list()).toEqual([])
   })
 
+  it('faults.put sets a rule by name idempotently: created, then replaced in place; remove takes the name', async () => {
+    expect(await mock.faults.put('ci.flaky-list', { operation: 'listPets', status: 503, times: 2 })).toEqual({
+      rule: { id: 1, name: 'ci.flaky-list', operation: 'listPets', status: 503, times: 2, remaining: 2 },
+      created: true,
+    })
+    await mock.faults.add({ operation: 'listPets', status: 500 })
+    expect(await mock.faults.put('ci.flaky-list', { operation: 'listPets', status: 502 })).toEqual({
+      rule: { id: 1, name: 'ci.flaky-list', operation: 'listPets', status: 502 },
+      created: false,
+    })
+    expect((await api('/pets')).status).toBe(502)
+    expect((await mock.faults.list()).map((rule) => rule.name)).toEqual(['ci.flaky-list', undefined])
+    await mock.faults.remove('ci.flaky-list')
+    expect((await rejection(mock.faults.remove('ci.flaky-list'))).status).toBe(404)
+    const bad = await rejection(mock.faults.put('7', { status: 500 }))
+    expect(bad).toBeInstanceOf(MockAdminError)
+    expect(bad.message).toContain('name "7" is digits only')
+    await mock.faults.remove(2)
+    expect(await mock.faults.list()).toEqual([])
+  })
+
   it('faults.add takes a rule with its own answer and a target client (typed: RuleWhen, breaksContract)', async () => {
     const rule = await mock.faults.add({
       operation: 'getPet',
@@ -185,33 +206,64 @@ describe('createMockClient against the CLI on a socket', () => {
     )
   })
 
-  it('requests.waitFor reads the journal every intervalMs until timeoutMs, then rejects, listing what was received', async () => {
+  it('requests.waitFor lets the mock wait (after=&count=1&wait=): no polling, then rejects at timeoutMs listing what was received', async () => {
     await api('/pets?limit=3')
     await api('/pets/1')
-    let reads = 0
+    const urls: string[] = []
     const counted = createMockClient({
       baseUrl: server.url,
       adminToken,
-      fetch: (url, init) => (reads++, checkedFetch(url, init)),
+      fetch: (url, init) => (urls.push(url), checkedFetch(url, init)),
     })
-    // Not before timeoutMs (a lower bound; load only makes it later), and reading the journal no more
-    // often than every intervalMs (50 ms by default) until then, at the deadline (a timer may fire a ms
-    // early) and once more for what was received: it does not read on past the deadline.
+    // Not before timeoutMs (a lower bound; load only makes it later); with intervalMs 10 a poller would
+    // read some 30 times: here one read, one wait the mock ends with 408, one read of what was received.
     const error = await delayedAtLeast(295, () =>
-      rejection(counted.requests.waitFor({ operation: 'getPet', status: 503 }, { timeoutMs: 300 })),
+      rejection(counted.requests.waitFor({ operation: 'getPet', status: 503 }, { timeoutMs: 300, intervalMs: 10 })),
     )
-    expect(reads).toBeGreaterThanOrEqual(2)
-    expect(reads).toBeLessThanOrEqual(300 / 50 + 3)
+    expect(urls).toHaveLength(3)
+    const [first, waited, received] = urls.map((url) => new URL(url).searchParams)
+    expect(Object.fromEntries(first!)).toEqual({ operation: 'getPet', status: '503' })
+    expect(Object.fromEntries(waited!)).toMatchObject({ operation: 'getPet', status: '503', count: '1' })
+    expect(waited!.get('wait')).toMatch(/^\d+ms$/)
+    expect(Number(waited!.get('wait')!.slice(0, -2))).toBeLessThanOrEqual(300)
+    expect(Object.fromEntries(received!)).toEqual({ limit: '20' })
     expect(error).toBeInstanceOf(RequestNotReceivedError)
     // Journal ids keep counting across resets: read them from the entries.
-    const [second, first] = error.received
-    expect(second.id).toBe(first.id + 1)
+    const [second, firstEntry] = error.received
+    expect(second.id).toBe(firstEntry.id + 1)
+    expect(waited!.get('after')).toBe('0')
     expect(error.message).toBe(
       `No request matched {"operation":"getPet","status":503} within 300 ms in session "default" of ${server.url}. ` +
         `Received, newest first:\n  #${second.id} GET /v1/pets/1 → 200 (getPet)\n` +
-        `  #${first.id} GET /v1/pets?limit=3 → 200 (listPets)`,
+        `  #${firstEntry.id} GET /v1/pets?limit=3 → 200 (listPets)`,
     )
     expect(error.received).toHaveLength(2)
+  })
+
+  it('requests.waitFor resolves on the mock’s wait: one request per new candidate, the rest matched by the client', async () => {
+    const urls: string[] = []
+    const counted = createMockClient({
+      baseUrl: server.url,
+      adminToken,
+      fetch: (url, init) => (urls.push(url), checkedFetch(url, init)),
+    })
+    await api('/pets', { method: 'POST', body: '{"name":"Before","categoryId":1}' })
+    const waiting = counted.requests.waitFor(
+      { operation: 'createPet', body: { name: 'Late' } },
+      { timeoutMs: 5000, intervalMs: 10 },
+    )
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await api('/pets', { method: 'POST', body: '{"name":"Early","categoryId":1}' })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await api('/pets', { method: 'POST', body: '{"name":"Late","categoryId":1}' })
+    const entry = await waiting
+    expect(entry).toMatchObject({ method: 'POST', status: 201, body: { name: 'Late', categoryId: 1 } })
+    // The first read, a wait woken by Early (the body is the client's to match), a wait woken by Late:
+    // each wait reads on from the last entry seen.
+    expect(urls.length).toBeLessThanOrEqual(3)
+    const afters = urls.slice(1).map((url) => Number(new URL(url).searchParams.get('after')))
+    expect(afters).toEqual(afters.toSorted((a, b) => a - b))
+    expect(urls.slice(1).every((url) => new URL(url).searchParams.get('wait')?.endsWith('ms'))).toBe(true)
   })
 
   it('works on a session’s base URL, /sessions/<name> (issue 28): the same calls, that session only', async () => {

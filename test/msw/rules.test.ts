@@ -74,3 +74,37 @@ describe('fault rules in msw', () => {
     expect(performance.now() - start).toBeGreaterThanOrEqual(Math.floor(Buffer.byteLength(whole) / 64) * 100 - 20)
   })
 })
+
+describe('rules by name in msw', () => {
+  it('putFault sets a rule idempotently, replaces it in place; removeFault takes a name or an id; PUT over HTTP too', async () => {
+    expect(await handlers.putFault('flaky', { operation: 'listPets', status: 503, times: 2 })).toEqual({
+      rule: { id: 1, name: 'flaky', operation: 'listPets', status: 503, times: 2, remaining: 2 },
+      created: true,
+    })
+    await handlers.addFault({ operation: 'listPets', status: 500 })
+    expect(await handlers.putFault('flaky', { operation: 'listPets', status: 502 })).toEqual({
+      rule: { id: 1, name: 'flaky', operation: 'listPets', status: 502 },
+      created: false,
+    })
+    expect((await request('/v1/pets', { headers: auth() })).status).toBe(502)
+    const put = await request('/__admin/faults/flaky', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ operation: 'listPets', status: 504 }),
+    })
+    expect(put.status).toBe(200)
+    expect(await put.json()).toEqual({ id: 1, name: 'flaky', operation: 'listPets', status: 504 })
+    expect(await handlers.faults()).toEqual([
+      { id: 1, name: 'flaky', operation: 'listPets', status: 504 },
+      { id: 2, operation: 'listPets', status: 500 },
+    ])
+    expect(await handlers.removeFault('flaky')).toBe(true)
+    expect(await handlers.removeFault('flaky')).toBe(false)
+    expect(await handlers.removeFault(2)).toBe(true)
+    expect(await handlers.faults()).toEqual([])
+    await expect(handlers.putFault('12', { status: 500 })).rejects.toThrow(
+      'putFault: name "12" is digits only, which is a rule id; a name needs another character',
+    )
+    await expect(handlers.putFault('a', { status: 302 })).rejects.toThrow('putFault: status must be')
+  })
+})

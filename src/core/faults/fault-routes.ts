@@ -4,7 +4,7 @@ import { ApiError, badRequest } from '../http/errors.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import type { SessionAccess } from '../state/session-reader.js'
-import { type FaultRule, type FaultRuleInput, maxFaultRules } from './fault-rules.js'
+import { checkRuleName, type FaultRule, type FaultRuleInput, maxFaultRules } from './fault-rules.js'
 import type { FaultsSlice } from './faults-slice.js'
 
 /** GET /__admin/faults. */
@@ -23,31 +23,49 @@ export interface FaultDeps {
   validateRule(input: unknown): FaultRuleInput | string
 }
 
-// A canonical decimal integer: no sign, no leading zero.
+// Digits only: a rule id (names may not be digits only). A canonical one has no leading zero.
+const DIGITS = /^[0-9]+$/
 const RULE_ID = /^(0|[1-9][0-9]*)$/
 
-/** The session's fault rules: POST one, GET them, DELETE one or all. */
+const full = () =>
+  new ApiError(507, `The session holds ${maxFaultRules} fault rules, the most it may; delete some first.`)
+
+/** The session's fault rules: POST one, PUT one by name, GET them, DELETE one (by id or name) or all. */
 export const faultRoutes = (deps: FaultDeps): Hono => {
   const { select, read } = deps.session
   const routes = new Hono()
-  routes.post('/faults', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
-    const rule = deps.validateRule(c.get('body'))
+  const body = toMiddleware(jsonBody(deps.bodyLimit, deps.transport))
+  const checked = (input: unknown): FaultRuleInput => {
+    const rule = deps.validateRule(input)
     if (typeof rule === 'string') throw badRequest(`${rule}.`)
-    const added = await read(c).addFault(rule)
-    if (added === 'full') {
-      throw new ApiError(507, `The session holds ${maxFaultRules} fault rules, the most it may; delete some first.`)
-    }
+    return rule
+  }
+  routes.post('/faults', select, body, async (c) => {
+    const added = await read(c).addFault(checked(c.get('body')))
+    if (added === 'full') throw full()
     return c.json(added, 201)
+  })
+  routes.put('/faults/:rule', select, body, async (c) => {
+    const name = c.req.param('rule')
+    const problem = checkRuleName(name)
+    if (problem) throw badRequest(`${problem}.`)
+    const put = await read(c).putFault(name, checked(c.get('body')))
+    if (put === 'full') throw full()
+    return c.json(put.rule, put.created ? 201 : 200)
   })
   routes.get('/faults', select, async (c) => c.json({ faults: await read(c).listFaults() } satisfies FaultList))
   routes.delete('/faults', select, async (c) => {
     await read(c).clearFaults()
     return c.body(null, 204)
   })
-  routes.delete('/faults/:id', select, async (c) => {
-    const id = c.req.param('id')
-    if (!RULE_ID.test(id) || !(await read(c).removeFault(Number(id)))) {
-      throw new ApiError(404, `No fault rule with id ${id}.`)
+  routes.delete('/faults/:rule', select, async (c) => {
+    const ref = c.req.param('rule')
+    if (DIGITS.test(ref)) {
+      if (!RULE_ID.test(ref) || !(await read(c).removeFault(Number(ref)))) {
+        throw new ApiError(404, `No fault rule with id ${ref}.`)
+      }
+    } else if (checkRuleName(ref) !== undefined || !(await read(c).removeNamedFault(ref))) {
+      throw new ApiError(404, `No fault rule named ${JSON.stringify(ref.slice(0, 80))}.`)
     }
     return c.body(null, 204)
   })

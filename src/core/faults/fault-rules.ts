@@ -31,10 +31,30 @@ export interface FaultRuleInput extends RuleAnswerFields {
   when?: RuleWhen
 }
 
-/** A stored rule: its id and, for a rule with `times`, how many matches remain. */
+/** A stored rule: its id, the name it was PUT under (if any) and, for a rule with `times`, how many matches remain. */
 export interface FaultRule extends FaultRuleInput {
   id: number
+  /** Set by `PUT /__admin/faults/{name}`: 1–64 of `[A-Za-z0-9._-]`, not digits only (those are ids). */
+  name?: string
   remaining?: number
+}
+
+/** A rule's name: what a client PUTs it under. */
+export const ruleNamePattern = '^(?![0-9]+$)[A-Za-z0-9._-]{1,64}$'
+const RULE_NAME = new RegExp(ruleNamePattern)
+
+/** Why `name` cannot name a rule (a sentence naming it), or undefined when it can. */
+export const checkRuleName = (name: string): string | undefined => {
+  if (RULE_NAME.test(name)) return undefined
+  if (/^[0-9]+$/.test(name))
+    return `name ${JSON.stringify(name)} is digits only, which is a rule id; a name needs another character`
+  return `name must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-' (got ${JSON.stringify(name.slice(0, 80))})`
+}
+
+/** A PUT's outcome: the rule as stored, and whether it was created (else it replaced the rule of that name). */
+export interface PutFaultResult {
+  rule: FaultRule
+  created: boolean
 }
 
 /** What a request is matched on. */
@@ -210,8 +230,29 @@ export class FaultRules {
     return copy(rule)
   }
 
+  /**
+   * Sets the rule named `name`: replaces it in place (same id, same place in
+   * the order, `remaining` from the new `times`) or adds it under the next id;
+   * 'full' (nothing added) at {@link maxFaultRules}.
+   */
+  put(name: string, input: FaultRuleInput): PutFaultResult | FaultsFull {
+    const at = this.#rules.findIndex((rule) => rule.name === name)
+    if (at === -1 && this.#rules.length >= maxFaultRules) return 'full'
+    const rule: FaultRule = { id: at === -1 ? this.#nextId++ : this.#rules[at]!.id, name, ...input }
+    if (input.times !== undefined) rule.remaining = input.times
+    if (at === -1) this.#rules.push(rule)
+    else this.#rules[at] = rule
+    return { rule: copy(rule), created: at === -1 }
+  }
+
   list(): FaultRule[] {
     return this.#rules.map(copy)
+  }
+
+  /** Removes the rule named `name`; false when there is none. */
+  removeNamed(name: string): boolean {
+    const rule = this.#rules.find((r) => r.name === name)
+    return rule !== undefined && this.remove(rule.id)
   }
 
   remove(id: number): boolean {

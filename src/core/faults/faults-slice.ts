@@ -1,5 +1,5 @@
 import type { MaybePromise } from '../state/maybe-promise.js'
-import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget } from './fault-rules.js'
+import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget, PutFaultResult } from './fault-rules.js'
 
 /** A session's fault rules and latency, as the state port holds them (see sessions/port.ts for what every call may do). */
 export interface FaultsSlice {
@@ -20,6 +20,14 @@ export interface FaultsSlice {
   mayFault(): boolean
   /** Atomic: adds a rule under the next rule id. */
   addFault(input: FaultRuleInput): MaybePromise<FaultRule | FaultsFull>
+  /**
+   * Atomic: sets the rule named `name`, replacing it in place (its id and
+   * place in the order kept, `remaining` restarted from the new `times`) or
+   * adding it under the next rule id; two callers racing on one name leave one rule.
+   */
+  putFault(name: string, input: FaultRuleInput): MaybePromise<PutFaultResult | FaultsFull>
+  /** Removes the rule named `name`; false when there is none. */
+  removeNamedFault(name: string): MaybePromise<boolean>
   /** The rules, in creation order, with their remaining counts. */
   listFaults(): MaybePromise<FaultRule[]>
   /** Removes a rule; false when there is none with `id`. */

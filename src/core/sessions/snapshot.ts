@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv'
 import { snapshot as validateSnapshotSchema } from '../../generated/validators.js'
 import { clockAt, type ClockSetting, type ClockView, realClock } from '../time/clock.js'
 import { clockRangeExpectation, inClockRange } from '../time/clock-range.js'
-import { type FaultRule, type FaultRuleInput, maxDelayMs, maxFaultRules } from '../faults/fault-rules.js'
+import { checkRuleName, type FaultRule, type FaultRuleInput, maxDelayMs, maxFaultRules } from '../faults/fault-rules.js'
 import { instantExpectation, parseInstant } from '../time/instant.js'
 import type { Pet } from '../spec/pet.js'
 import { PetIndex } from '../pets/pet-index.js'
@@ -61,7 +61,11 @@ export const snapshotSchema = {
     faults: {
       type: 'array',
       maxItems: maxFaultRules,
-      items: { type: 'object', required: ['id'], properties: { id: safeId, remaining: safeId } },
+      items: {
+        type: 'object',
+        required: ['id'],
+        properties: { id: safeId, name: { type: 'string' }, remaining: safeId },
+      },
     },
     nextFaultId: safeId,
     latency: {
@@ -110,20 +114,29 @@ type SnapshotInput = Partial<Omit<Snapshot, 'pets' | 'faults' | 'random' | 'cloc
 
 const checkRules = (input: SnapshotInput, checks: SnapshotChecks): FaultRule[] => {
   const firstUse = new Map<number, number>()
-  return (input.faults ?? []).map(({ id, remaining, ...fields }, i) => {
+  const nameUse = new Map<string, number>()
+  return (input.faults ?? []).map(({ id, name, remaining, ...fields }, i) => {
     const rule = checks.validateRule(fields)
     if (typeof rule === 'string') throw new SnapshotProblem(`faults.${i}: ${rule}`)
     const first = firstUse.get(id)
     if (first !== undefined) throw new SnapshotProblem(`faults.${i}.id ${id} is already used by faults.${first}`)
     firstUse.set(id, i)
+    if (name !== undefined) {
+      const problem = checkRuleName(name)
+      if (problem) throw new SnapshotProblem(`faults.${i}.${problem}`)
+      const named = nameUse.get(name)
+      if (named !== undefined) throw new SnapshotProblem(`faults.${i}.name ${name} is already used by faults.${named}`)
+      nameUse.set(name, i)
+    }
+    const stored: FaultRule = name === undefined ? { id, ...rule } : { id, name, ...rule }
     if (rule.times === undefined) {
       if (remaining !== undefined) throw new SnapshotProblem(`faults.${i}.remaining applies to rules with times only`)
-      return { id, ...rule }
+      return stored
     }
     if (remaining !== undefined && remaining > rule.times) {
       throw new SnapshotProblem(`faults.${i}.remaining must be at most times (${rule.times})`)
     }
-    return { id, ...rule, remaining: remaining ?? rule.times }
+    return { ...stored, remaining: remaining ?? rule.times }
   })
 }
 

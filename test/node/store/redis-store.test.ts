@@ -83,6 +83,35 @@ describe('the Redis store', () => {
   })
 })
 
+describe('rules by name on the Redis store', () => {
+  it('concurrent PUTs of one name through two apps on one Redis leave one rule: one 201, the rest 200, one id', async () => {
+    const prefix = `named${++prefixes}`
+    const apps = [
+      prepareMock({}, await redisFactory(prefix)).build(),
+      prepareMock({}, await redisFactory(prefix)).build(),
+    ]
+    const put = (i: number, name: string) =>
+      apps[i % 2]!.request(`/__admin/faults/${name}`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ operation: 'listPets', status: 500 + (i % 4) }),
+      })
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => put(i, i % 2 === 0 ? 'race' : 'other')))
+    const bodies = (await Promise.all(answers.map((res) => res.json()))) as { id: number; name: string }[]
+    for (const name of ['race', 'other']) {
+      const mine = answers.flatMap((res, i) => (bodies[i]!.name === name ? [res.status] : []))
+      expect(mine.toSorted((a, b) => a - b)).toEqual([...Array(19).fill(200), 201])
+      expect(new Set(bodies.filter((b) => b.name === name).map((b) => b.id)).size).toBe(1)
+    }
+    const { faults } = (await (await apps[1]!.request('/__admin/faults')).json()) as { faults: { name: string }[] }
+    expect(faults.map((rule) => rule.name).toSorted()).toEqual(['other', 'race'])
+    // Either app deletes it by name; the name is then free on both.
+    expect((await apps[0]!.request('/__admin/faults/race', { method: 'DELETE' })).status).toBe(204)
+    expect((await apps[1]!.request('/__admin/faults/race', { method: 'DELETE' })).status).toBe(404)
+    expect((await put(1, 'race')).status).toBe(201)
+  })
+})
+
 describe('rules with conditions on the Redis store', () => {
   it('match as in memory (the same facts, compared in Lua): any rules, any requests, the same answers and draws', async () => {
     const keys = ['k1', 'k2']

@@ -131,6 +131,7 @@ export const encodeWorld = (world: World, clock: ClockSetting, rateLimit: RateLi
     JSON.stringify(rule),
     ruleMatch(rule),
     remaining === undefined ? '' : String(remaining),
+    rule.name ?? '',
   ])
   return JSON.stringify({ meta, pets, faults })
 }

@@ -25,6 +25,8 @@ const scripts = {
   psAddFault: session.addFaultScript,
   psListFaults: session.listFaultsScript,
   psRemoveFault: session.removeFaultScript,
+  psPutFault: session.putFaultScript,
+  psRemoveNamedFault: session.removeNamedFaultScript,
   psDrawLatency: session.drawLatencyScript,
   psHitRateLimit: controls.hitRateLimitScript,
   psSetRateLimit: controls.setRateLimitScript,

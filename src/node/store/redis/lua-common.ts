@@ -54,7 +54,7 @@ end
 `
 
 /** The keys of a session's world: what a reset copies from the start template and a snapshot load replaces. */
-export const worldSuffixes = ['m', 'i', 'i:available', 'i:pending', 'i:sold', 'f', 'fj', 'fm', 'fr'] as const
+export const worldSuffixes = ['m', 'i', 'i:available', 'i:pending', 'i:sold', 'f', 'fj', 'fm', 'fr', 'fn'] as const
 /** Contract coverage: counters, kept interactions' keys and seeds, requests of those left out (scripts-coverage.ts). */
 export const coverageSuffixes = ['cv', 'pk', 'pl', 'pn'] as const
 /** Besides the world: rate-limit windows, deprecation counters, the journal, its id counter and its drop count, coverage. */
@@ -88,7 +88,7 @@ local function hsetChunks(key, items)
     redis.call('HSET', key, unpack(items, i, math.min(i + 999, #items)))
   end
 end
--- w: { meta = {field, value, …}, pets = {{id, status, json}, …}, faults = {{id, json, match, remaining}, …} }
+-- w: { meta = {field, value, …}, pets = {{id, status, json}, …}, faults = {{id, json, match, remaining, name}, …} }
 local function writeWorld(b, w)
   for _, s in ipairs(WORLD) do redis.call('DEL', b .. s) end
   redis.call('HSET', b .. 'm', unpack(w.meta))
@@ -106,16 +106,21 @@ local function writeWorld(b, w)
   for status, list in pairs(by) do
     if #list > 0 then zaddChunks(b .. 'i:' .. status, list) end
   end
-  local ids, fj, fm, fr = {}, {}, {}, {}
+  local ids, fj, fm, fr, fn = {}, {}, {}, {}, {}
   for _, f in ipairs(w.faults) do
     ids[#ids + 1] = f[1]
     fj[#fj + 1] = f[1]; fj[#fj + 1] = f[2]
     fm[#fm + 1] = f[1]; fm[#fm + 1] = f[3]
     if f[4] ~= '' then fr[#fr + 1] = f[1]; fr[#fr + 1] = f[4] end
+    if f[5] ~= '' then
+      fn[#fn + 1] = 'n:' .. f[5]; fn[#fn + 1] = f[1]
+      fn[#fn + 1] = 'i:' .. f[1]; fn[#fn + 1] = f[5]
+    end
   end
   for i = 1, #ids, 1000 do redis.call('RPUSH', b .. 'f', unpack(ids, i, math.min(i + 999, #ids))) end
   if #fj > 0 then hsetChunks(b .. 'fj', fj); hsetChunks(b .. 'fm', fm) end
   if #fr > 0 then hsetChunks(b .. 'fr', fr) end
+  if #fn > 0 then hsetChunks(b .. 'fn', fn) end
 end
 -- What a request reads of its session up front, as one text (one string to decode, not six):
 -- latency min and max, rate limit, clock mode and value, number of rules, '|' between, '' for none.

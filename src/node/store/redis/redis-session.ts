@@ -7,6 +7,7 @@ import {
   type FaultsFull,
   type FaultTarget,
   maxFaultRules,
+  type PutFaultResult,
 } from '../../../core/faults/fault-rules.js'
 import { maxTrackedKeys, type RateDecision, type RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
 import {
@@ -235,6 +236,24 @@ export class RedisSession implements SessionState {
     })
   }
 
+  putFault(name: string, input: FaultRuleInput): Promise<PutFaultResult | FaultsFull> {
+    const times = input.times === undefined ? '' : String(input.times)
+    const stored = { name, ...input }
+    return this.#run('psPutFault', name, afterId(stored), ruleMatch(input), times, maxFaultRules).then((reply) => {
+      if (reply === null) return 'full'
+      const [id, created] = reply as [string, number]
+      if (created === 1 && this.#meta) this.#meta.faults++
+      const rule: FaultRule = { id: Number(id), ...stored }
+      if (input.times !== undefined) rule.remaining = input.times
+      return { rule, created: created === 1 }
+    })
+  }
+
+  removeNamedFault(name: string): Promise<boolean> {
+    this.#meta = undefined
+    return this.#run('psRemoveNamedFault', name).then((removed) => removed === 1)
+  }
+
   listFaults(): Promise<FaultRule[]> {
     return this.#run('psListFaults').then((reply) => {
       const flat = reply as string[]
@@ -252,7 +271,7 @@ export class RedisSession implements SessionState {
   clearFaults(): Promise<void> {
     if (this.#meta) this.#meta.faults = 0
     const b = this.#base
-    return this.#call(this.#ctx.client.del(`${b}f`, `${b}fj`, `${b}fm`, `${b}fr`)).then(() => undefined)
+    return this.#call(this.#ctx.client.del(`${b}f`, `${b}fj`, `${b}fm`, `${b}fr`, `${b}fn`)).then(() => undefined)
   }
 
   drawLatency(): MaybePromise<number | undefined> {

@@ -6,7 +6,8 @@ import { luaDraw, luaFormat } from './lua-common.js'
  * pet's JSON), one set for all and one per status, so that a page is one
  * ZRANGE. Rules: a list of ids in creation order, their JSON, what they match
  * on (`operation\npetId\nprobability`, then a line per fact of its `when`) and
- * remaining counts, in hashes.
+ * remaining counts, in hashes; names both ways (`n:<name>` → id, `i:<id>` →
+ * name) in the hash `fn`.
  */
 
 /** A pet's JSON (ARGV: base, id), or nil when there is none. */
@@ -60,6 +61,8 @@ local function removeRule(b, id)
   redis.call('HDEL', b .. 'fj', id)
   redis.call('HDEL', b .. 'fm', id)
   redis.call('HDEL', b .. 'fr', id)
+  local name = redis.call('HGET', b .. 'fn', 'i:' .. id)
+  if name then redis.call('HDEL', b .. 'fn', 'i:' .. id, 'n:' .. name) end
   return 1
 end
 `
@@ -126,6 +129,38 @@ redis.call('HSET', b .. 'fj', id, '{"id":' .. id .. ARGV[2])
 redis.call('HSET', b .. 'fm', id, ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', b .. 'fr', id, ARGV[4]) end
 return id
+`
+
+/**
+ * Sets the rule of a name (ARGV: base, name, the JSON after `"id":N`, match
+ * line, times or '', most rules): replaced in place (id and place kept,
+ * remaining restarted from times), else added under the next id. Answers
+ * { id, 1 when created else 0 }, or false at the cap. One script, so that two
+ * replicas PUTting one name leave one rule.
+ */
+export const putFaultScript = `${luaFormat}
+local b, name = ARGV[1], ARGV[2]
+local id = redis.call('HGET', b .. 'fn', 'n:' .. name)
+local created = 0
+if not id then
+  if redis.call('LLEN', b .. 'f') >= tonumber(ARGV[6]) then return false end
+  id = redis.call('HGET', b .. 'm', 'nf')
+  redis.call('HSET', b .. 'm', 'nf', fmt(tonumber(id) + 1))
+  redis.call('RPUSH', b .. 'f', id)
+  redis.call('HSET', b .. 'fn', 'n:' .. name, id, 'i:' .. id, name)
+  created = 1
+end
+redis.call('HSET', b .. 'fj', id, '{"id":' .. id .. ARGV[3])
+redis.call('HSET', b .. 'fm', id, ARGV[4])
+if ARGV[5] ~= '' then redis.call('HSET', b .. 'fr', id, ARGV[5]) else redis.call('HDEL', b .. 'fr', id) end
+return { id, created }
+`
+
+/** Removes the rule of a name (ARGV: base, name): 1, or 0 when there is none. */
+export const removeNamedFaultScript = `${luaRemoveRule}
+local id = redis.call('HGET', ARGV[1] .. 'fn', 'n:' .. ARGV[2])
+if not id then return 0 end
+return removeRule(ARGV[1], id)
 `
 
 /** The rules in creation order (ARGV: base): JSON, remaining or '' for each. */
