@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bearerKey, fingerprintPattern, keyFingerprint, sha256Hex } from '../../../src/core/http/request/key-fingerprint.js'
+import {
+  bearerKey,
+  fingerprintPattern,
+  keyFingerprint,
+  sha256Hex,
+} from '../../../src/core/http/request/key-fingerprint.js'
 
 describe('API key fingerprints', () => {
   it('SHA-256 in plain JavaScript equals node:crypto’s for any text (block edges included)', () => {
