@@ -27,6 +27,7 @@ export const optionLimits = {
   bodyLimit: { flag: 'body-limit', min: 1, max: 1024 ** 3 },
   seed: { flag: 'seed', min: 0, max: 2 ** 32 - 1 },
   count: { flag: 'count', min: 0, max: 10_000_000 },
+  maxMemory: { flag: 'max-memory', min: 1, max: 1024 * 1024 },
 } as const
 
 /** An option that cannot be used; the message names the option (as the app's options name it) and the value. */
@@ -52,6 +53,7 @@ export interface ScalarOptions {
   maxPets?: number
   maxSessions?: number
   journalSize?: number
+  maxMemory?: number
   bodyLimit?: number
   seed?: number
   apiKeys?: readonly string[]
@@ -78,6 +80,7 @@ export const checkAppOptions = (options: ScalarOptions): CheckedAppOptions => {
   checkInteger('maxSessions', options.maxSessions, 'maxSessions')
   checkInteger('journalSize', options.journalSize, 'journalSize')
   checkInteger('bodyLimit', options.bodyLimit, 'bodyLimit')
+  checkInteger('maxMemory', options.maxMemory, 'maxMemory')
   checkInteger('seed', options.seed, 'seed')
   const keys: unknown = options.apiKeys
   if (keys !== undefined) {

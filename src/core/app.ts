@@ -39,6 +39,7 @@ import { apiRealm } from './faults/mock-control.js'
 import { type LatencyRange, startWorld } from './sessions/world.js'
 import type { YamlCodec } from './body/yaml-data.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
+import { MemoryBudget } from './budget/memory-budget.js'
 
 /**
  * The app's hono environment: no bindings; its variables are hono's
@@ -68,6 +69,12 @@ export interface AppOptions {
   seed?: number
   /** Requests kept per session journal (default 1000). */
   journalSize?: number
+  /**
+   * The memory budget, MiB: everything clients can make the mock hold, across every session
+   * (budget/); writes beyond it are refused with 507, the journal drops its oldest entries.
+   * Default: none (the Node host derives one from the process's limits).
+   */
+  maxMemory?: number
   /** Token required by /__admin routes but health; none (default) leaves them open. */
   adminToken?: string
   /** Origins allowed by CORS outside /__admin ('*', the default, echoes any); false turns CORS off. */
@@ -164,6 +171,7 @@ export function prepareMock(
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
+  const budget = new MemoryBudget(options.maxMemory === undefined ? Infinity : options.maxMemory * 2 ** 20)
   const sessions = store(
     {
       world: snapshot
@@ -179,6 +187,7 @@ export function prepareMock(
       clock,
       ...(rateLimitPolicy && { rateLimit: { ...rateLimitPolicy } }),
       deprecated: spec.operations.filter((op) => op.deprecated),
+      budget,
     },
     options.maxSessions ?? appDefaults.maxSessions,
   )
@@ -238,6 +247,8 @@ export function prepareMock(
       adminRoutes({
         sessions,
         version: packageVersion,
+        memory: () => sessions.memory?.() ?? budget.report(),
+        budget,
         bodyLimit,
         transport,
         operations: spec.operations.map((op) => op.id),

@@ -1,4 +1,6 @@
 import type { PreparedMock } from '../core/app.js'
+import { insufficientStorage } from '../core/budget/insufficient-storage.js'
+import { isStorageRefusal } from '../core/budget/storage-refusal.js'
 import { ruleValidatorFor, type FaultRule, type FaultRuleInput, maxFaultRules } from '../core/faults/fault-rules.js'
 import type { JournalQuery } from '../core/journal/journal.js'
 import type { JournalEntry } from '../core/journal/journal-entry.js'
@@ -97,11 +99,16 @@ export const createControls = (start: () => Promise<MockState>, made: Promise<Mo
       const added = await on(options, (s) => s.addFault(rule))
       if (added === 'full')
         throw new PetstoreMockError(`addFault: the session holds ${maxFaultRules} fault rules, the most it may`)
+      if (isStorageRefusal(added)) throw new PetstoreMockError(`addFault: ${insufficientStorage(added).message}`)
       return added
     },
     clearFaults: (options) => on(options, (s) => s.clearFaults()),
     pets: (options) => on(options, (s) => s.allPets()),
     setPets: (pets, options) =>
-      on(options, (s, mock) => s.replacePets(checkPets(pets, mock.spec, s.maxPets, 'setPets'))),
+      on(options, (s, mock) =>
+        whenReady(s.replacePets(checkPets(pets, mock.spec, s.maxPets, 'setPets')), (refused) => {
+          if (refused) throw new PetstoreMockError(`setPets: ${insufficientStorage(refused).message}`)
+        }),
+      ),
   }
 }

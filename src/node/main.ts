@@ -15,6 +15,7 @@ import { appOptionsFromConfig } from './start/app-options-from-config.js'
 import { readStartData } from './start/start-data.js'
 import { appOnStore } from './store/app-on-store.js'
 import { openStore } from './store/open-store.js'
+import { type DerivedBudget, deriveBudget, memoryLimits } from './memory/memory-budget-option.js'
 
 /** What a Config serves, not listening yet: the app, the seed's origin and size, and what ends its event streams. */
 export interface ServerApp {
@@ -22,6 +23,8 @@ export interface ServerApp {
   source: string
   count: number
   stopping: AbortController
+  /** The memory budget and where it comes from. */
+  memory: DerivedBudget
 }
 
 /** Builds the app a Config serves (scripts/bundle.mjs prepares the router of the default one from it). */
@@ -29,15 +32,16 @@ export const serverApp = async (config: Config): Promise<ServerApp> => {
   const data = await readStartData(config)
   const store = await openStore(config)
   const stopping = new AbortController()
-  const options = { ...appOptionsFromConfig(config, data), signal: stopping.signal }
+  const memory = deriveBudget(config.maxMemory, memoryLimits())
+  const options = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, signal: stopping.signal }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
-  return { app, source: data.source, count: data.pets.length, stopping }
+  return { app, source: data.source, count: data.pets.length, stopping, memory }
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
 export const startServer = async (config: Config): Promise<RunningServer & { banner: string }> => {
-  const { app, source, count, stopping } = await serverApp(config)
+  const { app, source, count, stopping, memory } = await serverApp(config)
   let running: RunningServer
   try {
     running = await listen(app, config)
@@ -48,7 +52,7 @@ export const startServer = async (config: Config): Promise<RunningServer & { ban
   }
   // Open event streams end first, so that their connections close with the idle ones.
   const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs))
-  return { ...running, close, banner: banner(running.url, config, source, count) }
+  return { ...running, close, banner: banner(running.url, config, source, count, memory) }
 }
 
 /** The command: its exit code (cli/exit-codes.ts), or undefined while it serves. */

@@ -44,7 +44,12 @@ const house: Layer[] = [
       'core/rate-limit',
     ],
   },
-  { name: 'floor', rank: 0, peers: 'any', folders: ['core/http', 'core/spec', 'core/state', 'core/time'] },
+  {
+    name: 'floor',
+    rank: 0,
+    peers: 'any',
+    folders: ['core/budget', 'core/http', 'core/spec', 'core/state', 'core/time'],
+  },
 ]
 
 /** The only imports from one feature to another. */

@@ -62,6 +62,8 @@ describe('createMockClient against the CLI on a socket', () => {
       uptimeSeconds: expect.any(Number),
       pets: 12,
       sessions: 1,
+      // The CLI derives a budget from the process's limits.
+      memory: expect.objectContaining({ budgetBytes: expect.any(Number), usedBytes: expect.any(Number) }),
     })
   })
 

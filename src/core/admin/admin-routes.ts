@@ -21,6 +21,9 @@ import { snapshotRoutes } from '../sessions/snapshot-routes.js'
 import type { Pet } from '../spec/pet.js'
 import type { SessionAccess } from '../state/session-reader.js'
 import { healthRoutes } from './health-routes.js'
+import type { BudgetReport } from '../budget/memory-budget.js'
+import type { BudgetPort } from '../budget/budget-port.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
 
 /** What the admin API works on. */
 export interface AdminDeps {
@@ -29,6 +32,10 @@ export interface AdminDeps {
   bodyLimit: number
   transport: Transport
   version: string
+  /** The memory budget's figures, for health. */
+  memory(): MaybePromise<BudgetReport>
+  /** The memory budget of this process (event-stream backlogs are charged to it). */
+  budget?: BudgetPort
   /** Checks a fault rule: the rule, or a sentence naming the field. */
   validateRule(input: unknown): FaultRuleInput | string
   /** Checks `{ pets: [...] }` like fixtures; throws SeedError. */

@@ -1,6 +1,8 @@
 import { Hono } from 'hono'
 import type { ProxyReport, ProxyStats } from '../proxy/proxy-stats.js'
 import type { SessionStore } from '../sessions/port.js'
+import type { BudgetReport } from '../budget/memory-budget.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
 
 /** GET /__admin/health. */
 export interface Health {
@@ -10,6 +12,8 @@ export interface Health {
   /** Pets of the default session. */
   pets: number
   sessions: number
+  /** The memory budget and what of it is used (docs/reference/robustness.md). */
+  memory: BudgetReport
   /** With --proxy: the deployment and the violations counted since start-up. */
   proxy?: ProxyReport
 }
@@ -18,11 +22,13 @@ export interface Health {
 export interface HealthDeps {
   sessions: SessionStore
   version: string
+  /** The memory budget's figures. */
+  memory(): MaybePromise<BudgetReport>
   /** With --proxy: its counts. */
   proxy?: ProxyStats
 }
 
-/** GET /health: up, the version, the uptime, the default session's pets and the number of sessions. */
+/** GET /health: up, the version, the uptime, the default session's pets, the number of sessions and the memory budget. */
 export const healthRoutes = (deps: HealthDeps): Hono => {
   const startedAt = Date.now()
   return new Hono().get('/health', async (c) => {
@@ -33,6 +39,7 @@ export const healthRoutes = (deps: HealthDeps): Hono => {
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       pets,
       sessions,
+      memory: await deps.memory(),
       ...(deps.proxy && { proxy: deps.proxy.report() }),
     } satisfies Health)
   })

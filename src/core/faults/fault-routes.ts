@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { jsonBody } from '../body/json-body.js'
+import { insufficientStorage } from '../budget/insufficient-storage.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
@@ -37,6 +38,7 @@ export const faultRoutes = (deps: FaultDeps): Hono => {
     if (added === 'full') {
       throw new ApiError(507, `The session holds ${maxFaultRules} fault rules, the most it may; delete some first.`)
     }
+    if ('refused' in added) throw insufficientStorage(added)
     return c.json(added, 201)
   })
   routes.get('/faults', select, async (c) => c.json({ faults: await read(c).listFaults() } satisfies FaultList))

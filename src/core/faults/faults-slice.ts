@@ -1,3 +1,4 @@
+import type { StorageRefusal } from '../budget/storage-refusal.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget } from './fault-rules.js'
 
@@ -18,8 +19,8 @@ export interface FaultsSlice {
    * answers true.
    */
   mayFault(): boolean
-  /** Atomic: adds a rule under the next rule id. */
-  addFault(input: FaultRuleInput): MaybePromise<FaultRule | FaultsFull>
+  /** Atomic: adds a rule under the next rule id; or refuses (the session's rule cap, the memory budget), changing nothing. */
+  addFault(input: FaultRuleInput): MaybePromise<FaultRule | FaultsFull | StorageRefusal>
   /** The rules, in creation order, with their remaining counts. */
   listFaults(): MaybePromise<FaultRule[]>
   /** Removes a rule; false when there is none with `id`. */

@@ -31,6 +31,8 @@ export interface JournalEntry {
   shapedBy?: Shaping[]
   /** With --proxy: how the request and the deployment's answer depart from the contract. */
   violations?: string[]
+  /** What was cut to bound the entry: `url`, `header <name>` (the value ends with `…`), `headers` (those beyond left out). */
+  cut?: string[]
 }
 
 /** The query parameters of a recorded URL, as `c.req.queries()` reads them: a value, or the values of a repeated name. */
@@ -70,7 +72,7 @@ const bodyFields = (body: KeptBody | undefined): { body?: unknown; bodyTruncated
 
 /** The client's view of a record: bodies parsed, the redacted Authorization repeated on its own. */
 export const toEntry = (record: JournalRecord): JournalEntry => {
-  const { id, time, method, path, operation, status, durationMs, response, shapedBy, violations } = record
+  const { id, time, method, path, operation, status, durationMs, response, shapedBy, violations, cut } = record
   const headers = headerRecord(record.headers)
   const authorization = headers['authorization']
   return {
@@ -90,5 +92,6 @@ export const toEntry = (record: JournalRecord): JournalEntry => {
     }),
     ...(shapedBy && { shapedBy }),
     ...(violations && { violations }),
+    ...(cut && { cut }),
   }
 }

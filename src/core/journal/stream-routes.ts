@@ -1,13 +1,17 @@
 import { Hono } from 'hono'
 import type { SessionAccess } from '../state/session-reader.js'
 import type { JournalSlice } from './journal-slice.js'
-import { StreamRegistry } from './stream-registry.js'
+import { StreamRegistry, streamCaps } from './stream-registry.js'
+import { eventStreamLimits } from './event-stream.js'
+import type { BudgetPort } from '../budget/budget-port.js'
 import { toEntry } from './journal-entry.js'
 
 /** What the event stream works on. */
 export interface StreamDeps {
   /** The session a route works on (X-Mock-Session). */
   session: SessionAccess<JournalSlice>
+  /** The memory budget the streams' backlogs are charged to. */
+  budget?: BudgetPort
 }
 
 const headers = {
@@ -25,7 +29,10 @@ const headers = {
  */
 export const streamRoutes = (
   deps: StreamDeps,
-  streams = new StreamRegistry((record) => JSON.stringify(toEntry(record))),
+  streams = new StreamRegistry((record) => JSON.stringify(toEntry(record)), streamCaps, {
+    ...eventStreamLimits,
+    ...(deps.budget && { budget: deps.budget }),
+  }),
 ): Hono =>
   new Hono().get('/requests/stream', deps.session.select, (c) => {
     const session = deps.session.read(c)

@@ -3,6 +3,11 @@ import { type Pet, petStatuses, toPet } from '../spec/pet.js'
 import { petLimitProblem } from './pet-limits.js'
 import { describeSchemaError } from '../spec/messages.js'
 
+/** Pets generated between two turns of the event loop (a few milliseconds of work). */
+const seedSlice = 2000
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
+
 /** The faker seed used when none is given, so that `--faker` alone is reproducible. */
 export const defaultSeed = 1
 
@@ -60,6 +65,8 @@ export const fakePets = async (count: number, seed: number = defaultSeed): Promi
   const statuses = [...petStatuses, undefined]
   const pets = new Array<Pet>(count)
   for (let id = 1; id <= count; id++) {
+    // In slices: other requests are answered between them, however large the seed.
+    if (id % seedSlice === 0) await nextTurn()
     const status = faker.helpers.arrayElement(statuses)
     const name = faker.animal.petName()
     const categoryId = faker.number.int({ min: 1, max: 12 })

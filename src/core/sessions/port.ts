@@ -1,3 +1,5 @@
+import type { StorageRefusal } from '../budget/storage-refusal.js'
+import type { BudgetReport } from '../budget/memory-budget.js'
 import type { FaultRule } from '../faults/fault-rules.js'
 import type { FaultsSlice } from '../faults/faults-slice.js'
 import type { RandomState } from '../faults/random.js'
@@ -64,8 +66,8 @@ export interface SessionState
   reset(): MaybePromise<void>
   /** What a snapshot saves. */
   contents(): MaybePromise<SessionContents>
-  /** Atomic: a snapshot load: the world, the clock and the rate limit at once; the journal stays. */
-  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): MaybePromise<void>
+  /** Atomic: a snapshot load: the world, the clock and the rate limit at once; the journal stays. Or refused beyond the memory budget, changing nothing. */
+  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): MaybePromise<void | StorageRefusal>
   summary(): MaybePromise<SessionSummary>
 }
 
@@ -94,4 +96,6 @@ export interface SessionStore {
   stats(): MaybePromise<{ pets: number; sessions: number }>
   /** Ends what every session holds open (the server stops). */
   close(): void
+  /** What the memory budget holds, when the store keeps its own count (a shared one); default: the app's. */
+  memory?(): MaybePromise<BudgetReport>
 }

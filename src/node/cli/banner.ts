@@ -5,6 +5,8 @@ import { packageVersion as version } from '../../generated/contract.js'
 import { redactStore } from '../store/store-option.js'
 import { adminAccessBanner } from './admin-access.js'
 import type { Config } from './config.js'
+import { defaultJournalShare } from '../../core/budget/memory-budget.js'
+import type { DerivedBudget } from '../memory/memory-budget-option.js'
 import { silenceSwitches } from './silence-switches.js'
 
 // Only the switches set away from their defaults: a default start prints nothing more.
@@ -20,6 +22,11 @@ const timeBanner = (config: Config): string[] => [
   ...(config.sunset === 'ignore' ? ['  sunset: ignored (deprecated operations never answer 410)'] : []),
   ...(config.rateLimit ? [`  rate limit: ${formatRate(config.rateLimit)} per API key`] : []),
 ]
+
+const memoryBanner = ({ mib, from }: DerivedBudget): string => {
+  const journal = Math.floor(mib * defaultJournalShare)
+  return `  memory: budget ${mib} MiB (${from}): ${journal} MiB for the journal, ${mib - journal} MiB for pets, rules and sessions (507 beyond)`
+}
 
 // 0.0.0.0 and :: are where a server listens, not addresses anyone can open: from this machine it
 // is reached on loopback (:: takes IPv4 too, Node's default), from elsewhere by the machine's name.
@@ -54,7 +61,13 @@ const withoutPassword = (text: string): string => {
  * every option set away from its default that changes answers, and a curl line to paste. Secrets are
  * never in it: API keys as the journal redacts them, passwords in URLs as ***.
  */
-export const banner = (listening: string, config: Config, source: string, count: number): string => {
+export const banner = (
+  listening: string,
+  config: Config,
+  source: string,
+  count: number,
+  memory?: DerivedBudget,
+): string => {
   const { url, allInterfaces } = reachableUrl(listening)
   const auth =
     config.apiKeys.length > 0
@@ -68,6 +81,7 @@ export const banner = (listening: string, config: Config, source: string, count:
     `petstore-mock ${version} listening on ${url}${where}`,
     `  auth:  ${auth}`,
     `  pets:  ${count} from ${source}`,
+    ...(memory ? [memoryBanner(memory)] : []),
     `  admin: ${url}/__admin (${config.adminToken === undefined ? 'open: set --admin-token on shared hosts' : 'admin token required'})`,
     ...adminAccessBanner(config),
     ...timeBanner(config),

@@ -21,6 +21,8 @@ export interface Config extends SpecSilences {
   snapshot?: string
   delay?: { min: number; max: number }
   journalSize: number
+  /** The memory budget, MiB; none: derived from the process's limits (src/node/memory/). */
+  maxMemory?: number
   adminToken?: string
   cors: boolean
   /** Empty: any origin. */

@@ -17,7 +17,15 @@ describe('health and admin protection', () => {
     const { request } = contractApp({ pets, adminToken: 'adm' })
     const res = await request('/__admin/health')
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ status: 'ok', version: '0.1.0', uptimeSeconds: 0, pets: 2, sessions: 1 })
+    expect(await res.json()).toEqual({
+      status: 'ok',
+      version: '0.1.0',
+      uptimeSeconds: 0,
+      pets: 2,
+      sessions: 1,
+      // No maxMemory: no budget, what is held still counted.
+      memory: expect.objectContaining({ budgetBytes: null, usedBytes: expect.any(Number) }),
+    })
   })
 
   it.each([
