@@ -37,7 +37,7 @@ export default defineConfig({
         // starts its own redis-server (and nginx) on loopback ports.
         test: {
           name: 'redis-store',
-          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer}.test.ts'],
+          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer,redis-full}.test.ts'],
         },
       },
       {

@@ -34,8 +34,18 @@ export const storeUnavailable = (): ApiError =>
     headers: { 'Retry-After': '1' },
   })
 
-// A script's own error is a bug (500); anything else (closed, timed out, not connected) is Redis away.
+/** The answer when Redis refuses a write at its `maxmemory` (noeviction): 507, nothing was changed. */
+export const storeFull = (): ApiError =>
+  new ApiError(
+    507,
+    'The state store (Redis) is full (its maxmemory): nothing was changed. To free it, reset sessions ' +
+      '(POST /__admin/reset) or delete them (DELETE /__admin/sessions/{name}); or give Redis a larger maxmemory.',
+  )
+
+// A script's own error is a bug (500); Redis at its maxmemory refuses (507); anything else (closed, timed
+// out, not connected) is Redis away.
 const failed = (error: unknown): never => {
+  if (error instanceof ReplyError && String((error as Error).message).startsWith('OOM')) throw storeFull()
   if (
     error instanceof ReplyError &&
     !/^(LOADING|BUSY|READONLY|MASTERDOWN|TRYAGAIN)/.test(String((error as Error).message))
