@@ -15,6 +15,7 @@ import { appOptionsFromConfig } from './start/app-options-from-config.js'
 import { readStartData } from './start/start-data.js'
 import { appOnStore } from './store/app-on-store.js'
 import { openStore } from './store/open-store.js'
+import { relaunchFlags } from './memory/heap-flags.js'
 import { type DerivedBudget, deriveBudget, memoryLimits } from './memory/memory-budget-option.js'
 
 /** What a Config serves, not listening yet: the app, the seed's origin and size, and what ends its event streams. */
@@ -32,7 +33,7 @@ export const serverApp = async (config: Config): Promise<ServerApp> => {
   const data = await readStartData(config)
   const store = await openStore(config)
   const stopping = new AbortController()
-  const memory = deriveBudget(config.maxMemory, memoryLimits())
+  const memory = deriveBudget(config.maxMemory, memoryLimits(process.execArgv, process.env['NODE_OPTIONS']))
   const options = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, signal: stopping.signal }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
@@ -55,6 +56,23 @@ export const startServer = async (config: Config): Promise<RunningServer & { ban
   return { ...running, close, banner: banner(running.url, config, source, count, memory) }
 }
 
+/**
+ * Replaces this process, once, by the same command with the heap flags its memory budget needs
+ * (memory/heap-flags.ts), when a bounded budget lacks them: same PID, stdio, signals and exit code
+ * (`process.execve`, Node 22.15+ on POSIX; elsewhere the server runs on the heap it was given).
+ */
+const relaunchForBudget = (config: Config, argv: readonly string[], env: NodeJS.ProcessEnv): void => {
+  const limits = memoryLimits(process.execArgv, env['NODE_OPTIONS'])
+  const budget = deriveBudget(config.maxMemory, limits)
+  const flags = relaunchFlags(budget.mib, budget.bounded, limits.flags)
+  const script = process.argv[1]
+  if (flags.length === 0 || typeof process.execve !== 'function' || process.platform === 'win32' || !script) return
+  const strings = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, script, ...argv], strings)
+}
+
 /** The command: its exit code (cli/exit-codes.ts), or undefined while it serves. */
 export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number | undefined> => {
   const subcommand = subcommandOf(argv)
@@ -63,6 +81,7 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     const command = parseCommandLine(argv, env)
     if (command.run === 'help') return (void process.stdout.write(usage()), exitCodes.ok)
     if (command.run === 'version') return (void process.stdout.write(`${version}\n`), exitCodes.ok)
+    relaunchForBudget(command.config, argv, env)
     for (const note of command.notes) process.stderr.write(`${note}\n`)
     const running = await startServer(command.config)
     stopOnSignals(running)

@@ -14,6 +14,8 @@ export interface BatteryReport {
 }
 
 const longName = 'n'.repeat(1000)
+// Two bytes a character in V8 (beyond Latin-1): what the budget counts at four.
+const wideName = 'ж'.repeat(1000)
 const bigHeader = 'h'.repeat(12 * 1024)
 
 /** Runs `tasks` with at most `width` in flight. */
@@ -27,9 +29,10 @@ const pool = async (width: number, tasks: (() => Promise<void>)[]): Promise<void
 }
 
 /**
- * The hostile battery of issue 29 against a server at `url`: long names in 5 sessions, seed bombs
+ * The hostile battery of issue 29 against a server at `url`: long names in 5 sessions, two-byte
+ * names in 80 sessions (PUT /__admin/state), seed bombs
  * (100,000 pets) in 100 sessions, 12 KB headers across 100 sessions, rule floods; health and a
- * control session's reads between the phases. Bounded: about 6,000 requests, 8 at a time.
+ * control session's reads between the phases. Bounded: about 6,100 requests, 8 at a time.
  */
 export const hostileBattery = async (url: string): Promise<BatteryReport> => {
   const report: BatteryReport = { statuses: {}, badFailures: [], lost: [], health: [], control: [] }
@@ -75,6 +78,18 @@ export const hostileBattery = async (url: string): Promise<BatteryReport> => {
   await pool(
     8,
     Array.from({ length: 2000 }, (_, i) => createLong(`long${i % 5}`)),
+  )
+  await between()
+  // Wide names: 450 pets of 1,000 two-byte characters in each of 80 sessions, by PUT /__admin/state.
+  const widePets = JSON.stringify({
+    pets: Array.from({ length: 450 }, (_, i) => ({ id: i + 1, name: wideName, categoryId: 1, status: 'available' })),
+  })
+  await pool(
+    4,
+    Array.from({ length: 80 }, (_, i) => async () => {
+      const init = { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: widePets }
+      await (await send('/__admin/state', `wide${i}`, init)).arrayBuffer()
+    }),
   )
   await between()
   // Seed bombs: 100,000 pets in each of 100 sessions.

@@ -154,7 +154,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     flag: 'max-memory',
     env: 'PETSTORE_MOCK_MAX_MEMORY',
     kind: 'integer',
-    default: '(derived: container limit or V8 heap limit, less the server’s need)',
+    default: '(derived: container limit or --max-old-space-size)',
     ...range('maxMemory'),
     help: 'Memory budget in MiB for everything clients make the server hold, every session together (507 on writes beyond)',
   },

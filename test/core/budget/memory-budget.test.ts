@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { petBytes, textBytes } from '../../../src/core/budget/costs.js'
 import { MemoryBudget } from '../../../src/core/budget/memory-budget.js'
 import { insufficientStorage } from '../../../src/core/budget/insufficient-storage.js'
 import { Journal } from '../../../src/core/journal/journal.js'
@@ -107,5 +108,14 @@ describe("the journal's share", () => {
     const a = new Journal(10, budget)
     for (let i = 0; i < 50_000; i++) a.record(entry(i))
     expect(budget.report().journal.entries).toBe(10)
+  })
+})
+
+describe('costs by how V8 keeps a text', () => {
+  it('counts a Latin-1 text at 2 bytes a character, any other at 4', () => {
+    expect(textBytes('n'.repeat(10))).toBe(24 + 20)
+    expect(textBytes('é'.repeat(10))).toBe(24 + 20)
+    expect(textBytes('ж'.repeat(10))).toBe(24 + 40)
+    expect(petBytes({ name: 'ab😀' })).toBe(136 + 4 * 4)
   })
 })

@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { cgroupLimit } from '../../../src/node/memory/cgroup-limit.js'
-import { deriveBudget, memoryLimits, ownNeedBytes } from '../../../src/node/memory/memory-budget-option.js'
+import { deriveBudget, memoryLimits } from '../../../src/node/memory/memory-budget-option.js'
+import {
+  beyondOldSpaceMiB,
+  budgetForLimit,
+  budgetForOldSpace,
+  heapFlagsOf,
+  oldSpaceFor,
+  relaunchFlags,
+  semiSpaceMiB,
+} from '../../../src/node/memory/heap-flags.js'
 import { parseCommandLine } from '../../../src/node/cli/cli.js'
 import { banner } from '../../../src/node/cli/banner.js'
 import { configDefaults } from '../../../src/node/cli/config.js'
@@ -58,33 +67,85 @@ describe('cgroupLimit', () => {
 })
 
 describe('deriveBudget', () => {
+  const none = { flags: {}, heapLimitBytes: 4288 * MiB }
+
   it('takes --max-memory as it is', () => {
-    expect(deriveBudget(256, { heapLimitBytes: 4096 * MiB })).toEqual({ mib: 256, from: '--max-memory' })
+    expect(deriveBudget(256, none)).toEqual({ mib: 256, from: '--max-memory', bounded: true })
   })
 
-  it('takes the V8 heap limit, less what the server needs, without a container limit', () => {
-    expect(deriveBudget(undefined, { heapLimitBytes: 288 * MiB })).toEqual({
-      mib: 172,
-      from: 'the V8 heap limit, 288 MiB, less 116 MiB the server needs',
+  it('takes the budget whose old space (7/8 of it) is --max-old-space-size, not heap_size_limit (which adds the young generation)', () => {
+    // Node 24: --max-old-space-size=256 gives a heap_size_limit of 448 MiB (3 × 64 MiB semi-spaces).
+    expect(deriveBudget(undefined, { flags: { oldSpaceMiB: 256 }, heapLimitBytes: 448 * MiB })).toEqual({
+      mib: 292,
+      from: '--max-old-space-size=256',
+      bounded: true,
     })
   })
 
-  it('takes the smaller of the container limit and the heap limit', () => {
+  it("takes the smaller of the container limit's and the heap flag's", () => {
     const cgroup = { bytes: 256 * MiB, file: '/sys/fs/cgroup/memory.max' }
-    expect(deriveBudget(undefined, { cgroup, heapLimitBytes: 4144 * MiB })).toEqual({
-      mib: 153,
-      from: "the container's memory limit (/sys/fs/cgroup/memory.max), 256 MiB, less 103 MiB the server needs",
+    // 256 MiB less 104 besides the old space: an old space of 152 MiB, a budget of 173.
+    expect(deriveBudget(undefined, { cgroup, ...none })).toEqual({
+      mib: 173,
+      from: "the container's memory limit, 256 MiB (/sys/fs/cgroup/memory.max)",
+      bounded: true,
     })
-    expect(deriveBudget(undefined, { cgroup, heapLimitBytes: 200 * MiB }).from).toMatch(/^the V8 heap limit, 200 MiB/)
+    expect(deriveBudget(undefined, { cgroup, flags: { oldSpaceMiB: 100 }, heapLimitBytes: 292 * MiB })).toMatchObject({
+      mib: 72,
+      from: '--max-old-space-size=100',
+    })
   })
 
-  it('leaves the server at least 64 MiB, and the budget at least 16 MiB', () => {
-    expect(ownNeedBytes(100 * MiB)).toBe(64 * MiB)
-    expect(deriveBudget(undefined, { heapLimitBytes: 70 * MiB }).mib).toBe(16)
+  it("is unbounded by anything but Node's default heap without a flag or a container limit", () => {
+    expect(deriveBudget(undefined, none)).toEqual({
+      mib: 4900,
+      from: "Node's default heap limit, 4288 MiB",
+      bounded: false,
+    })
   })
 
-  it("reads this process's heap limit from V8", () => {
-    expect(memoryLimits().heapLimitBytes).toBeGreaterThan(64 * MiB)
+  it('is at least 16 MiB', () => {
+    expect(deriveBudget(undefined, { flags: { oldSpaceMiB: 40 }, heapLimitBytes: 232 * MiB }).mib).toBe(16)
+  })
+
+  it("reads this process's heap flags and V8's heap limit", () => {
+    const limits = memoryLimits(['--max-old-space-size=300'], '--max-semi-space-size=4')
+    expect(limits.flags).toEqual({ oldSpaceMiB: 300, semiSpaceMiB: 4 })
+    expect(limits.heapLimitBytes).toBeGreaterThan(64 * MiB)
+  })
+})
+
+describe('heap flags', () => {
+  it('reads --max-old-space-size and --max-semi-space-size from NODE_OPTIONS and the command line, the later winning', () => {
+    expect(heapFlagsOf([], '')).toEqual({})
+    expect(heapFlagsOf(['--max-old-space-size=256'])).toEqual({ oldSpaceMiB: 256 })
+    expect(heapFlagsOf(['--max_old_space_size', '300'], '--max-semi-space-size=16')).toEqual({
+      oldSpaceMiB: 300,
+      semiSpaceMiB: 16,
+    })
+    expect(heapFlagsOf(['--max-old-space-size=200'], ' --max-old-space-size=100 ')).toEqual({ oldSpaceMiB: 200 })
+    expect(heapFlagsOf(['--max-old-space-size=x'])).toEqual({})
+  })
+
+  it('sizes the old space at 7/8 of the budget, at least half of it + 64 MiB; and back', () => {
+    expect(oldSpaceFor(256)).toBe(224)
+    expect(oldSpaceFor(64)).toBe(96)
+    expect(oldSpaceFor(1024)).toBe(896)
+    expect(budgetForOldSpace(256)).toBe(292)
+    expect(budgetForOldSpace(96)).toBe(64)
+    // A budget's own old space gives the budget back (or more): a relaunched server derives the same one.
+    for (const budget of [1, 16, 64, 100, 173, 256, 292, 1000, 4096]) {
+      expect(budgetForOldSpace(oldSpaceFor(budget))).toBeGreaterThanOrEqual(budget)
+    }
+    expect(budgetForLimit(256 * MiB)).toBe(173)
+    expect(oldSpaceFor(173) + beyondOldSpaceMiB).toBeLessThanOrEqual(256)
+  })
+
+  it('asks for the missing flags of a bounded budget only', () => {
+    expect(relaunchFlags(256, true, {})).toEqual(['--max-old-space-size=224', `--max-semi-space-size=${semiSpaceMiB}`])
+    expect(relaunchFlags(292, true, { oldSpaceMiB: 256 })).toEqual(['--max-semi-space-size=8'])
+    expect(relaunchFlags(256, true, { oldSpaceMiB: 256, semiSpaceMiB: 16 })).toEqual([])
+    expect(relaunchFlags(4900, false, {})).toEqual([])
   })
 })
 
@@ -104,6 +165,7 @@ describe('--max-memory', () => {
     const text = banner('http://127.0.0.1:4010', { ...configDefaults, log: 'silent' }, 'fixtures', 12, {
       mib: 256,
       from: '--max-memory',
+      bounded: true,
     })
     expect(text).toContain(
       '  memory: budget 256 MiB (--max-memory): 64 MiB for the journal, 192 MiB for pets, rules and sessions (507 beyond)\n',
