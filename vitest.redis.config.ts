@@ -8,6 +8,7 @@ import { nodeSuites } from './vitest.config.js'
 // run again with their apps on the Redis store, against a redis-server the project's global setup starts.
 const contractSuites = [
   'test/core/bad-input.test.ts',
+  'test/core/budget/budget-routes.test.ts',
   'test/core/properties.test.ts',
   'test/core/access/{admin-guard,api-key-auth,cors}.test.ts',
   'test/core/admin/admin-routes.test.ts',
@@ -37,7 +38,7 @@ export default defineConfig({
         // starts its own redis-server (and nginx) on loopback ports.
         test: {
           name: 'redis-store',
-          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer,redis-full}.test.ts'],
+          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer,redis-full,redis-battery}.test.ts'],
         },
       },
       {

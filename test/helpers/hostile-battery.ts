@@ -11,6 +11,8 @@ export interface BatteryReport {
   health: number[]
   /** The control session's reads, between phases. */
   control: number[]
+  /** Every pet answered 201. */
+  created: { session: string; id: number }[]
 }
 
 const longName = 'n'.repeat(1000)
@@ -29,16 +31,19 @@ const pool = async (width: number, tasks: (() => Promise<void>)[]): Promise<void
 }
 
 /**
- * The hostile battery of issue 29 against a server at `url`: long names in 5 sessions, two-byte
+ * The hostile battery of issue 29 against a server at `servers` (one URL, or replicas taken in turn): long names in 5 sessions, two-byte
  * names in 80 sessions (PUT /__admin/state), seed bombs
  * (100,000 pets) in 100 sessions, 12 KB headers across 100 sessions, rule floods; health and a
  * control session's reads between the phases. Bounded: about 6,100 requests, 8 at a time.
  */
-export const hostileBattery = async (url: string): Promise<BatteryReport> => {
-  const report: BatteryReport = { statuses: {}, badFailures: [], lost: [], health: [], control: [] }
+export const hostileBattery = async (servers: string | readonly string[]): Promise<BatteryReport> => {
+  // Several replicas: requests go to each in turn, so that what one was answered another must read back.
+  const urls = typeof servers === 'string' ? [servers] : servers
+  let turn = 0
   const created: { session: string; id: number }[] = []
+  const report: BatteryReport = { statuses: {}, badFailures: [], lost: [], health: [], control: [], created }
   const send = async (path: string, session: string, init: RequestInit = {}): Promise<Response> => {
-    const res = await fetch(`${url}${path}`, {
+    const res = await fetch(`${urls[turn++ % urls.length]}${path}`, {
       ...init,
       headers: { Authorization: 'Bearer battery', 'X-Mock-Session': session, ...init.headers },
     })
@@ -68,7 +73,7 @@ export const hostileBattery = async (url: string): Promise<BatteryReport> => {
   const control = await send('/v1/pets', 'control', json({ name: 'control pet', categoryId: 1 }))
   const controlPet = (await control.json()) as { id: number }
   const between = async () => {
-    report.health.push((await fetch(`${url}/__admin/health`)).status)
+    for (const url of urls) report.health.push((await fetch(`${url}/__admin/health`)).status)
     const read = await send(`/v1/pets/${controlPet.id}`, 'control')
     report.control.push(read.status)
     await read.arrayBuffer()

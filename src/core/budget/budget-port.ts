@@ -18,6 +18,10 @@ export interface JournalOwner {
  * changing anything.
  */
 export interface BudgetPort {
+  /** The whole budget, bytes (`Infinity`: none). */
+  readonly budgetBytes: number
+  /** The state share, bytes (`Infinity`: none): what a shared store (Redis) enforces itself, in its scripts. */
+  readonly stateShareBytes: number
   /** Atomic: takes `bytes` of the state share for `part`; or refuses, taking nothing. */
   charge(part: BudgetPart, bytes: number): StorageRefusal | undefined
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { contractApp } from '../../helpers/contract.js'
+import { contractApp, onRedis } from '../../helpers/contract.js'
 import { adminJson, inSession } from '../../helpers/admin.js'
 
 // A budget of 1 MiB: 768 KiB for pets, rules and sessions, 256 KiB for the journal.
@@ -80,12 +80,18 @@ describe('the memory budget on the admin API and /v1 (--max-memory 1)', () => {
     expect((await request('/__admin/seed', adminJson({ count: 1000 }, 'POST', 's'))).status).toBe(204)
     expect(await state(request, 's')).toHaveLength(1000)
     await fill(request, 'f')
-    const rule = await request('/__admin/faults', adminJson({ status: 500 }, 'POST', 'f'))
-    await expectFull(rule, 'fault rules')
+    // What a refused pet left free may still hold a rule or a few (320 bytes each).
+    let rule: Response | undefined
+    let added = 0
+    for (let i = 0; i < 8 && rule?.status !== 507; i++) {
+      rule = await request('/__admin/faults', adminJson({ status: 500 }, 'POST', 'f'))
+      if (rule.status === 201) added++
+    }
+    await expectFull(rule!, 'fault rules')
     expect((await request('/__admin/faults', { headers: inSession('f') })).status).toBe(200)
     expect(
       ((await (await request('/__admin/faults', { headers: inSession('f') })).json()) as { faults: [] }).faults,
-    ).toEqual([])
+    ).toHaveLength(added)
     // Deleting what holds it frees it: the rule then fits.
     expect((await request('/__admin/sessions/f', { method: 'DELETE' })).status).toBe(204)
     expect((await request('/__admin/faults', adminJson({ status: 500 }, 'POST', 'f'))).status).toBe(201)
@@ -99,7 +105,12 @@ describe('the memory budget on the admin API and /v1 (--max-memory 1)', () => {
       expect(res.status).toBe(200)
     }
     const { memory } = (await (await request('/__admin/health')).json()) as {
-      memory: { journal: { shareBytes: number; usedBytes: number; entries: number } }
+      memory: { journal: { shareBytes: number | null; usedBytes: number; entries: number } }
+    }
+    if (onRedis()) {
+      // The journal lives in Redis, bounded per session by --journal-size and each entry's cuts, not by the share.
+      expect(memory.journal).toEqual({ shareBytes: null, usedBytes: 0, entries: 0 })
+      return
     }
     expect(memory.journal.shareBytes).toBe(256 * 1024)
     expect(memory.journal.usedBytes).toBeLessThanOrEqual(256 * 1024)

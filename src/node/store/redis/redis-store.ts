@@ -3,6 +3,7 @@ import { Redis, ReplyError } from 'ioredis'
 import { ApiError } from '../../../core/http/errors.js'
 import type { ReadAhead, SessionStore } from '../../../core/sessions/port.js'
 import type { MaybePromise } from '../../../core/state/maybe-promise.js'
+import type { BudgetReport } from '../../../core/budget/memory-budget.js'
 import { defaultSessionName, type StartState } from '../../../core/sessions/memory-store.js'
 import { encodeWorld } from './codec.js'
 import { defineScripts, type RunScript } from './commands.js'
@@ -169,6 +170,33 @@ export class RedisSessionStore implements SessionStore {
       this.#run('psStats', this.#prefix).then((reply) => {
         const [pets, sessions] = (reply as number[]).map(Number) as [number, number]
         return { pets, sessions }
+      }, failed),
+    )
+  }
+
+  /**
+   * The budget's state share as every replica of the prefix charges it in Redis (pets, rules,
+   * sessions; the scripts enforce it). The journal lives in Redis, bounded per session by
+   * --journal-size and each entry's cuts, not by the journal share: its figures are null and 0.
+   */
+  memory(): Promise<BudgetReport> {
+    const budget = this.#ctx.start.budget
+    const finite = (bytes: number | undefined): number | null =>
+      bytes !== undefined && Number.isFinite(bytes) ? bytes : null
+    return this.#initialisedThen(() =>
+      this.#run('psMemory', this.#prefix).then((reply) => {
+        const [pets, rules, sessions] = (reply as string[]).map(Number) as [number, number, number]
+        const used = pets + rules + sessions
+        return {
+          budgetBytes: finite(budget?.budgetBytes),
+          usedBytes: used,
+          state: {
+            shareBytes: finite(budget?.stateShareBytes),
+            usedBytes: used,
+            parts: { pets, rules, sessions, streams: 0, deprecations: 0, rateLimits: 0 },
+          },
+          journal: { shareBytes: null, usedBytes: 0, entries: 0 },
+        }
       }, failed),
     )
   }

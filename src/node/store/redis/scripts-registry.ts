@@ -1,12 +1,14 @@
-import { luaWorld } from './lua-common.js'
+import { sessionBytes } from '../../../core/budget/costs.js'
+import { luaBudget, luaWorld } from './lua-common.js'
 
 /**
  * The session registry's scripts. ARGV[1] is the key prefix; the registry is
  * the sorted set `<prefix>:reg` (name → recency), its clock `<prefix>:regseq`.
  */
 
-const luaDrop = `
+const luaDrop = `${luaBudget}
 local function drop(P, name)
+  budgetDrop(P, P .. ':s:' .. name .. ':', ${sessionBytes})
   dropKeys(P .. ':s:' .. name .. ':')
   redis.call('ZREM', P .. ':reg', name)
   -- An empty message ends the session's event streams on every replica.
@@ -58,7 +60,12 @@ end
 -- The most recent already (a client's requests, one after another): nothing to write, nothing to evict.
 local latest = redis.call('ZRANGE', reg, -1, -1)
 if latest[1] == name then return answer() end
-if redis.call('EXISTS', b .. 'm') == 0 then copyWorld(tpl, b) end
+if redis.call('EXISTS', b .. 'm') == 0 then
+  copyWorld(tpl, b)
+  -- A session's own cost (sessionBytes), counted, never refused: selecting one is a read.
+  redis.call('HSET', b .. 'm', 'bs', '1')
+  redis.call('HINCRBY', P .. ':mem', 'sessions', ${sessionBytes})
+end
 redis.call('ZADD', reg, redis.call('INCR', P .. ':regseq'), name)
 local over = redis.call('ZCARD', reg) - max
 if over > 0 then
@@ -86,24 +93,47 @@ drop(P, name)
 return 1
 `
 
+/** What the budget's state share holds on this prefix (ARGV: prefix): pets, rules, sessions bytes. */
+export const memoryScript = `
+local got = redis.call('HMGET', ARGV[1] .. ':mem', 'pets', 'rules', 'sessions')
+for i = 1, 3 do got[i] = got[i] or '0' end
+return got
+`
+
 /** The default session's pets and the number of sessions (ARGV: prefix). */
 export const statsScript = `
 local P = ARGV[1]
 return { redis.call('ZCARD', P .. ':s:default:i'), redis.call('ZCARD', P .. ':reg') }
 `
 
-/** Back to the start (ARGV: base, template base): the world copied, journal emptied (its ids go on), windows and counters gone. */
-export const resetScript = `${luaWorld}
+/**
+ * Back to the start (ARGV: base, template base, prefix): the world copied, journal emptied (its ids
+ * go on), windows and counters gone; the start world is charged nothing.
+ */
+export const resetScript = `${luaWorld}${luaBudget}
 local b = ARGV[1]
+budgetResize(ARGV[3], b, 0, 0, -1, 'pets')
+local bs = redis.call('HGET', b .. 'm', 'bs')
 copyWorld(ARGV[2], b)
+if bs then redis.call('HSET', b .. 'm', 'bs', bs) end
 redis.call('DEL', b .. 'j', b .. 'w', b .. 'wo', b .. 'd')
 return 1
 `
 
-/** A snapshot load (ARGV: base, world JSON): the world, clock and rate limit (in its meta) at once, windows fresh; the journal stays. */
-export const loadScript = `${luaWorld}
+/**
+ * A snapshot load (ARGV: base, world JSON, prefix, its pets' cost, its rules' cost, the budget's
+ * state share or -1): the world, clock and rate limit (in its meta) at once, windows fresh; the
+ * journal stays. Answers 1, or a refusal of the budget (luaBudget), changing nothing.
+ */
+export const loadScript = `${luaWorld}${luaBudget}
 local b = ARGV[1]
+local pets, rules = tonumber(ARGV[4]), tonumber(ARGV[5])
+local refused = budgetResize(ARGV[3], b, pets, rules, tonumber(ARGV[6]), 'pets')
+if refused then return refused end
+local bs = redis.call('HGET', b .. 'm', 'bs')
 writeWorld(b, cjson.decode(ARGV[2]))
+redis.call('HSET', b .. 'm', 'bp', string.format('%.0f', pets), 'br', string.format('%.0f', rules))
+if bs then redis.call('HSET', b .. 'm', 'bs', bs) end
 redis.call('DEL', b .. 'w', b .. 'wo')
 return 1
 `
