@@ -38,7 +38,9 @@ export default defineConfig({
         // starts its own redis-server (and nginx) on loopback ports.
         test: {
           name: 'redis-store',
-          include: ['test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer,redis-full,redis-battery}.test.ts'],
+          include: [
+            'test/node/store/{redis-store,redis-batches,replicas,outage,load-balancer,redis-full,redis-battery}.test.ts',
+          ],
         },
       },
       {
