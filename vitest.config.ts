@@ -19,6 +19,7 @@ export const nodeSuites = {
  */
 export const contractSuites = [
   'test/core/bad-input.test.ts',
+  'test/core/budget/budget-routes.test.ts',
   'test/core/properties.test.ts',
   'test/core/access/{admin-guard,admin-scopes,api-key-auth,cors}.test.ts',
   'test/core/admin/{admin-routes,admin-document}.test.ts',
@@ -66,7 +67,7 @@ export default defineConfig({
             'test/browser/**',
             'test/prometheus/**',
             'test/testcontainers/**',
-            'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,load-balanced,redis-lifecycle}.test.ts',
+            'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,load-balanced,redis-lifecycle,redis-full,redis-battery}.test.ts',
             '**/node_modules/**',
           ],
         },

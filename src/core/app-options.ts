@@ -28,6 +28,7 @@ export const optionLimits = {
   seed: { flag: 'seed', min: 0, max: 2 ** 32 - 1 },
   count: { flag: 'count', min: 0, max: 10_000_000 },
   sessionTtl: { flag: 'session-ttl', min: 0, max: 31_536_000 },
+  maxMemory: { flag: 'max-memory', min: 1, max: 1024 * 1024 },
 } as const
 
 /** An option that cannot be used; the message names the option (as the app's options name it) and the value. */
@@ -53,6 +54,7 @@ export interface ScalarOptions {
   maxPets?: number
   maxSessions?: number
   journalSize?: number
+  maxMemory?: number
   bodyLimit?: number
   seed?: number
   sessionTtl?: number
@@ -80,6 +82,7 @@ export const checkAppOptions = (options: ScalarOptions): CheckedAppOptions => {
   checkInteger('maxSessions', options.maxSessions, 'maxSessions')
   checkInteger('journalSize', options.journalSize, 'journalSize')
   checkInteger('bodyLimit', options.bodyLimit, 'bodyLimit')
+  checkInteger('maxMemory', options.maxMemory, 'maxMemory')
   checkInteger('seed', options.seed, 'seed')
   checkInteger('sessionTtl', options.sessionTtl, 'sessionTtl')
   const keys: unknown = options.apiKeys

@@ -53,6 +53,7 @@ import { whenReady } from './state/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
 // The variable read here: the request's trace.
 import type {} from './journal/journal-notes.js'
+import { MemoryBudget } from './budget/memory-budget.js'
 
 /**
  * The app's hono environment: no bindings; its variables are hono's
@@ -82,6 +83,12 @@ export interface AppOptions {
   seed?: number
   /** Requests kept per session journal (default 1000). */
   journalSize?: number
+  /**
+   * The memory budget, MiB: everything clients can make the mock hold, across every session
+   * (budget/); writes beyond it are refused with 507, the journal drops its oldest entries.
+   * Default: none (the Node host derives one from the process's limits).
+   */
+  maxMemory?: number
   /** Token required by /__admin routes but health; none (default) leaves them open. */
   adminToken?: string
   /**
@@ -201,6 +208,7 @@ export function prepareMock(
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
+  const budget = new MemoryBudget(options.maxMemory === undefined ? Infinity : options.maxMemory * 2 ** 20)
   const sessions = store(
     {
       world: snapshot
@@ -220,6 +228,7 @@ export function prepareMock(
         ttlMs: (options.sessionTtl ?? defaultSessionTtlSeconds) * 1000,
         onDrop: (stone) => logger.warn(dropLine(stone)),
       },
+      budget,
     },
     options.maxSessions ?? appDefaults.maxSessions,
   )
@@ -257,7 +266,7 @@ export function prepareMock(
     }),
     observe: options.observe,
   })
-  const streams = journalStreams()
+  const streams = journalStreams(budget)
   // One guard for every guarded /__admin route, metrics included (a global route: an unscoped token).
   const adminTokenGuard = adminScopes({ tokens: adminTokens, logger, sessionNameOf })
   const ready = options.observe?.ready ?? (() => whenReady(sessions.stats(), () => undefined))
@@ -295,6 +304,8 @@ export function prepareMock(
       adminRoutes({
         sessions,
         version: packageVersion,
+        memory: () => sessions.memory?.() ?? budget.report(),
+        budget,
         bodyLimit,
         transport,
         operations: spec.operations.map((op) => op.id),

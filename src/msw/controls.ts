@@ -6,6 +6,8 @@ import {
   type FaultRuleInput,
   maxFaultRules,
 } from '../core/faults/fault-rules.js'
+import { insufficientStorage } from '../core/budget/insufficient-storage.js'
+import { isStorageRefusal } from '../core/budget/storage-refusal.js'
 import type { JournalQuery } from '../core/journal/journal.js'
 import type { JournalEntry } from '../core/journal/journal-entry.js'
 import { toEntry } from '../core/journal/journal-entry.js'
@@ -122,6 +124,7 @@ export const createControls = (start: () => Promise<MockState>, made: Promise<Mo
       const added = await on(options, (s) => s.addFault(rule))
       if (added === 'full')
         throw new PetstoreMockError(`addFault: the session holds ${maxFaultRules} fault rules, the most it may`)
+      if (isStorageRefusal(added)) throw new PetstoreMockError(`addFault: ${insufficientStorage(added).message}`)
       return added
     },
     putFault: async (name, input, options) => {
@@ -132,6 +135,7 @@ export const createControls = (start: () => Promise<MockState>, made: Promise<Mo
       const put = await on(options, (s) => s.putFault(name, rule))
       if (put === 'full')
         throw new PetstoreMockError(`putFault: the session holds ${maxFaultRules} fault rules, the most it may`)
+      if (isStorageRefusal(put)) throw new PetstoreMockError(`putFault: ${insufficientStorage(put).message}`)
       return put
     },
     removeFault: (ref, options) =>
@@ -139,7 +143,11 @@ export const createControls = (start: () => Promise<MockState>, made: Promise<Mo
     clearFaults: (options) => on(options, (s) => s.clearFaults()),
     pets: (options) => on(options, (s) => s.allPets()),
     setPets: (pets, options) =>
-      on(options, (s, mock) => s.replacePets(checkPets(pets, mock.spec, s.maxPets, 'setPets'))),
+      on(options, (s, mock) =>
+        whenReady(s.replacePets(checkPets(pets, mock.spec, s.maxPets, 'setPets')), (refused) => {
+          if (refused) throw new PetstoreMockError(`setPets: ${insufficientStorage(refused).message}`)
+        }),
+      ),
     coverage: (options) =>
       on(options, (s, mock) =>
         whenReady(s.coverageCounts(), (counts) => coverageReport(modelOf(mock), s.name, counts)),

@@ -17,6 +17,8 @@ import { appOnStore } from './store/app-on-store.js'
 import { openStore } from './store/open-store.js'
 import { observeHost } from './observe/observe-host.js'
 import { fleetOptions } from './store/redis/fleet-options.js'
+import { relaunchFlags } from './memory/heap-flags.js'
+import { type DerivedBudget, deriveBudget, memoryLimits } from './memory/memory-budget-option.js'
 
 /** What a Config serves, not listening yet: the app, the seed's origin and size, and what ends its event streams. */
 export interface ServerApp {
@@ -26,6 +28,8 @@ export interface ServerApp {
   stopping: AbortController
   /** Banner lines of what watches it (traces), and what flushes them when it stops (observe/). */
   observed: { banner: string[]; shutdown(): Promise<void> }
+  /** The memory budget and where it comes from. */
+  memory: DerivedBudget
 }
 
 /**
@@ -41,13 +45,14 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
       : { options: fleetOptions(config, data.pets, data.faults), reconfigure: config.reconfigure }
   const opened = await openStore(config, fleet)
   const stopping = new AbortController()
-  const base = appOptionsFromConfig(config, data)
+  const memory = deriveBudget(config.maxMemory, memoryLimits(process.execArgv, process.env['NODE_OPTIONS']))
+  const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib }
   const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })
   const { store } = observed
   const options = { ...base, signal: stopping.signal, observe: observed.options }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
-  return { app, source: data.source, count: data.pets.length, stopping, observed }
+  return { app, source: data.source, count: data.pets.length, stopping, observed, memory }
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
@@ -55,7 +60,7 @@ export const startServer = async (
   config: Config,
   env: NodeJS.ProcessEnv = {},
 ): Promise<RunningServer & { banner: string }> => {
-  const { app, source, count, stopping, observed } = await serverApp(config, env)
+  const { app, source, count, stopping, observed, memory } = await serverApp(config, env)
   let running: RunningServer
   try {
     running = await listen(app, config)
@@ -68,7 +73,24 @@ export const startServer = async (
   // Open event streams end first, so that their connections close with the idle ones; the traces
   // still pending are exported last.
   const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs).then(observed.shutdown))
-  return { ...running, close, banner: banner(running.url, config, source, count, observed.banner) }
+  return { ...running, close, banner: banner(running.url, config, source, count, observed.banner, memory) }
+}
+
+/**
+ * Replaces this process, once, by the same command with the heap flags its memory budget needs
+ * (memory/heap-flags.ts), when a bounded budget lacks them: same PID, stdio, signals and exit code
+ * (`process.execve`, Node 22.15+ on POSIX; elsewhere the server runs on the heap it was given).
+ */
+const relaunchForBudget = (config: Config, argv: readonly string[], env: NodeJS.ProcessEnv): void => {
+  const limits = memoryLimits(process.execArgv, env['NODE_OPTIONS'])
+  const budget = deriveBudget(config.maxMemory, limits)
+  const flags = relaunchFlags(budget.mib, budget.bounded, limits.flags)
+  const script = process.argv[1]
+  if (flags.length === 0 || typeof process.execve !== 'function' || process.platform === 'win32' || !script) return
+  const strings = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, script, ...argv], strings)
 }
 
 /** The command: its exit code (cli/exit-codes.ts), or undefined while it serves. */
@@ -79,6 +101,7 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     const command = parseCommandLine(argv, env)
     if (command.run === 'help') return (void process.stdout.write(usage()), exitCodes.ok)
     if (command.run === 'version') return (void process.stdout.write(`${version}\n`), exitCodes.ok)
+    relaunchForBudget(command.config, argv, env)
     for (const note of command.notes) process.stderr.write(`${note}\n`)
     const running = await startServer(command.config, env)
     stopOnSignals(running)

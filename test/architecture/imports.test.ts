@@ -51,7 +51,7 @@ const house: Layer[] = [
     name: 'floor',
     rank: 0,
     peers: 'any',
-    folders: ['core/http', 'core/http/request', 'core/spec', 'core/state', 'core/time'],
+    folders: ['core/budget', 'core/http', 'core/http/request', 'core/spec', 'core/state', 'core/time'],
   },
 ]
 

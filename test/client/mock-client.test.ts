@@ -63,6 +63,8 @@ describe('createMockClient against the CLI on a socket', () => {
       pets: 12,
       sessions: 1,
       sessionsDropped: 0,
+      // The CLI derives a budget from the process's limits.
+      memory: expect.objectContaining({ budgetBytes: expect.any(Number), usedBytes: expect.any(Number) }),
     })
   })
 

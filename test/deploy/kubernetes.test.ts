@@ -129,7 +129,20 @@ describe('deploy/kubernetes', () => {
   it('keeps Redis in a StatefulSet with its append-only file on a volume, reached as the Secret says', () => {
     const redis = find('StatefulSet', 'petstore-redis')
     const [container] = redis.spec.template.spec.containers
-    expect(container.args).toEqual(['--appendonly', 'yes', '--save', '', '--dir', '/data'])
+    expect(container.args).toEqual([
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--dir',
+      '/data',
+      '--maxmemory',
+      '384mb',
+      '--maxmemory-policy',
+      'noeviction',
+    ])
+    // Redis refuses writes below its container's limit (512Mi) instead of being killed (issue 29).
+    expect(container.resources.limits.memory).toBe('512Mi')
     expect(container.volumeMounts).toEqual([{ name: 'data', mountPath: '/data' }])
     expect(redis.spec.volumeClaimTemplates[0].metadata.name).toBe('data')
     expect(container.resources.requests).toBeDefined()

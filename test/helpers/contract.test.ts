@@ -66,7 +66,7 @@ describe('assertContract: statuses', () => {
       'POST /__admin/faults': [201],
       'DELETE /__admin/faults/7': [204],
       'GET /__admin/state': [200],
-      'PUT /__admin/state': [204],
+      'PUT /__admin/state': [204, 507],
       'DELETE /__admin/clock': [200],
       'GET /__admin/requests/stream': [200],
       'DELETE /__admin/sessions/qa': [204],

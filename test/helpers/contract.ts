@@ -194,6 +194,9 @@ const behindLoadBalancer = (options: AppOptions, through: NonNullable<typeof bal
   return app
 }
 
+/** Whether contractApp's apps keep their sessions in Redis (the `redis` and `redis-lb` projects). */
+export const onRedis = (): boolean => balanced !== undefined || testStore !== undefined
+
 /**
  * An app whose every answer is checked against the contract before a test
  * sees it; on the Redis store in the `redis` project, and behind nginx over

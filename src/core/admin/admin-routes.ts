@@ -29,6 +29,9 @@ import { healthRoutes } from './health-routes.js'
 import { adminQueries } from '../../generated/admin-query.js'
 import { documentRoutes } from './document-routes.js'
 import { knownQuery } from './known-query.js'
+import type { BudgetReport } from '../budget/memory-budget.js'
+import type { BudgetPort } from '../budget/budget-port.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
 
 /** What the admin API works on. */
 export interface AdminDeps {
@@ -37,6 +40,10 @@ export interface AdminDeps {
   bodyLimit: number
   transport: Transport
   version: string
+  /** The memory budget's figures, for health. */
+  memory(): MaybePromise<BudgetReport>
+  /** The memory budget of this process (event-stream backlogs are charged to it). */
+  budget?: BudgetPort
   /** Checks a fault rule: the rule, or a sentence naming the field. */
   validateRule(input: unknown): FaultRuleInput | string
   /** Checks `{ pets: [...] }` like fixtures; throws SeedError. */

@@ -1,6 +1,8 @@
 import { Hono } from 'hono'
 import type { ProxyReport, ProxyStats } from '../proxy/proxy-stats.js'
 import type { SessionStore } from '../sessions/port.js'
+import type { BudgetReport } from '../budget/memory-budget.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
 
 /** GET /__admin/health. */
 export interface Health {
@@ -14,6 +16,8 @@ export interface Health {
   sessionsDropped: number
   /** Present when the control plane is open on a non-loopback address (--open-admin): says so. */
   admin?: 'open'
+  /** The memory budget and what of it is used (docs/reference/robustness.md). */
+  memory: BudgetReport
   /** With --proxy: the deployment and the violations counted since start-up. */
   proxy?: ProxyReport
 }
@@ -24,11 +28,13 @@ export interface HealthDeps {
   version: string
   /** The control plane is open on a non-loopback address by choice (--open-admin). */
   open?: boolean
+  /** The memory budget's figures. */
+  memory(): MaybePromise<BudgetReport>
   /** With --proxy: its counts. */
   proxy?: ProxyStats
 }
 
-/** GET /health: up, the version, the uptime, the default session's pets, the number of sessions and of drops, whether the control plane is open by choice. */
+/** GET /health: up, the version, the uptime, the default session's pets, the number of sessions and the memory budget. */
 export const healthRoutes = (deps: HealthDeps): Hono => {
   const startedAt = Date.now()
   return new Hono().get('/health', async (c) => {
@@ -41,6 +47,7 @@ export const healthRoutes = (deps: HealthDeps): Hono => {
       sessions,
       sessionsDropped: dropped,
       ...(deps.open && { admin: 'open' as const }),
+      memory: await deps.memory(),
       ...(deps.proxy && { proxy: deps.proxy.report() }),
     } satisfies Health)
   })

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { jsonBody } from '../body/json-body.js'
+import { insufficientStorage } from '../budget/insufficient-storage.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
@@ -43,6 +44,7 @@ export const faultRoutes = (deps: FaultDeps): Hono => {
   routes.post('/faults', select, body, async (c) => {
     const added = await read(c).addFault(checked(c.get('body')))
     if (added === 'full') throw full()
+    if ('refused' in added) throw insufficientStorage(added)
     return c.json(added, 201)
   })
   routes.put('/faults/:rule', select, body, async (c) => {
@@ -51,6 +53,7 @@ export const faultRoutes = (deps: FaultDeps): Hono => {
     if (problem) throw badRequest(`${problem}.`)
     const put = await read(c).putFault(name, checked(c.get('body')))
     if (put === 'full') throw full()
+    if ('refused' in put) throw insufficientStorage(put)
     return c.json(put.rule, put.created ? 201 : 200)
   })
   routes.get('/faults', select, async (c) => c.json({ faults: await read(c).listFaults() } satisfies FaultList))

@@ -1,3 +1,4 @@
+import type { StorageRefusal } from '../budget/storage-refusal.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget, PutFaultResult } from './fault-rules.js'
 
@@ -18,14 +19,14 @@ export interface FaultsSlice {
    * answers true.
    */
   mayFault(): boolean
-  /** Atomic: adds a rule under the next rule id. */
-  addFault(input: FaultRuleInput): MaybePromise<FaultRule | FaultsFull>
+  /** Atomic: adds a rule under the next rule id; or refuses (the session's rule cap, the memory budget), changing nothing. */
+  addFault(input: FaultRuleInput): MaybePromise<FaultRule | FaultsFull | StorageRefusal>
   /**
    * Atomic: sets the rule named `name`, replacing it in place (its id and
    * place in the order kept, `remaining` restarted from the new `times`) or
    * adding it under the next rule id; two callers racing on one name leave one rule.
    */
-  putFault(name: string, input: FaultRuleInput): MaybePromise<PutFaultResult | FaultsFull>
+  putFault(name: string, input: FaultRuleInput): MaybePromise<PutFaultResult | FaultsFull | StorageRefusal>
   /** Removes the rule named `name`; false when there is none. */
   removeNamedFault(name: string): MaybePromise<boolean>
   /** The rules, in creation order, with their remaining counts. */

@@ -1,3 +1,4 @@
+import type { BudgetPort } from '../budget/budget-port.js'
 import type { JournalFeed } from './journal-feed.js'
 
 /** How far a reader may fall behind before it is dropped, and how often an idle stream says it is alive. */
@@ -7,6 +8,8 @@ export interface EventStreamLimits {
   /** Most bytes queued for a reader (the events' bytes are shared by every reader of a session). */
   maxBytes: number
   keepAliveMs: number
+  /** The memory budget backlogs are charged to: a reader whose backlog it refuses is dropped like a slow one. */
+  budget?: Pick<BudgetPort, 'charge' | 'release'>
 }
 
 /** The limits of GET /__admin/requests/stream. */
@@ -37,9 +40,13 @@ export const journalEventStream = (
   let leave = (): void => {}
   let keepAlive: ReturnType<typeof setInterval> | undefined
 
+  const budget = limits.budget
   const end = (): void => {
     if (ended) return
     ended = true
+    budget?.release('streams', queuedBytes)
+    queue.length = 0
+    queuedBytes = 0
     leave()
     clearInterval(keepAlive)
     onEnd()
@@ -47,10 +54,12 @@ export const journalEventStream = (
   }
   const push = (chunk: Uint8Array): void => {
     if (ended) return
-    if (queue.length >= limits.maxQueued || queuedBytes + chunk.byteLength > limits.maxBytes) {
-      // Too slow: drop the reader, and with it what it has not taken.
-      queue.length = 0
-      queuedBytes = 0
+    if (
+      queue.length >= limits.maxQueued ||
+      queuedBytes + chunk.byteLength > limits.maxBytes ||
+      budget?.charge('streams', chunk.byteLength)
+    ) {
+      // Too slow, or no room left: drop the reader, and with it what it has not taken.
       return end()
     }
     queue.push(chunk)
@@ -73,6 +82,7 @@ export const journalEventStream = (
         const chunk = queue.shift()
         if (chunk === undefined) return controller.close()
         queuedBytes -= chunk.byteLength
+        budget?.release('streams', chunk.byteLength)
         controller.enqueue(chunk)
       },
       cancel: end,

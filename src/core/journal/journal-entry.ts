@@ -36,6 +36,8 @@ export interface JournalEntry {
   violations?: string[]
   /** The W3C trace id: the request's span's when the server traces, else its `traceparent`'s. */
   traceId?: string
+  /** What was cut to bound the entry: `url`, `header <name>` (the value ends with `…`), `headers` (those beyond left out). */
+  cut?: string[]
 }
 
 /**
@@ -90,8 +92,20 @@ const bodyFields = (body: KeptBody | undefined): { body?: unknown; bodyTruncated
 
 /** The client's view of a record: bodies parsed, the redacted Authorization repeated on its own. */
 export const toEntry = (record: JournalRecord): JournalEntry => {
-  const { id, time, method, path, operation, status, durationMs, response, shapedBy, violations, apiKeyFingerprint } =
-    record
+  const {
+    id,
+    time,
+    method,
+    path,
+    operation,
+    status,
+    durationMs,
+    response,
+    shapedBy,
+    violations,
+    apiKeyFingerprint,
+    cut,
+  } = record
   const headers = headerRecord(record.headers)
   const authorization = headers['authorization']
   const traceId = recordedTraceId(record)
@@ -114,5 +128,6 @@ export const toEntry = (record: JournalRecord): JournalEntry => {
     ...(shapedBy && { shapedBy }),
     ...(violations && { violations }),
     ...(traceId !== undefined && { traceId }),
+    ...(cut && { cut }),
   }
 }

@@ -1,5 +1,5 @@
 import { isJsonType } from '../http/json.js'
-import { type JournalRecord, keepBody, type RecordedResponse, type Shaping } from './journal.js'
+import { type JournalRecord, keepBody, keepHeaders, keepUrl, type RecordedResponse, type Shaping } from './journal.js'
 import { authorizationOf, redactAuthorization } from '../http/request/authorization.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
 import type { SessionReader } from '../state/session-reader.js'
@@ -89,18 +89,21 @@ const record = (
   const reset =
     res === undefined ||
     shapedBy?.some((s: Shaping) => s.by === 'fault' && (s.fault === 'connection_reset' || s.fault === 'hang'))
+  // Long URLs and header values are cut, so that an entry's bytes are bounded; the cuts are listed.
+  const cut: string[] = []
   const entry: Omit<JournalRecord, 'id'> = {
     time: Date.now(),
     method: c.req.method,
-    url: c.req.url,
-    path: c.req.path,
+    url: keepUrl(c.req.url, cut),
+    path: keepUrl(c.req.path, cut, 'path'),
     operation,
     status: reset ? 0 : res.status,
     durationMs: Math.round((performance.now() - start) * 100) / 100,
-    headers: keptHeaders(c, transport),
+    headers: keepHeaders(keptHeaders(c, transport), cut),
   }
   const fingerprint = apiKeyOf(authorizationOf(c))
   if (fingerprint !== undefined) entry.apiKeyFingerprint = fingerprint
+  if (cut.length > 0) entry.cut = cut
   const bodyText = c.get('bodyText')
   if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
   if (shapedBy !== undefined) entry.shapedBy = shapedBy

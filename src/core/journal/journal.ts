@@ -1,3 +1,5 @@
+import type { BudgetPort, JournalCharge, JournalOwner } from '../budget/budget-port.js'
+import { textBytes } from '../budget/costs.js'
 import { keptPrefix } from '../state/own-copy.js'
 
 /** How an answer was shaped by the mock's controls, when it was. */
@@ -97,6 +99,8 @@ export interface JournalRecord {
   violations?: string[]
   /** The trace of the request's span, when the host traces (observe/); a caller's traceparent is read from `headers`. */
   traceId?: string
+  /** What was cut to keep the entry within its bytes (`url`, `header <name>`, `headers`); absent when nothing. */
+  cut?: string[]
 }
 
 /** Filters of {@link Journal.list}. */
@@ -170,47 +174,138 @@ export const keepBody = (text: string, json: boolean): KeptBody => {
   return { text: keptPrefix(text, maxBodyChars), json: false, truncatedFrom: utf8Length(text) }
 }
 
+/** Longest URL kept in an entry, in characters; the cut ends with `…` and is listed in `cut`. */
+export const maxUrlChars = 2048
+/** Longest request header value kept in an entry, in characters. */
+export const maxHeaderValueChars = 1024
+/** Most characters of request headers (names and values) kept in an entry; the headers beyond are left out. */
+export const maxHeaderChars = 8192
+
+const cutText = (text: string, max: number): string => `${keptPrefix(text, max - 1)}…`
+
+/** A URL (or path: `what`) as kept: cut at {@link maxUrlChars}, the cut noted in `cut`. */
+export const keepUrl = (url: string, cut: string[], what = 'url'): string => {
+  if (url.length <= maxUrlChars) return url
+  cut.push(what)
+  return cutText(url, maxUrlChars)
+}
+
+/**
+ * Request headers as kept, in place: each value cut at {@link maxHeaderValueChars}, and the
+ * headers beyond {@link maxHeaderChars} in all left out; each cut noted in `cut`.
+ */
+export const keepHeaders = (headers: string[], cut: string[]): string[] => {
+  let chars = 0
+  for (let i = 0; i + 1 < headers.length; i += 2) {
+    const value = headers[i + 1]!
+    if (value.length > maxHeaderValueChars) {
+      headers[i + 1] = cutText(value, maxHeaderValueChars)
+      cut.push(`header ${headers[i]!.toLowerCase()}`)
+    }
+    chars += headers[i]!.length + headers[i + 1]!.length
+    if (chars > maxHeaderChars) {
+      cut.push('headers')
+      headers.length = i
+      break
+    }
+  }
+  return headers
+}
+
+const listBytes = (list: readonly string[]): number => {
+  let bytes = 16 + 8 * list.length
+  for (const text of list) bytes += textBytes(text)
+  return bytes
+}
+
+const keptBodyBytes = (body: KeptBody | undefined): number => (body ? 48 + textBytes(body.text) : 0)
+
+/** What an entry costs the journal's share of the memory budget (see budget/costs.ts). */
+export const recordBytes = (record: Omit<JournalRecord, 'id'>): number => {
+  const response = record.response
+  let bytes = 400 + textBytes(record.url) + textBytes(record.path) + listBytes(record.headers)
+  bytes += keptBodyBytes(record.body)
+  if (response) {
+    bytes += 64 + keptBodyBytes(response.body)
+    bytes += Array.isArray(response.headers)
+      ? listBytes(response.headers as string[])
+      : listBytes(Object.entries(response.headers).flat())
+  }
+  if (record.shapedBy) bytes += 96 * record.shapedBy.length
+  if (record.violations) bytes += listBytes(record.violations)
+  if (record.cut) bytes += listBytes(record.cut)
+  return bytes
+}
+
 /**
  * A bounded ring of the latest requests: once full, each new record replaces
  * the oldest, so memory stays flat under any load. Listeners hear of every
  * record as it is made. Knows nothing of HTTP.
  */
-export class Journal {
-  readonly #entries: JournalRecord[] = []
+export class Journal implements JournalOwner {
+  // A ring: `#count` records from `#start`, each with its charge on the memory budget.
+  readonly #entries: (JournalRecord | undefined)[] = []
+  readonly #charges: (JournalCharge | undefined)[] = []
   readonly #capacity: number
+  readonly #budget: BudgetPort | undefined
   readonly #listeners = new Set<JournalListener>()
-  #next = 0
+  #start = 0
+  #count = 0
   #nextId = 1
   #dropped = 0
 
-  constructor(capacity: number) {
+  /** `budget`: the entries are charged to its journal share, which drops the oldest of any session to make room. */
+  constructor(capacity: number, budget?: BudgetPort) {
     this.#capacity = capacity
+    this.#budget = budget
   }
 
   get size(): number {
-    return this.#entries.length
+    return this.#count
   }
 
   /** Stores the record (it is the journal's from now on) under the next id, and tells the listeners. */
   record(entry: Omit<JournalRecord, 'id'>): JournalRecord {
     const stored = entry as JournalRecord
     stored.id = this.#nextId++
-    // The ring is full: the oldest entry makes room (with no room at all, the new one is dropped).
-    if (this.#entries.length === this.#capacity) this.#dropped++
-    if (this.#capacity > 0) {
-      this.#entries[this.#next] = stored
-      this.#next = (this.#next + 1) % this.#capacity
+    // With no room at all, the new one is dropped; in a full ring, the oldest entry makes room.
+    if (this.#capacity === 0) this.#dropped++
+    else {
+      if (this.#count === this.#capacity) this.dropOldest()
+      // Making room may drop this journal's own oldest entries too: the slot is found after.
+      const charge = this.#budget?.chargeJournal(this, recordBytes(stored))
+      const slot = (this.#start + this.#count) % this.#capacity
+      this.#entries[slot] = stored
+      this.#charges[slot] = charge
+      this.#count++
     }
     for (const listener of this.#listeners) listener.record(stored)
     return stored
+  }
+
+  /** Drops the oldest entry to make room (the ring is full, or the budget's journal share), counted in `dropped`. */
+  dropOldest(): void {
+    if (this.#count === 0) return
+    this.#dropped++
+    this.#removeOldest()
+  }
+
+  /** Removes the oldest entry, giving its bytes back to the budget. */
+  #removeOldest(): void {
+    const charge = this.#charges[this.#start]
+    this.#entries[this.#start] = undefined
+    this.#charges[this.#start] = undefined
+    this.#start = (this.#start + 1) % this.#capacity
+    this.#count--
+    if (charge) this.#budget!.releaseJournal(charge)
   }
 
   /** Newest first, filtered. */
   list(query: JournalQuery = {}): JournalRecord[] {
     const result: JournalRecord[] = []
     const limit = query.limit ?? this.#capacity
-    for (let i = 1; i <= this.#entries.length && result.length < limit; i++) {
-      const entry = this.#entries[(this.#next - i + this.#entries.length) % this.#entries.length]!
+    for (let i = this.#count - 1; i >= 0 && result.length < limit; i--) {
+      const entry = this.#entries[(this.#start + i) % this.#capacity]!
       if (matchesQuery(entry, query)) result.push(entry)
     }
     return result
@@ -223,8 +318,10 @@ export class Journal {
 
   /** Empties the ring; ids keep counting, so a reader that saw id n never sees it again. */
   clear(): void {
+    while (this.#count > 0) this.#removeOldest()
     this.#entries.length = 0
-    this.#next = 0
+    this.#charges.length = 0
+    this.#start = 0
   }
 
   /** Tells `listener` of every new record until the returned function is called. */

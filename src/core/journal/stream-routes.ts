@@ -1,13 +1,17 @@
 import { Hono } from 'hono'
 import type { SessionAccess } from '../state/session-reader.js'
 import type { JournalSlice } from './journal-slice.js'
-import { StreamRegistry } from './stream-registry.js'
+import { StreamRegistry, streamCaps } from './stream-registry.js'
+import { eventStreamLimits } from './event-stream.js'
+import type { BudgetPort } from '../budget/budget-port.js'
 import { toEntry } from './journal-entry.js'
 
 /** What the event stream works on. */
 export interface StreamDeps {
   /** The session a route works on (X-Mock-Session). */
   session: SessionAccess<JournalSlice>
+  /** The memory budget the streams' backlogs are charged to. */
+  budget?: BudgetPort
 }
 
 const headers = {
@@ -18,7 +22,11 @@ const headers = {
 }
 
 /** The event streams of an app's journals, each entry as its client view's JSON. */
-export const journalStreams = (): StreamRegistry => new StreamRegistry((record) => JSON.stringify(toEntry(record)))
+export const journalStreams = (budget?: BudgetPort): StreamRegistry =>
+  new StreamRegistry((record) => JSON.stringify(toEntry(record)), streamCaps, {
+    ...eventStreamLimits,
+    ...(budget && { budget }),
+  })
 
 /**
  * GET /requests/stream: the session's journal as server-sent events, one per
@@ -26,7 +34,7 @@ export const journalStreams = (): StreamRegistry => new StreamRegistry((record) 
  * status and headers and never subscribes: hono runs the GET handler for it
  * and drops the body unread, without cancelling it.
  */
-export const streamRoutes = (deps: StreamDeps, streams = journalStreams()): Hono =>
+export const streamRoutes = (deps: StreamDeps, streams = journalStreams(deps.budget)): Hono =>
   new Hono().get('/requests/stream', deps.session.select, (c) => {
     const session = deps.session.read(c)
     if (c.req.method === 'HEAD') {

@@ -1,5 +1,7 @@
 import { Hono } from 'hono'
 import { jsonBody } from '../body/json-body.js'
+import { insufficientStorage } from '../budget/insufficient-storage.js'
+import type { StorageRefusal } from '../budget/storage-refusal.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
@@ -16,7 +18,8 @@ export interface StatePets {
   /** Most pets the session holds (--max-pets). */
   readonly maxPets: number
   allPets(): MaybePromise<Pet[]>
-  replacePets(pets: readonly Pet[]): MaybePromise<void>
+  /** Or refuses, changing nothing (the memory budget). */
+  replacePets(pets: readonly Pet[]): MaybePromise<StorageRefusal | void>
 }
 
 /** What the Pact routes work on. */
@@ -73,7 +76,8 @@ export const pactRoutes = (deps: PactDeps): Hono => {
           `${pets.length} pets exceed the capacity of ${session.maxPets}; the state was not set up.`,
         )
       }
-      await session.replacePets(pets)
+      const refused = await session.replacePets(pets)
+      if (refused) throw insufficientStorage(refused)
     }
     return c.json({})
   })

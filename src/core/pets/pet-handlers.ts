@@ -1,4 +1,5 @@
 import { pathPrefixOf } from '../state/session-prefix.js'
+import { insufficientStorage } from '../budget/insufficient-storage.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import type { NewPet, Pet, PetStatus } from '../spec/pet.js'
 import { petLimitProblem } from './pet-limits.js'
@@ -32,6 +33,7 @@ export const petHandlers = (
     if (result === 'full') {
       throw new ApiError(507, 'The store is full; no pet was created. Reset it or start with a larger --max-pets.')
     }
+    if ('refused' in result) throw insufficientStorage(result)
     return respondJson(c, result, 201, { location: `${pathPrefixOf(c)}${basePath}/pets/${result.id}` })
   }
   // Each store call may answer later (a networked store): whenReady answers at once for the

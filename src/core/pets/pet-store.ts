@@ -1,9 +1,10 @@
+import type { StorageRefusal } from '../budget/storage-refusal.js'
 import type { NewPet, Pet, PetStatus } from '../spec/pet.js'
 import { toPet } from '../spec/pet.js'
 import { PetIndex } from './pet-index.js'
 
-/** Why a create was refused; the HTTP layer maps it to a status. */
-export type CreateRefusal = 'full'
+/** Why a create was refused ('full': --max-pets; or the memory budget's refusal); the HTTP layer maps it to a status. */
+export type CreateRefusal = 'full' | StorageRefusal
 
 /**
  * One world of pets: a shared, never-modified base (the seed data) plus the

@@ -1,3 +1,4 @@
+import type { StorageRefusal } from '../budget/storage-refusal.js'
 import type { NewPet, Pet, PetStatus } from '../spec/pet.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { CreateRefusal } from './pet-store.js'
@@ -18,8 +19,11 @@ export interface PetsSlice {
    * refuses ('full') at capacity, changing nothing. Ids are never reused.
    */
   createPet(input: NewPet): MaybePromise<Pet | CreateRefusal>
-  /** Atomic: replaces every pet (validated by the caller); new ids continue after the largest. */
-  replacePets(pets: readonly Pet[]): MaybePromise<void>
+  /**
+   * Atomic: replaces every pet (validated by the caller); new ids continue after the largest. Or
+   * refuses beyond the memory budget, changing nothing.
+   */
+  replacePets(pets: readonly Pet[]): MaybePromise<void | StorageRefusal>
   /** The seed of the session's generator (POST /__admin/seed's default). */
   generatorSeed(): MaybePromise<number>
 }

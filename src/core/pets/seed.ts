@@ -4,6 +4,11 @@ import { petLimitProblem } from './pet-limits.js'
 import { describeSchemaError } from '../spec/messages.js'
 import { type DataProfile, edgePets } from './edge-profile.js'
 
+/** Pets generated between two turns of the event loop (a few milliseconds of work). */
+const seedSlice = 2000
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
+
 /** The faker seed used when none is given, so that `--faker` alone is reproducible. */
 export const defaultSeed = 1
 
@@ -88,6 +93,10 @@ export const fakePets = async (
   }
   if (data === 'edge') return edgePets(faker, count, realistic)
   const pets = new Array<Pet>(count)
-  for (let id = 1; id <= count; id++) pets[id - 1] = realistic(id)
+  for (let id = 1; id <= count; id++) {
+    // In slices: other requests are answered between them, however large the seed.
+    if (id % seedSlice === 0) await nextTurn()
+    pets[id - 1] = realistic(id)
+  }
   return pets
 }

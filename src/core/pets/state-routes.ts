@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { dataBody } from '../body/data-body.js'
 import { jsonBody } from '../body/json-body.js'
 import type { YamlCodec } from '../body/yaml-data.js'
+import { insufficientStorage } from '../budget/insufficient-storage.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
@@ -10,6 +11,7 @@ import type { SessionAccess } from '../state/session-reader.js'
 import type { PetsSlice } from './pets-slice.js'
 import { fakePets, SeedError } from './seed.js'
 import { type DataProfile, dataProfileExpectation, isDataProfile } from './edge-profile.js'
+import { oneAtATime } from '../state/one-at-a-time.js'
 
 /** GET and PUT /__admin/state. */
 export interface StateBody {
@@ -59,6 +61,7 @@ const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Requi
 export const stateRoutes = (deps: StateDeps): Hono => {
   const { select, read } = deps.session
   const routes = new Hono()
+  const seeding = oneAtATime()
   routes.get('/state', select, async (c) => c.json({ pets: await read(c).allPets() } satisfies StateBody))
   routes.put('/state', select, toMiddleware(dataBody(deps, 'The state')), async (c) => {
     const session = read(c)
@@ -72,13 +75,16 @@ export const stateRoutes = (deps: StateDeps): Hono => {
     if (pets.length > session.maxPets) {
       throw new ApiError(507, `${pets.length} pets exceed the capacity of ${session.maxPets}; nothing was replaced.`)
     }
-    await session.replacePets(pets)
+    const refused = await session.replacePets(pets)
+    if (refused) throw insufficientStorage(refused)
     return c.body(null, 204)
   })
   routes.post('/seed', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
     const session = read(c)
     const { count, seed, data } = seedRequest(c.get('body'), session.maxPets, await session.generatorSeed())
-    await session.replacePets(await fakePets(count, seed, data))
+    // One seed generated at a time, in slices: what a burst of seeds holds at once is one seed's pets.
+    const refused = await seeding.run(async () => session.replacePets(await fakePets(count, seed, data)))
+    if (refused) throw insufficientStorage(refused)
     return c.body(null, 204)
   })
   return routes

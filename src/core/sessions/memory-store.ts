@@ -29,6 +29,18 @@ import {
   sessionOf,
 } from './lifecycle.js'
 import { type Tombstone, Tombstones } from './tombstones.js'
+import type { BudgetPort } from '../budget/budget-port.js'
+import type { BudgetPart, StorageRefusal } from '../budget/storage-refusal.js'
+import { MemoryBudget } from '../budget/memory-budget.js'
+import {
+  deprecationClientBytes,
+  deprecationOverflowBytes,
+  petBytes,
+  petsBytes,
+  rateLimitKeyBytes,
+  ruleBytes,
+  sessionBytes,
+} from '../budget/costs.js'
 
 /** The name of the session used when a request names none. */
 export const defaultSessionName = 'default'
@@ -47,6 +59,12 @@ export interface StartState {
   deprecated?: readonly SpecOperation[]
   /** Idle expiry and who hears of drops (default: --session-ttl's default, nobody). */
   sessions?: SessionPolicy
+  /**
+   * The memory budget every session charges what clients make it hold (budget/): a write beyond
+   * it is refused with a {@link StorageRefusal}; default: none (unlimited). The start world's pets
+   * and rules are the server's own, shared by every session, and not charged.
+   */
+  budget?: BudgetPort
 }
 
 /**
@@ -73,12 +91,61 @@ export class Session implements SessionState {
   deprecations!: DeprecationLog
   /** Contract coverage and the distinct interactions, since the start or last reset. */
   coverage!: CoverageLedger
+  readonly #budget: BudgetPort
+  /** Bytes charged to the budget, by part: what this session holds beyond its start world. */
+  readonly #charged: Record<BudgetPart, number> = {
+    pets: 0,
+    rules: 0,
+    sessions: 0,
+    streams: 0,
+    deprecations: 0,
+    rateLimits: 0,
+  }
+  #closed = false
 
   constructor(name: string, start: StartState) {
     this.name = name
     this.#start = start
-    this.journal = new Journal(start.journalSize)
+    this.#budget = start.budget ?? new MemoryBudget()
+    this.journal = new Journal(start.journalSize, this.#budget)
+    this.#note('sessions', sessionBytes)
     this.reset()
+  }
+
+  // Budget hooks: what the session holds is charged (refusable) or noted (kept while answering a read).
+  #note(part: BudgetPart, bytes: number): void {
+    this.#budget.note(part, bytes)
+    this.#charged[part] += bytes
+  }
+
+  #release(part: BudgetPart, bytes: number = this.#charged[part]): void {
+    this.#budget.release(part, bytes)
+    this.#charged[part] -= bytes
+  }
+
+  /** Atomic: moves what `part` is charged to `bytes`; a refused growth changes nothing. */
+  #resize(part: BudgetPart, bytes: number): StorageRefusal | undefined {
+    const grow = bytes - this.#charged[part]
+    if (grow < 0) this.#release(part, -grow)
+    if (grow <= 0) return undefined
+    const refused = this.#budget.charge(part, grow)
+    if (!refused) this.#charged[part] += grow
+    return refused
+  }
+
+  /** Atomic: the pets and rules of a new world charged together, or neither. */
+  #resizeWorld(pets: number, rules: number): StorageRefusal | undefined {
+    const before = this.#charged.pets
+    const refused = this.#resize('pets', pets)
+    if (refused) return refused
+    const rulesRefused = this.#resize('rules', rules)
+    if (rulesRefused) this.#resize('pets', before)
+    return rulesRefused
+  }
+
+  // Rules leave by themselves (a `times` count used up): what they are charged follows their number.
+  #syncRules(): void {
+    this.#resize('rules', this.faults.size * ruleBytes)
   }
 
   /**
@@ -86,21 +153,32 @@ export class Session implements SessionState {
    * counter, start-up clock and rate limit, empty deprecation report.
    */
   reset(): void {
-    this.restore(this.#start.world)
+    // The start world is the server's own, shared by every session: it is charged nothing.
+    this.#resizeWorld(0, 0)
+    this.#setWorld(this.#start.world)
     this.journal.clear()
     this.clock = new MockClock(this.#start.clock)
     this.setRateLimit(this.#start.rateLimit)
     this.deprecations = new DeprecationLog(this.#start.deprecated ?? [])
     this.coverage = new CoverageLedger()
+    this.#release('deprecations')
   }
 
   /** A new rate limit (none: off), with every window fresh. */
   setRateLimit(policy: RateLimitPolicy | undefined): void {
     this.rateLimits = new RateLimiter(policy)
+    this.#release('rateLimits')
   }
 
-  /** Replaces the world (validated by the caller); the journal, clock and rate limit stay. */
-  restore(world: World): void {
+  /** Replaces the world (validated by the caller); the journal, clock and rate limit stay. Refused beyond the budget. */
+  restore(world: World): StorageRefusal | undefined {
+    const refused = this.#resizeWorld(petsBytes(world.pets.all()), world.faults.length * ruleBytes)
+    if (refused) return refused
+    this.#setWorld(world)
+    return undefined
+  }
+
+  #setWorld(world: World): void {
     this.random = restoreRandom(world.random)
     this.store = new PetStore(world.pets, this.#start.maxPets, world.nextId)
     this.faults = FaultRules.restore(this.random, world.faults, world.nextFaultId)
@@ -108,9 +186,12 @@ export class Session implements SessionState {
     this.seed = world.seed
   }
 
-  /** Replaces the pets (validated by the caller); new ids continue after the largest. */
-  replacePets(pets: readonly Pet[]): void {
+  /** Replaces the pets (validated by the caller); new ids continue after the largest. Refused beyond the budget. */
+  replacePets(pets: readonly Pet[]): StorageRefusal | undefined {
+    const refused = this.#resize('pets', petsBytes(pets))
+    if (refused) return refused
     this.store = new PetStore(PetIndex.from(pets), this.#start.maxPets)
+    return undefined
   }
 
   get maxPets(): number {
@@ -120,6 +201,11 @@ export class Session implements SessionState {
   /** Ends what is tied to the session (event streams): it is being dropped. */
   close(): void {
     this.journal.endSubscriptions()
+    if (this.#closed) return
+    // Everything it held goes back to the budget.
+    this.#closed = true
+    this.journal.clear()
+    for (const part of Object.keys(this.#charged) as BudgetPart[]) this.#release(part)
   }
 
   /** Sizes, for listings. */
@@ -140,7 +226,13 @@ export class Session implements SessionState {
   }
 
   createPet(input: NewPet): Pet | CreateRefusal {
-    return this.store.create(input)
+    const bytes = petBytes(input)
+    const refused = this.#budget.charge('pets', bytes)
+    if (refused) return refused
+    const created = this.store.create(input)
+    if (created === 'full') this.#budget.release('pets', bytes)
+    else this.#charged.pets += bytes
+    return created
   }
 
   generatorSeed(): number {
@@ -148,23 +240,39 @@ export class Session implements SessionState {
   }
 
   takeFault(target: FaultTarget): FaultRule | undefined {
-    return this.faults.match(target)
+    const taken = this.faults.match(target)
+    if (taken?.remaining === 0) this.#syncRules()
+    return taken
   }
 
   mayFault(): boolean {
     return this.faults.size > 0
   }
 
-  addFault(input: FaultRuleInput): FaultRule | FaultsFull {
-    return this.faults.add(input)
+  addFault(input: FaultRuleInput): FaultRule | FaultsFull | StorageRefusal {
+    const refused = this.#budget.charge('rules', ruleBytes)
+    if (refused) return refused
+    const added = this.faults.add(input)
+    if (added === 'full') this.#budget.release('rules', ruleBytes)
+    else this.#charged.rules += ruleBytes
+    return added
   }
 
-  putFault(name: string, input: FaultRuleInput): PutFaultResult | FaultsFull {
-    return this.faults.put(name, input)
+  putFault(name: string, input: FaultRuleInput): PutFaultResult | FaultsFull | StorageRefusal {
+    // A replace holds no more than the rule it replaces; a new name costs a rule.
+    if (this.faults.list().some((rule) => rule.name === name)) return this.faults.put(name, input)
+    const refused = this.#budget.charge('rules', ruleBytes)
+    if (refused) return refused
+    const put = this.faults.put(name, input)
+    if (put === 'full') this.#budget.release('rules', ruleBytes)
+    else this.#charged.rules += ruleBytes
+    return put
   }
 
   removeNamedFault(name: string): boolean {
-    return this.faults.removeNamed(name)
+    const removed = this.faults.removeNamed(name)
+    this.#syncRules()
+    return removed
   }
 
   listFaults(): FaultRule[] {
@@ -172,11 +280,14 @@ export class Session implements SessionState {
   }
 
   removeFault(id: number): boolean {
-    return this.faults.remove(id)
+    const removed = this.faults.remove(id)
+    this.#syncRules()
+    return removed
   }
 
   clearFaults(): void {
     this.faults.clear()
+    this.#syncRules()
   }
 
   drawLatency(): number | undefined {
@@ -190,7 +301,12 @@ export class Session implements SessionState {
   }
 
   hitRateLimit(key: string): RateDecision | undefined {
-    return this.rateLimits.policy ? this.rateLimits.take(key, this.clock.now()) : undefined
+    if (!this.rateLimits.policy) return undefined
+    const keys = this.rateLimits.size
+    const decision = this.rateLimits.take(key, this.clock.now())
+    // A new key (a full table forgets its least recent one, whose cost is taken as the same).
+    if (this.rateLimits.size > keys) this.#note('rateLimits', rateLimitKeyBytes(key))
+    return decision
   }
 
   rateLimit(): RateLimitState {
@@ -199,7 +315,9 @@ export class Session implements SessionState {
 
   noteDeprecatedCall(operation: string, client: DeprecationClient, now: number): FirstCall {
     // Answered now: `heard` is for stores that answer later.
-    return this.deprecations.record(operation, client, now)
+    const first = this.deprecations.record(operation, client, now)
+    if (first) this.#note('deprecations', first === 'client' ? deprecationClientBytes : deprecationOverflowBytes)
+    return first
   }
 
   deprecationReport(): DeprecationReport[] {
@@ -269,10 +387,12 @@ export class Session implements SessionState {
     }
   }
 
-  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): void {
-    this.restore(world)
+  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): StorageRefusal | undefined {
+    const refused = this.restore(world)
+    if (refused) return refused
     this.clock.set(clock)
     this.setRateLimit(rateLimit)
+    return undefined
   }
 }
 

@@ -1,4 +1,6 @@
 import type { CoverageSlice } from '../coverage/coverage-slice.js'
+import type { StorageRefusal } from '../budget/storage-refusal.js'
+import type { BudgetReport } from '../budget/memory-budget.js'
 import type { FaultRule } from '../faults/fault-rules.js'
 import type { FaultsSlice } from '../faults/faults-slice.js'
 import type { RandomState } from '../faults/random.js'
@@ -77,8 +79,8 @@ export interface SessionState
   reset(): MaybePromise<void>
   /** What a snapshot saves. */
   contents(): MaybePromise<SessionContents>
-  /** Atomic: a snapshot load: the world, the clock and the rate limit at once; the journal stays. */
-  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): MaybePromise<void>
+  /** Atomic: a snapshot load: the world, the clock and the rate limit at once; the journal stays. Or refused beyond the memory budget, changing nothing. */
+  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): MaybePromise<void | StorageRefusal>
   summary(): MaybePromise<SessionSummary>
 }
 
@@ -117,4 +119,6 @@ export interface SessionStore {
   stats(): MaybePromise<{ pets: number; sessions: number; dropped: number }>
   /** Ends what every session holds open (the server stops). */
   close(): void
+  /** What the memory budget holds, when the store keeps its own count (a shared one); default: the app's. */
+  memory?(): MaybePromise<BudgetReport>
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { accepts } from 'hono/accepts'
+import { insufficientStorage } from '../budget/insufficient-storage.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { readDataBody } from '../body/data-body.js'
 import { restoreSnapshot, type Snapshot, snapshotOf } from './snapshot.js'
@@ -59,7 +60,8 @@ export const snapshotRoutes = (deps: SnapshotDeps): Hono => {
       if (snapshot.pets.length > maxPets) {
         throw new ApiError(507, `${snapshot.pets.length} pets exceed the capacity of ${maxPets}; nothing was restored.`)
       }
-      await restoreSnapshot(session, snapshot)
+      const refused = await restoreSnapshot(session, snapshot)
+      if (refused) throw insufficientStorage(refused)
       return c.body(null, 204)
     })
 }

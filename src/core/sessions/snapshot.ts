@@ -5,6 +5,7 @@ import { clockRangeExpectation, inClockRange } from '../time/clock-range.js'
 import { checkRuleName, type FaultRule, type FaultRuleInput, maxDelayMs, maxFaultRules } from '../faults/fault-rules.js'
 import { instantExpectation, parseInstant } from '../time/instant.js'
 import type { Pet } from '../spec/pet.js'
+import type { StorageRefusal } from '../budget/storage-refusal.js'
 import { PetIndex } from '../pets/pet-index.js'
 import { createRandom, type RandomState } from '../faults/random.js'
 import { formatRate, parseRate, rateExpectation, type RateLimitPolicy } from '../rate-limit/rate-limit.js'
@@ -237,7 +238,7 @@ export const rateLimitOf = (rate: string | null): RateLimitPolicy | undefined =>
   rate === null ? undefined : parseRate(rate)
 
 /** Restores a (checked) snapshot into a session, in one change: world, clock and rate limit; the journal stays. */
-export const restoreSnapshot = (session: SessionState, snapshot: Snapshot): MaybePromise<void> =>
+export const restoreSnapshot = (session: SessionState, snapshot: Snapshot): MaybePromise<void | StorageRefusal> =>
   session.load(worldOf(snapshot), clockSettingOf(snapshot.clock), rateLimitOf(snapshot.rateLimit))
 
 /** A clock as a snapshot writes it: null for real time. */

@@ -6,6 +6,8 @@ import { redactStore } from '../store/store-option.js'
 import { adminAccessBanner, isLoopback } from './admin-access.js'
 import { adminTokensBanner, adminTokensOf } from './admin-tokens.js'
 import type { Config } from './config.js'
+import { defaultJournalShare } from '../../core/budget/memory-budget.js'
+import type { DerivedBudget } from '../memory/memory-budget-option.js'
 import { silenceSwitches } from './silence-switches.js'
 
 // Only the switches set away from their defaults: a default start prints nothing more.
@@ -21,6 +23,11 @@ const timeBanner = (config: Config): string[] => [
   ...(config.sunset === 'ignore' ? ['  sunset: ignored (deprecated operations never answer 410)'] : []),
   ...(config.rateLimit ? [`  rate limit: ${formatRate(config.rateLimit)} per API key`] : []),
 ]
+
+const memoryBanner = ({ mib, from }: DerivedBudget): string => {
+  const journal = Math.floor(mib * defaultJournalShare)
+  return `  memory: budget ${mib} MiB (${from}): ${journal} MiB for the journal, ${mib - journal} MiB for pets, rules and sessions (507 beyond)`
+}
 
 // 0.0.0.0 and :: are where a server listens, not addresses anyone can open: from this machine it
 // is reached on loopback (:: takes IPv4 too, Node's default), from elsewhere by the machine's name.
@@ -68,6 +75,7 @@ export const banner = (
   source: string,
   count: number,
   observed: readonly string[] = [],
+  memory?: DerivedBudget,
 ): string => {
   const { url, allInterfaces } = reachableUrl(listening)
   const auth =
@@ -84,6 +92,7 @@ export const banner = (
     `  pets:  ${count} from ${source}`,
     `  admin: ${url}/__admin (${adminBanner(config)})`,
     `  sessions: ${url}/sessions/<name>/v1 (or X-Mock-Session${config.sessionByKey ? ', or the API key: --session-by-key' : ''}); idle ${config.sessionTtl === 0 ? 'sessions never expire' : `ones expire after ${config.sessionTtl} s`}, at most ${config.maxSessions}`,
+    ...(memory ? [memoryBanner(memory)] : []),
     ...adminAccessBanner(config),
     ...timeBanner(config),
     ...silencesBanner(config),

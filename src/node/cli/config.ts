@@ -37,6 +37,8 @@ export interface Config extends SpecSilences {
   sessionByKey: boolean
   /** Replace the fleet configuration stored in Redis. */
   reconfigure: boolean
+  /** The memory budget, MiB; none: derived from the process's limits (src/node/memory/). */
+  maxMemory?: number
   cors: boolean
   /** Empty: any origin. */
   corsOrigins: string[]

@@ -163,6 +163,14 @@ export const optionSpecs: readonly OptionSpec[] = [
     help: 'Latency on every /v1 answer: MS, or MIN-MAX for a seeded uniform draw',
   },
   {
+    flag: 'max-memory',
+    env: 'PETSTORE_MOCK_MAX_MEMORY',
+    kind: 'integer',
+    default: '(derived: container limit or --max-old-space-size)',
+    ...range('maxMemory'),
+    help: 'Memory budget in MiB for everything clients make the server hold, every session together (507 on writes beyond)',
+  },
+  {
     flag: 'journal-size',
     env: 'PETSTORE_MOCK_JOURNAL_SIZE',
     kind: 'integer',

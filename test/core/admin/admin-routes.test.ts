@@ -24,6 +24,8 @@ describe('health and admin protection', () => {
       pets: 2,
       sessions: 1,
       sessionsDropped: 0,
+      // No maxMemory: no budget, what is held still counted.
+      memory: expect.objectContaining({ budgetBytes: null, usedBytes: expect.any(Number) }),
     })
   })
 

@@ -106,3 +106,21 @@ describe('faker seeding', () => {
     expect(list).toEqual(await fakePets(50, 3))
   })
 })
+
+describe('a seed of 100,000 pets does not hold other clients (issue 29)', () => {
+  it('a request of another session sent after it starts is answered before it ends', async () => {
+    const { request } = contractApp()
+    const order: string[] = []
+    const seeding = request('/__admin/seed', {
+      ...postJson({ count: 100_000 }),
+      headers: { 'Content-Type': 'application/json', 'X-Mock-Session': 'big' },
+    }).then((res) => (order.push('seed'), res.status))
+    // Sent once the seed has begun generating (faker loaded, the first slice under way).
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const read = request('/v1/pets/1', { headers: auth({ 'X-Mock-Session': 'other' }) }).then(
+      (res) => (order.push('read'), res.status),
+    )
+    expect(await Promise.all([seeding, read])).toEqual([204, 200])
+    expect(order).toEqual(['read', 'seed'])
+  })
+})

@@ -29,7 +29,17 @@ describe('deploy/compose.yaml', () => {
 
   it('runs Redis with its append-only file on a volume, three replicas of one image on it, and nginx', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['nginx', 'redis', 'replica-1', 'replica-2', 'replica-3'])
-    expect(compose.services['redis']!.command).toEqual(['redis-server', '--appendonly', 'yes', '--save', ''])
+    expect(compose.services['redis']!.command).toEqual([
+      'redis-server',
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--maxmemory',
+      '384mb',
+      '--maxmemory-policy',
+      'noeviction',
+    ])
     expect(compose.services['redis']!.volumes).toEqual(['redis-data:/data'])
     expect(compose.volumes).toHaveProperty('redis-data')
     expect(new Set(replicas.map(([, s]) => s.image)).size).toBe(1)

@@ -1,3 +1,4 @@
+import type { BudgetPart, StorageRefusal } from '../../../core/budget/storage-refusal.js'
 import type { FaultRule, FaultRuleInput } from '../../../core/faults/fault-rules.js'
 import type { RandomState } from '../../../core/faults/random.js'
 import type { RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
@@ -134,4 +135,24 @@ export const encodeWorld = (world: World, clock: ClockSetting, rateLimit: RateLi
     rule.name ?? '',
   ])
   return JSON.stringify({ meta, pets, faults })
+}
+
+/**
+ * A refusal of the memory budget as the scripts answer it (lua-common.ts luaBudget):
+ * `!part,needed,free,pets,rules,sessions`; undefined for any other reply.
+ */
+export const refusalOf = (reply: unknown, budgetBytes: number): StorageRefusal | undefined => {
+  if (typeof reply !== 'string' || !reply.startsWith('!')) return undefined
+  const [part, ...figures] = reply.slice(1).split(',')
+  const [needed, free, pets, rules, sessions] = figures.map(Number) as [number, number, number, number, number]
+  const held = { pets, rules, sessions } as const
+  const largest = (Object.keys(held) as (keyof typeof held)[]).reduce((a, b) => (held[b] > held[a] ? b : a))
+  return {
+    refused: 'memory',
+    part: part as BudgetPart,
+    neededBytes: needed,
+    freeBytes: free,
+    budgetBytes,
+    largest: { part: largest, bytes: held[largest] },
+  }
 }

@@ -13,6 +13,7 @@ const scripts = {
   psStats: registry.statsScript,
   psSweep: registry.sweepScript,
   psTombstones: registry.tombstonesScript,
+  psMemory: registry.memoryScript,
   psReset: registry.resetScript,
   psLoad: registry.loadScript,
   psContents: registry.contentsScript,
@@ -44,8 +45,11 @@ export type ScriptName = keyof typeof scripts
 /** A reply as ioredis gives it: strings, integers, nil, and arrays of them. */
 export type Reply = string | number | null | Reply[]
 
-/** Runs one script by name, with its ARGV (no KEYS: see lua-common.ts). */
-export type RunScript = (name: ScriptName, ...args: (string | number)[]) => Promise<Reply>
+/** One argument, or many as one list (a state load's 300,000: spread as arguments, they overflow the stack). */
+export type ScriptArg = string | number | readonly (string | number)[]
+
+/** Runs one script by name, with its ARGV (no KEYS: see lua-common.ts); lists are flattened in place. */
+export type RunScript = (name: ScriptName, ...args: ScriptArg[]) => Promise<Reply>
 
 /**
  * Every script as a function of one Lua program, and a loop that runs a batch
@@ -126,8 +130,13 @@ export const defineScripts = (client: Redis): RunScript => {
       },
     )
   }
-  return (name, ...args) =>
+  return (name, ...list) =>
     new Promise<Reply>((resolve, reject) => {
+      const args: (string | number)[] = []
+      for (const arg of list) {
+        if (typeof arg === 'object') for (const item of arg) args.push(item)
+        else args.push(arg)
+      }
       if (queue.length === 0) setImmediate(flush)
       queue.push({ name, args, resolve, reject })
       if (queue.length >= maxBatchCalls) flush()

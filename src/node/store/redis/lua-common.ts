@@ -139,3 +139,55 @@ local function keep(b, s)
   if ttl > 0 and redis.call('PTTL', b .. s) == -1 then redis.call('PEXPIRE', b .. s, ttl) end
 end
 `
+
+/**
+ * The memory budget's state share on the shared state (issue 29), charged and released in the
+ * scripts that change what it counts, atomically with the change. `<prefix>:mem` holds what every
+ * session of the prefix is charged, by part (`pets`, `rules`, `sessions`); a session's meta its own
+ * (`bp` pets, `br` rules), so that a reset, a load or a drop gives back exactly what it held. The
+ * costs are the memory store's (src/core/budget/costs.ts), reckoned by the caller. `limit` < 0: no
+ * budget. A refusal is one text: `!part,needed,free,pets,rules,sessions` (codec: refusalOf).
+ */
+export const luaBudget = `
+local BUDGET_PARTS = { 'pets', 'rules', 'sessions' }
+local function budgetUsed(P)
+  local got = redis.call('HMGET', P .. ':mem', 'pets', 'rules', 'sessions')
+  local used = 0
+  for i = 1, 3 do
+    got[i] = tonumber(got[i] or '0')
+    used = used + got[i]
+  end
+  return used, got
+end
+-- Sets the session's charges (bp, br) to pets and rules bytes; or refuses a growth beyond limit, changing nothing.
+local function budgetResize(P, b, pets, rules, limit, part)
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+  local dp, dr = pets - tonumber(had[1] or '0'), rules - tonumber(had[2] or '0')
+  local grow = math.max(0, dp) + math.max(0, dr)
+  if grow > 0 and limit >= 0 then
+    local used, got = budgetUsed(P)
+    if used + dp + dr > limit then
+      return string.format('!%s,%.0f,%.0f,%.0f,%.0f,%.0f', part, grow, math.max(0, limit - used), got[1], got[2], got[3])
+    end
+  end
+  redis.call('HSET', b .. 'm', 'bp', string.format('%.0f', pets), 'br', string.format('%.0f', rules))
+  if dp ~= 0 then redis.call('HINCRBY', P .. ':mem', 'pets', dp) end
+  if dr ~= 0 then redis.call('HINCRBY', P .. ':mem', 'rules', dr) end
+  return false
+end
+-- Adds bytes to one charge of the session (a create, a rule), or refuses.
+local function budgetGrow(P, b, part, bytes, limit)
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+  local pets, rules = tonumber(had[1] or '0'), tonumber(had[2] or '0')
+  if part == 'pets' then pets = pets + bytes else rules = rules + bytes end
+  return budgetResize(P, b, pets, rules, limit, part)
+end
+-- Gives back everything a session held (dropped): its charges and its own cost.
+local function budgetDrop(P, b, sessionBytes)
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+  local pets, rules = tonumber(had[1] or '0'), tonumber(had[2] or '0')
+  if pets ~= 0 then redis.call('HINCRBY', P .. ':mem', 'pets', -pets) end
+  if rules ~= 0 then redis.call('HINCRBY', P .. ':mem', 'rules', -rules) end
+  if redis.call('HEXISTS', b .. 'm', 'bs') == 1 then redis.call('HINCRBY', P .. ':mem', 'sessions', -sessionBytes) end
+end
+`

@@ -42,11 +42,14 @@ import {
   parsePets,
   parseRule,
   petFields,
+  refusalOf,
   ruleMatch,
 } from './codec.js'
-import type { Reply, RunScript } from './commands.js'
 import type { CoverageCounts } from '../../../core/coverage/coverage-slice.js'
 import { type InteractionNote, type KeptInteractions, maxInteractions } from '../../../core/pact/pact-seed.js'
+import type { Reply, RunScript, ScriptArg } from './commands.js'
+import { petBytes, petsBytes, ruleBytes } from '../../../core/budget/costs.js'
+import type { StorageRefusal } from '../../../core/budget/storage-refusal.js'
 import { deprecationReport } from './deprecation-report.js'
 
 /** What a request reads of its session up front, in the same script that selects it. */
@@ -151,7 +154,7 @@ export class RedisSession implements SessionState {
     return promise.catch(this.#ctx.failed)
   }
 
-  #run(name: Parameters<RunScript>[0], ...args: (string | number)[]): Promise<Reply> {
+  #run(name: Parameters<RunScript>[0], ...args: ScriptArg[]): Promise<Reply> {
     // A count still waiting goes first, so that calls leave in the order they were made.
     if (this.#note !== undefined) this.#sendNote()
     return this.#call(this.#ctx.run(name, this.#base, ...args))
@@ -184,20 +187,35 @@ export class RedisSession implements SessionState {
     return this.#call(this.#ctx.client.zrange(`${this.#base}i`, 0, '-1')).then(parsePets)
   }
 
+  /** The budget's state share as the scripts take it: -1 for none. */
+  get #limit(): number {
+    const share = this.#ctx.start.budget?.stateShareBytes ?? Infinity
+    return Number.isFinite(share) ? share : -1
+  }
+
+  #refusal(reply: Reply): StorageRefusal | undefined {
+    return refusalOf(reply, this.#ctx.start.budget?.budgetBytes ?? Infinity)
+  }
+
   createPet(input: NewPet): Promise<Pet | CreateRefusal> {
     this.#ahead = undefined
-    return this.#run('psCreatePet', this.maxPets, petFields(input), input.status ?? '').then((id) => {
+    const args = [this.maxPets, petFields(input), input.status ?? '', this.#ctx.prefix, petBytes(input), this.#limit]
+    return this.#run('psCreatePet', ...args).then((id) => {
       if (id === '') return 'full'
+      const refused = this.#refusal(id)
+      if (refused) return refused
       const pet: Pet = { id: Number(id), name: input.name, categoryId: input.categoryId }
       if (input.status !== undefined) pet.status = input.status
       return Object.freeze(pet)
     })
   }
 
-  replacePets(pets: readonly Pet[]): Promise<void> {
+  replacePets(pets: readonly Pet[]): Promise<void | StorageRefusal> {
     this.#ahead = undefined
     const args = pets.flatMap((pet) => [String(pet.id), pet.status ?? '', JSON.stringify(pet)])
-    return this.#run('psReplacePets', ...args).then(() => undefined)
+    return this.#run('psReplacePets', this.#ctx.prefix, petsBytes(pets), this.#limit, args).then((reply) =>
+      this.#refusal(reply),
+    )
   }
 
   generatorSeed(): Promise<number> {
@@ -210,13 +228,12 @@ export class RedisSession implements SessionState {
       if (meta.faults === 0) return undefined
       const petId = target.petId
       const facts = target.facts?.list() ?? []
-      return this.#run('psTakeFault', target.operation, petId ?? '', petId === undefined ? '' : '1', ...facts).then(
-        (reply) => {
-          if (reply === null) return undefined
-          const [json, remaining] = reply as [string, string]
-          return parseRule(json, remaining)
-        },
-      )
+      const args = [target.operation, petId ?? '', petId === undefined ? '' : '1', this.#ctx.prefix, ...facts]
+      return this.#run('psTakeFault', ...args).then((reply) => {
+        if (reply === null) return undefined
+        const [json, remaining] = reply as [string, string]
+        return parseRule(json, remaining)
+      })
     })
   }
 
@@ -225,10 +242,13 @@ export class RedisSession implements SessionState {
     return this.#meta === undefined || this.#meta.faults > 0
   }
 
-  addFault(input: FaultRuleInput): Promise<FaultRule | FaultsFull> {
+  addFault(input: FaultRuleInput): Promise<FaultRule | FaultsFull | StorageRefusal> {
     const times = input.times === undefined ? '' : String(input.times)
-    return this.#run('psAddFault', afterId(input), ruleMatch(input), times, maxFaultRules).then((id) => {
+    const args = [afterId(input), ruleMatch(input), times, maxFaultRules, this.#ctx.prefix, this.#limit]
+    return this.#run('psAddFault', ...args).then((id) => {
       if (id === null) return 'full'
+      const refused = this.#refusal(id)
+      if (refused) return refused
       if (this.#meta) this.#meta.faults++
       const rule: FaultRule = { id: Number(id), ...input }
       if (input.times !== undefined) rule.remaining = input.times
@@ -236,11 +256,14 @@ export class RedisSession implements SessionState {
     })
   }
 
-  putFault(name: string, input: FaultRuleInput): Promise<PutFaultResult | FaultsFull> {
+  putFault(name: string, input: FaultRuleInput): Promise<PutFaultResult | FaultsFull | StorageRefusal> {
     const times = input.times === undefined ? '' : String(input.times)
     const stored = { name, ...input }
-    return this.#run('psPutFault', name, afterId(stored), ruleMatch(input), times, maxFaultRules).then((reply) => {
+    const args = [name, afterId(stored), ruleMatch(input), times, maxFaultRules, this.#ctx.prefix, this.#limit]
+    return this.#run('psPutFault', ...args).then((reply) => {
       if (reply === null) return 'full'
+      const refused = this.#refusal(reply)
+      if (refused) return refused
       const [id, created] = reply as [string, number]
       if (created === 1 && this.#meta) this.#meta.faults++
       const rule: FaultRule = { id: Number(id), ...stored }
@@ -251,7 +274,7 @@ export class RedisSession implements SessionState {
 
   removeNamedFault(name: string): Promise<boolean> {
     this.#meta = undefined
-    return this.#run('psRemoveNamedFault', name).then((removed) => removed === 1)
+    return this.#run('psRemoveNamedFault', name, this.#ctx.prefix).then((removed) => removed === 1)
   }
 
   listFaults(): Promise<FaultRule[]> {
@@ -265,7 +288,7 @@ export class RedisSession implements SessionState {
 
   removeFault(id: number): Promise<boolean> {
     this.#meta = undefined
-    return this.#run('psRemoveFault', String(id)).then((removed) => removed === 1)
+    return this.#run('psRemoveFault', String(id), this.#ctx.prefix).then((removed) => removed === 1)
   }
 
   clearFaults(): Promise<void> {
@@ -451,7 +474,7 @@ export class RedisSession implements SessionState {
   reset(): Promise<void> {
     this.#meta = undefined
     this.#ahead = undefined
-    return this.#run('psReset', this.#ctx.template).then(() => undefined)
+    return this.#run('psReset', this.#ctx.template, this.#ctx.prefix).then(() => undefined)
   }
 
   contents(): Promise<SessionContents> {
@@ -475,10 +498,13 @@ export class RedisSession implements SessionState {
     })
   }
 
-  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): Promise<void> {
+  load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): Promise<void | StorageRefusal> {
     this.#meta = undefined
     this.#ahead = undefined
-    return this.#run('psLoad', encodeWorld(world, clock, rateLimit)).then(() => undefined)
+    const costs = [petsBytes(world.pets.all()), world.faults.length * ruleBytes, this.#limit]
+    return this.#run('psLoad', encodeWorld(world, clock, rateLimit), this.#ctx.prefix, ...costs).then((reply) =>
+      this.#refusal(reply),
+    )
   }
 
   summary(): Promise<SessionSummary> {

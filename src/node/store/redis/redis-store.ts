@@ -3,6 +3,7 @@ import { Redis, ReplyError } from 'ioredis'
 import { ApiError } from '../../../core/http/errors.js'
 import type { ReadAhead, SessionStore } from '../../../core/sessions/port.js'
 import type { MaybePromise } from '../../../core/state/maybe-promise.js'
+import type { BudgetReport } from '../../../core/budget/memory-budget.js'
 import { defaultSessionName, type StartState } from '../../../core/sessions/memory-store.js'
 import { encodeWorld } from './codec.js'
 import { defineScripts, type RunScript } from './commands.js'
@@ -54,9 +55,19 @@ export const storeUnavailable = (): ApiError =>
 
 const timedOut = (error: unknown): boolean => /timed out/i.test(String((error as Error)?.message))
 
-// A script's own error is a bug (500); anything else (closed, timed out, not connected) is Redis away.
+/** The answer when Redis refuses a write at its `maxmemory` (noeviction): 507, nothing was changed. */
+export const storeFull = (): ApiError =>
+  new ApiError(
+    507,
+    'The state store (Redis) is full (its maxmemory): nothing was changed. To free it, reset sessions ' +
+      '(POST /__admin/reset) or delete them (DELETE /__admin/sessions/{name}); or give Redis a larger maxmemory.',
+  )
+
+// A script's own error is a bug (500); Redis at its maxmemory refuses (507); anything else (closed, timed
+// out, not connected) is Redis away.
 const failed = (error: unknown): never => {
   countStoreError(error instanceof ReplyError ? 'refused' : timedOut(error) ? 'timeout' : 'unreachable')
+  if (error instanceof ReplyError && String((error as Error).message).startsWith('OOM')) throw storeFull()
   if (
     error instanceof ReplyError &&
     !/^(LOADING|BUSY|READONLY|MASTERDOWN|TRYAGAIN)/.test(String((error as Error).message))
@@ -261,6 +272,33 @@ export class RedisSessionStore implements SessionStore {
           .slice(0, 200)
         return `The state store (Redis) refuses writes: ${reply}`
       },
+    )
+  }
+
+  /**
+   * The budget's state share as every replica of the prefix charges it in Redis (pets, rules,
+   * sessions; the scripts enforce it). The journal lives in Redis, bounded per session by
+   * --journal-size and each entry's cuts, not by the journal share: its figures are null and 0.
+   */
+  memory(): Promise<BudgetReport> {
+    const budget = this.#ctx.start.budget
+    const finite = (bytes: number | undefined): number | null =>
+      bytes !== undefined && Number.isFinite(bytes) ? bytes : null
+    return this.#initialisedThen(() =>
+      this.#run('psMemory', this.#prefix).then((reply) => {
+        const [pets, rules, sessions] = (reply as string[]).map(Number) as [number, number, number]
+        const used = pets + rules + sessions
+        return {
+          budgetBytes: finite(budget?.budgetBytes),
+          usedBytes: used,
+          state: {
+            shareBytes: finite(budget?.stateShareBytes),
+            usedBytes: used,
+            parts: { pets, rules, sessions, streams: 0, deprecations: 0, rateLimits: 0 },
+          },
+          journal: { shareBytes: null, usedBytes: 0, entries: 0 },
+        }
+      }, failed),
     )
   }
 

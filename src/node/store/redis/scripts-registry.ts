@@ -1,5 +1,6 @@
-import { luaWorld } from './lua-common.js'
 import { maxTombstones } from '../../../core/sessions/tombstones.js'
+import { sessionBytes } from '../../../core/budget/costs.js'
+import { luaBudget, luaWorld } from './lua-common.js'
 
 /**
  * The session registry's scripts. ARGV[1] is the key prefix; the registry is
@@ -10,8 +11,8 @@ import { maxTombstones } from '../../../core/sessions/tombstones.js'
  * keys carry the TTL (and a minute), so Redis forgets what nobody sweeps.
  */
 
-/** Redis' clock in ms; dropping a session idle past the TTL with its tombstone; setting its keys' TTL. */
-const luaLifecycle = `
+/** Redis' clock in ms; dropping a session idle past the TTL with its tombstone (and its bytes); setting its keys' TTL. */
+const luaLifecycle = `${luaBudget}
 local function nowMs()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -20,6 +21,7 @@ local function expireKeys(b, ms)
   for _, s in ipairs(ALL) do redis.call('PEXPIRE', b .. s, ms) end
 end
 local function entomb(P, name, now, ttl)
+  budgetDrop(P, P .. ':s:' .. name .. ':', ${sessionBytes})
   dropKeys(P .. ':s:' .. name .. ':')
   redis.call('ZREM', P .. ':reg', name)
   redis.call('PUBLISH', P .. ':ev:' .. name, '')
@@ -47,8 +49,9 @@ local function sweep(P, now, ttl)
 end
 `
 
-const luaDrop = `
+const luaDrop = `${luaBudget}
 local function drop(P, name)
+  budgetDrop(P, P .. ':s:' .. name .. ':', ${sessionBytes})
   dropKeys(P .. ':s:' .. name .. ':')
   redis.call('ZREM', P .. ':reg', name)
   -- An empty message ends the session's event streams on every replica.
@@ -139,6 +142,9 @@ if stone then
 end
 copyWorld(tpl, b)
 redis.call('DEL', b .. 'j', b .. 'jn', b .. 'w', b .. 'wo', b .. 'd')
+-- A session's own cost (sessionBytes), counted, never refused: selecting one is a read.
+redis.call('HSET', b .. 'm', 'bs', '1')
+redis.call('HINCRBY', P .. ':mem', 'sessions', ${sessionBytes})
 touch()
 if ttl > 0 then expireKeys(b, ttl + 60000) end
 return answer('\\002')
@@ -173,6 +179,13 @@ drop(P, name)
 return 1
 `
 
+/** What the budget's state share holds on this prefix (ARGV: prefix): pets, rules, sessions bytes. */
+export const memoryScript = `
+local got = redis.call('HMGET', ARGV[1] .. ':mem', 'pets', 'rules', 'sessions')
+for i = 1, 3 do got[i] = got[i] or '0' end
+return got
+`
+
 /** The default session's pets, the number of sessions and of drops (ARGV: prefix, TTL ms), once the idle ones are swept. */
 export const statsScript = `${luaWorld}${luaLifecycle}
 local P = ARGV[1]
@@ -180,18 +193,34 @@ local dropped = sweep(P, nowMs(), tonumber(ARGV[2]))
 return { redis.call('ZCARD', P .. ':s:default:i'), redis.call('ZCARD', P .. ':reg'), tonumber(redis.call('GET', P .. ':dropped') or '0'), dropped }
 `
 
-/** Back to the start (ARGV: base, template base): the world copied, journal emptied (its ids go on), windows, counters and coverage gone. */
-export const resetScript = `${luaWorld}
+/**
+ * Back to the start (ARGV: base, template base, prefix): the world copied, journal emptied (its ids
+ * go on), windows, counters and coverage gone; the start world is charged nothing.
+ */
+export const resetScript = `${luaWorld}${luaBudget}
 local b = ARGV[1]
+budgetResize(ARGV[3], b, 0, 0, -1, 'pets')
+local bs = redis.call('HGET', b .. 'm', 'bs')
 copyWorld(ARGV[2], b)
 redis.call('DEL', b .. 'j', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn')
+if bs then redis.call('HSET', b .. 'm', 'bs', bs) end
 return 1
 `
 
-/** A snapshot load (ARGV: base, world JSON): the world, clock and rate limit (in its meta) at once, windows fresh; the journal stays. */
-export const loadScript = `${luaWorld}
+/**
+ * A snapshot load (ARGV: base, world JSON, prefix, its pets' cost, its rules' cost, the budget's
+ * state share or -1): the world, clock and rate limit (in its meta) at once, windows fresh; the
+ * journal stays. Answers 1, or a refusal of the budget (luaBudget), changing nothing.
+ */
+export const loadScript = `${luaWorld}${luaBudget}
 local b = ARGV[1]
+local pets, rules = tonumber(ARGV[4]), tonumber(ARGV[5])
+local refused = budgetResize(ARGV[3], b, pets, rules, tonumber(ARGV[6]), 'pets')
+if refused then return refused end
+local bs = redis.call('HGET', b .. 'm', 'bs')
 writeWorld(b, cjson.decode(ARGV[2]))
+redis.call('HSET', b .. 'm', 'bp', string.format('%.0f', pets), 'br', string.format('%.0f', rules))
+if bs then redis.call('HSET', b .. 'm', 'bs', bs) end
 redis.call('DEL', b .. 'w', b .. 'wo')
 return 1
 `

@@ -1,4 +1,5 @@
-import { luaDraw, luaFormat } from './lua-common.js'
+import { ruleBytes } from '../../../core/budget/costs.js'
+import { luaBudget, luaDraw, luaFormat } from './lua-common.js'
 
 /**
  * One session's atomic changes, each a script (ARGV[1]: the session's base
@@ -26,13 +27,16 @@ return '[' .. table.concat(redis.call('ZRANGE', ARGV[1] .. ARGV[2], 0, tonumber(
 
 /**
  * Creates a pet (ARGV: base, most pets, the JSON after `"id":N,`, status or
- * ''): its id, or '' when full (at capacity, or ids used up).
+ * '', prefix, its cost, the budget's state share or -1): its id, '' when full
+ * (at capacity, or ids used up), or a refusal of the budget (luaBudget).
  */
-export const createPetScript = `${luaFormat}
+export const createPetScript = `${luaFormat}${luaBudget}
 local b = ARGV[1]
 if redis.call('ZCARD', b .. 'i') >= tonumber(ARGV[2]) then return '' end
 local id = tonumber(redis.call('HGET', b .. 'm', 'nextId'))
 if id > 9007199254740991 then return '' end
+local refused = budgetGrow(ARGV[5], b, 'pets', tonumber(ARGV[6]), tonumber(ARGV[7]))
+if refused then return refused end
 local sid = fmt(id)
 local json = '{"id":' .. sid .. ',' .. ARGV[3]
 redis.call('ZADD', b .. 'i', sid, json)
@@ -41,12 +45,19 @@ redis.call('HSET', b .. 'm', 'nextId', fmt(id + 1))
 return sid
 `
 
-/** Replaces every pet (ARGV: base, then id, status, JSON for each): new ids continue after the largest. */
-export const replacePetsScript = `${luaFormat}
+/**
+ * Replaces every pet (ARGV: base, prefix, their cost, the budget's state share or -1, then id,
+ * status, JSON for each): new ids continue after the largest. Answers 1, or a refusal of the
+ * budget (luaBudget), changing nothing.
+ */
+export const replacePetsScript = `${luaFormat}${luaBudget}
 local b = ARGV[1]
+local br = tonumber(redis.call('HGET', b .. 'm', 'br') or '0')
+local refused = budgetResize(ARGV[2], b, tonumber(ARGV[3]), br, tonumber(ARGV[4]), 'pets')
+if refused then return refused end
 redis.call('DEL', b .. 'i', b .. 'i:available', b .. 'i:pending', b .. 'i:sold')
 local largest = 0
-for i = 2, #ARGV, 3 do
+for i = 5, #ARGV, 3 do
   redis.call('ZADD', b .. 'i', ARGV[i], ARGV[i + 2])
   if ARGV[i + 1] ~= '' then redis.call('ZADD', b .. 'i:' .. ARGV[i + 1], ARGV[i], ARGV[i + 2]) end
   largest = math.max(largest, tonumber(ARGV[i]))
@@ -55,21 +66,25 @@ redis.call('HSET', b .. 'm', 'nextId', fmt(largest + 1))
 return 1
 `
 
-const luaRemoveRule = `
-local function removeRule(b, id)
+// A rule removed gives back its cost (ruleBytes), as far as the session was charged for rules.
+const luaRemoveRule = `${luaBudget}
+local function removeRule(b, id, P)
   if redis.call('LREM', b .. 'f', 0, id) == 0 then return 0 end
   redis.call('HDEL', b .. 'fj', id)
   redis.call('HDEL', b .. 'fm', id)
   redis.call('HDEL', b .. 'fr', id)
   local name = redis.call('HGET', b .. 'fn', 'i:' .. id)
   if name then redis.call('HDEL', b .. 'fn', 'i:' .. id, 'n:' .. name) end
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+  local rules = tonumber(had[2] or '0')
+  if rules > 0 then budgetResize(P, b, tonumber(had[1] or '0'), math.max(0, rules - ${ruleBytes}), -1, 'rules') end
   return 1
 end
 `
 
 /**
  * The first rule that applies (ARGV: base, operation, petId as sent, '1' when
- * there is a petId, then the request's facts: see rule-match.ts): matched on
+ * there is a petId, prefix, then the request's facts: see rule-match.ts): matched on
  * operation and petId, then on every fact its `when` requires being among the
  * request's, then a draw for a rule with a probability below 1, counted down
  * and removed at zero, in one change. Answers { rule JSON, remaining or '' }, or nil.
@@ -80,7 +95,7 @@ local offered
 local function offers(fact)
   if not offered then
     offered = {}
-    for i = 5, #ARGV do offered[ARGV[i]] = true end
+    for i = 6, #ARGV do offered[ARGV[i]] = true end
   end
   return offered[fact] == true
 end
@@ -110,7 +125,7 @@ for _, id in ipairs(redis.call('LRANGE', b .. 'f', 0, -1)) do
     if redis.call('HEXISTS', b .. 'fr', id) == 1 then
       local left = redis.call('HINCRBY', b .. 'fr', id, -1)
       remaining = fmt(left)
-      if left <= 0 then removeRule(b, id) end
+      if left <= 0 then removeRule(b, id, ARGV[5]) end
     end
     return { json, remaining }
   end
@@ -118,10 +133,15 @@ end
 return false
 `
 
-/** Adds a rule (ARGV: base, the JSON after `"id":N`, match line, times or '', most rules): its id, or false at the cap. */
-export const addFaultScript = `${luaFormat}
+/**
+ * Adds a rule (ARGV: base, the JSON after `"id":N`, match line, times or '', most rules, prefix,
+ * the budget's state share or -1): its id, false at the cap, or a refusal of the budget (luaBudget).
+ */
+export const addFaultScript = `${luaFormat}${luaBudget}
 local b = ARGV[1]
 if redis.call('LLEN', b .. 'f') >= tonumber(ARGV[5]) then return false end
+local refused = budgetGrow(ARGV[6], b, 'rules', ${ruleBytes}, tonumber(ARGV[7]))
+if refused then return refused end
 local id = redis.call('HGET', b .. 'm', 'nf')
 redis.call('HSET', b .. 'm', 'nf', fmt(tonumber(id) + 1))
 redis.call('RPUSH', b .. 'f', id)
@@ -133,17 +153,20 @@ return id
 
 /**
  * Sets the rule of a name (ARGV: base, name, the JSON after `"id":N`, match
- * line, times or '', most rules): replaced in place (id and place kept,
- * remaining restarted from times), else added under the next id. Answers
- * { id, 1 when created else 0 }, or false at the cap. One script, so that two
- * replicas PUTting one name leave one rule.
+ * line, times or '', most rules, prefix, the budget's state share or -1):
+ * replaced in place (id and place kept, remaining restarted from times), else
+ * added under the next id. Answers { id, 1 when created else 0 }, false at the
+ * cap, or a refusal of the budget (luaBudget; a replace costs nothing more).
+ * One script, so that two replicas PUTting one name leave one rule.
  */
-export const putFaultScript = `${luaFormat}
+export const putFaultScript = `${luaFormat}${luaBudget}
 local b, name = ARGV[1], ARGV[2]
 local id = redis.call('HGET', b .. 'fn', 'n:' .. name)
 local created = 0
 if not id then
   if redis.call('LLEN', b .. 'f') >= tonumber(ARGV[6]) then return false end
+  local refused = budgetGrow(ARGV[7], b, 'rules', ${ruleBytes}, tonumber(ARGV[8]))
+  if refused then return refused end
   id = redis.call('HGET', b .. 'm', 'nf')
   redis.call('HSET', b .. 'm', 'nf', fmt(tonumber(id) + 1))
   redis.call('RPUSH', b .. 'f', id)
@@ -156,11 +179,11 @@ if ARGV[5] ~= '' then redis.call('HSET', b .. 'fr', id, ARGV[5]) else redis.call
 return { id, created }
 `
 
-/** Removes the rule of a name (ARGV: base, name): 1, or 0 when there is none. */
+/** Removes the rule of a name (ARGV: base, name, prefix): 1, or 0 when there is none. */
 export const removeNamedFaultScript = `${luaRemoveRule}
 local id = redis.call('HGET', ARGV[1] .. 'fn', 'n:' .. ARGV[2])
 if not id then return 0 end
-return removeRule(ARGV[1], id)
+return removeRule(ARGV[1], id, ARGV[3])
 `
 
 /** The rules in creation order (ARGV: base): JSON, remaining or '' for each. */
@@ -174,9 +197,9 @@ end
 return out
 `
 
-/** Removes a rule (ARGV: base, id): 1, or 0 when there is none. */
+/** Removes a rule (ARGV: base, id, prefix): 1, or 0 when there is none. */
 export const removeFaultScript = `${luaRemoveRule}
-return removeRule(ARGV[1], ARGV[2])
+return removeRule(ARGV[1], ARGV[2], ARGV[3])
 `
 
 /** The latency of the next answer (ARGV: base): a draw from the range, nil when the session has none. */

@@ -1,0 +1,25 @@
+/** What the memory budget holds apart: the state share's parts, and the journal's share. */
+export type BudgetPart = 'pets' | 'rules' | 'sessions' | 'streams' | 'deprecations' | 'rateLimits'
+
+/**
+ * A write the memory budget refused, as data: the store answers it instead of
+ * changing anything, and the HTTP layer maps it to a 507 in one place
+ * (insufficient-storage.ts). Knows nothing of HTTP.
+ */
+export interface StorageRefusal {
+  refused: 'memory'
+  /** What the write would have grown. */
+  part: BudgetPart
+  /** Bytes the write needed. */
+  neededBytes: number
+  /** Bytes left in the state share when it was refused. */
+  freeBytes: number
+  /** The whole budget, bytes. */
+  budgetBytes: number
+  /** The part holding the most of the state share, and its bytes: what to free first. */
+  largest: { part: BudgetPart; bytes: number }
+}
+
+/** Whether a store's answer is a refusal of the memory budget. */
+export const isStorageRefusal = (value: unknown): value is StorageRefusal =>
+  typeof value === 'object' && value !== null && (value as { refused?: unknown }).refused === 'memory'
