@@ -267,6 +267,8 @@ export function prepareMock(
     observe: options.observe,
   })
   const streams = journalStreams(budget)
+  // What health and the metrics show of the budget: on a shared store, the shared state's.
+  const memoryReport = () => sessions.memory?.() ?? budget.report()
   // One guard for every guarded /__admin route, metrics included (a global route: an unscoped token).
   const adminTokenGuard = adminScopes({ tokens: adminTokens, logger, sessionNameOf })
   const ready = options.observe?.ready ?? (() => whenReady(sessions.stats(), () => undefined))
@@ -304,7 +306,7 @@ export function prepareMock(
       adminRoutes({
         sessions,
         version: packageVersion,
-        memory: () => sessions.memory?.() ?? budget.report(),
+        memory: memoryReport,
         budget,
         bodyLimit,
         transport,
@@ -330,7 +332,10 @@ export function prepareMock(
       }),
     )
     if (metrics)
-      app.route('/__admin/', metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams) }, adminTokenGuard))
+      app.route(
+        '/__admin/',
+        metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams, memoryReport) }, adminTokenGuard),
+      )
     spec.operations.forEach((operation, i) => app.on([operation.method], [operation.routePath], chains[i]!))
     return app
   }

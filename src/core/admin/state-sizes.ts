@@ -1,3 +1,5 @@
+import type { BudgetReport } from '../budget/memory-budget.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
 import type { SessionStore } from '../sessions/port.js'
 import type { StateSizes } from '../observe/observer.js'
 
@@ -6,7 +8,11 @@ import type { StateSizes } from '../observe/observer.js'
  * event streams open on this process. On a store that lives elsewhere the summaries are one batch
  * of reads (the store batches the calls of one turn); bounded by --max-sessions.
  */
-export const stateSizes = async (sessions: SessionStore, streams: { readonly open: number }): Promise<StateSizes> => {
+export const stateSizes = async (
+  sessions: SessionStore,
+  streams: { readonly open: number },
+  memory?: () => MaybePromise<BudgetReport>,
+): Promise<StateSizes> => {
   const all = await sessions.sessions()
   const summaries = await Promise.all(all.map((session) => session.summary()))
   const sizes: StateSizes = { sessions: summaries.length, pets: 0, journalEntries: 0, faultRules: 0, eventStreams: 0 }
@@ -16,5 +22,9 @@ export const stateSizes = async (sessions: SessionStore, streams: { readonly ope
     sizes.faultRules += summary.faults
   }
   sizes.eventStreams = streams.open
+  if (memory) {
+    const report = await memory()
+    sizes.memory = { usedBytes: report.usedBytes, budgetBytes: report.budgetBytes }
+  }
   return sizes
 }

@@ -74,6 +74,8 @@ export interface StateSizes {
   faultRules: number
   /** Event streams open on this process (GET /__admin/requests/stream). */
   eventStreams: number
+  /** What the memory budget holds in bytes (on Redis: the shared state's share), and the budget; null for none. */
+  memory?: { usedBytes: number; budgetBytes: number | null }
 }
 
 /** What the app hands a metrics source at each scrape. */

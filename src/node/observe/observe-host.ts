@@ -30,7 +30,6 @@ export interface ObserveHostInput {
    * The hook for a memory budget (another issue adds the budget): the share in use, 0 to 1, as
    * `petstore_mock_memory_budget_used_ratio`. No budget exists yet: nothing passes it.
    */
-  memoryBudgetUsed?: () => number
 }
 
 const missingPackage = (error: unknown): boolean =>
@@ -75,7 +74,6 @@ export const observeHost = async (input: ObserveHostInput): Promise<HostObserve>
       version: input.version,
       store: input.store === undefined ? 'memory' : 'redis',
       ...(input.proxy && { proxy: input.proxy }),
-      ...(input.memoryBudgetUsed && { memoryBudgetUsed: input.memoryBudgetUsed }),
     })
     options.requests = metrics.requests
     options.metrics = metrics.metrics

@@ -16,7 +16,6 @@ export interface RegistrySources {
    * The memory budget's use, 0 to 1 (`petstore_mock_memory_budget_used_ratio`): the hook for the
    * budget another issue adds; no budget exists yet, so nothing passes it and the series is absent.
    */
-  memoryBudgetUsed?: () => number
 }
 
 /** The series' names (docs/reference/metrics.md describes each, its labels and cardinality). */
@@ -32,6 +31,8 @@ export const metricNames = {
   proxyForwarded: 'petstore_mock_proxy_forwarded_total',
   proxyViolations: 'petstore_mock_proxy_violations_total',
   memoryBudget: 'petstore_mock_memory_budget_used_ratio',
+  memoryUsed: 'petstore_mock_memory_used_bytes',
+  memoryBudgetBytes: 'petstore_mock_memory_budget_bytes',
   info: 'petstore_mock_info',
 } as const
 
@@ -192,22 +193,34 @@ export const createRegistry = (sources: RegistrySources): MetricsRegistry => {
     })
   }
 
-  const { memoryBudgetUsed } = sources
-  if (memoryBudgetUsed) {
+  // The memory budget (budget/): registered at the first scrape whose sizes carry it (the budget's
+  // gauges only when there is one), so that a host without it shows none of these series.
+  const memoryGauge = (name: string, help: string, read: (memory: NonNullable<StateSizes['memory']>) => number) =>
     new Gauge({
-      name: metricNames.memoryBudget,
-      help: 'Share of the memory budget in use on this replica, 0 to 1.',
+      name,
+      help,
       registers: [registry],
       collect() {
-        this.set(memoryBudgetUsed())
+        this.set(sizes?.memory === undefined ? Number.NaN : read(sizes.memory))
       },
     })
+  let memoryShown = false
+  const showMemory = (memory: StateSizes['memory']): void => {
+    if (memoryShown || memory === undefined) return
+    memoryShown = true
+    memoryGauge(metricNames.memoryUsed, shared('Bytes the memory budget counts as held', store), (m) => m.usedBytes)
+    if (memory.budgetBytes === null) return
+    memoryGauge(metricNames.memoryBudgetBytes, 'The memory budget, bytes.', (m) => m.budgetBytes ?? Number.NaN)
+    memoryGauge(metricNames.memoryBudget, shared('Share of the memory budget in use, 0 to 1', store), (m) =>
+      m.budgetBytes ? m.usedBytes / m.budgetBytes : Number.NaN,
+    )
   }
 
   return {
     contentType: registry.contentType,
     scrape: (read) => {
       sizes = read
+      showMemory(read?.memory)
       return registry.metrics()
     },
   }

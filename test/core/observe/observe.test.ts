@@ -276,6 +276,33 @@ describe('GET /__admin/metrics', () => {
     await request('/v1/pets', postJson({ name: 'b', categoryId: 1 }, { 'X-Mock-Session': 'other' }))
     await request('/__admin/faults', admin('POST', { operation: 'getPet', status: 500 }))
     await request('/__admin/metrics')
-    expect(sizes).toEqual([{ sessions: 2, pets: 3, journalEntries: 3, faultRules: 1, eventStreams: 0 }])
+    expect(sizes).toEqual([
+      {
+        sessions: 2,
+        pets: 3,
+        journalEntries: 3,
+        faultRules: 1,
+        eventStreams: 0,
+        memory: { usedBytes: expect.any(Number), budgetBytes: null },
+      },
+    ])
+  })
+
+  it('hands the host the memory budget and what it holds, as health shows them', async () => {
+    const sizes: { memory?: { usedBytes: number; budgetBytes: number | null } }[] = []
+    const { request } = contractApp({
+      maxMemory: 64,
+      observe: {
+        metrics: async (scope) => {
+          sizes.push(await scope.sizes())
+          return text()
+        },
+      },
+    })
+    await request('/v1/pets', postJson({ name: 'x'.repeat(500), categoryId: 1 }, { 'X-Mock-Session': 'big' }))
+    await request('/__admin/metrics')
+    const health = (await (await request('/__admin/health')).json()) as { memory: { usedBytes: number } }
+    expect(sizes[0]!.memory).toEqual({ usedBytes: health.memory.usedBytes, budgetBytes: 64 * 2 ** 20 })
+    expect(sizes[0]!.memory!.usedBytes).toBeGreaterThan(1000)
   })
 })

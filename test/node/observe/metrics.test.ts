@@ -156,17 +156,20 @@ describe('the Prometheus registry (prom-client)', () => {
     expect(samples.get('petstore_mock_proxy_violations_total{operation="request"}')).toBe(1)
   })
 
-  it('has a hook for the memory budget, absent until a budget exists', async () => {
-    const { samples, type } = parse(
-      await createRegistry({
-        requests: new RequestCounts(),
-        version: '1',
-        store: 'memory',
-        memoryBudgetUsed: () => 0.25,
-      }).scrape(sizes),
+  it('shows the memory budget and what it holds, from the sizes of the scrape; none without a budget', async () => {
+    const registry = () => createRegistry({ requests: new RequestCounts(), version: '1', store: 'memory' })
+    const held = parse(
+      await registry().scrape({ ...sizes, memory: { usedBytes: 64 * 2 ** 20, budgetBytes: 256 * 2 ** 20 } }),
     )
-    expect(samples.get(metricNames.memoryBudget)).toBe(0.25)
-    expect(type.get(metricNames.memoryBudget)).toBe('gauge')
+    expect(held.samples.get(metricNames.memoryUsed)).toBe(64 * 2 ** 20)
+    expect(held.samples.get(metricNames.memoryBudgetBytes)).toBe(256 * 2 ** 20)
+    expect(held.samples.get(metricNames.memoryBudget)).toBe(0.25)
+    expect(held.type.get(metricNames.memoryBudget)).toBe('gauge')
+    const unbounded = parse(await registry().scrape({ ...sizes, memory: { usedBytes: 1024, budgetBytes: null } }))
+    expect(unbounded.samples.get(metricNames.memoryUsed)).toBe(1024)
+    expect(unbounded.samples.has(metricNames.memoryBudgetBytes)).toBe(false)
+    expect(unbounded.samples.has(metricNames.memoryBudget)).toBe(false)
+    expect(parse(await registry().scrape(sizes)).samples.has(metricNames.memoryUsed)).toBe(false)
   })
 })
 
