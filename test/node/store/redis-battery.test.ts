@@ -61,6 +61,21 @@ describe('the hostile battery on two replicas and one Redis', () => {
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200))
     }
     expect(status).toBe(200)
+    // Redis answers LOADING (503 here) while it reads its file back, and each replica reconnects on
+    // its own: the read-back starts once both read a pet of the battery (bounded: 30 s).
+    const probe = report.created[0]!
+    for (const url of urls) {
+      let read = 0
+      for (let i = 0; i < 150 && read !== 200; i++) {
+        const res = await fetch(`${url}/v1/pets/${probe.id}`, {
+          headers: { Authorization: 'Bearer battery', 'X-Mock-Session': probe.session },
+        })
+        read = res.status
+        await res.arrayBuffer()
+        if (read !== 200) await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+      expect(read).toBe(200)
+    }
     const again = await hostileBatteryReadBack(urls, report)
     expect(again).toEqual([])
     expect((await memoryOf(urls[0]!)).state).toEqual(first!.state)
