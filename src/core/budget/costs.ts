@@ -15,6 +15,15 @@ const twoByte = /[^\u0000-\u00ff]/
 /** What a text's characters cost: two bytes each when V8 keeps it at one byte a character, else four. */
 export const charBytes = (text: string): number => (twoByte.test(text) ? 4 : 2) * text.length
 
+/**
+ * The cost of a Latin-1 text (a URL, a header name or value): 24 and two bytes a character, as
+ * {@link charBytes} would say, without its test. HTTP gives header values and the request line as
+ * bytes, which Node's parser and the Fetch API's ByteString hand over as Latin-1 strings, which V8
+ * keeps at one byte a character: the journal counts every request's headers this way (a regular
+ * expression per header was a fifth of what the journal cost a request; measured in a CPU profile).
+ */
+export const latin1TextBytes = (text: string): number => 24 + 2 * text.length
+
 /** A text's cost: header and its characters ({@link charBytes}). */
 export const textBytes = (text: string): number => 24 + charBytes(text)
 

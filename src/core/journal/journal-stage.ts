@@ -89,8 +89,10 @@ const record = (
   const reset =
     res === undefined ||
     shapedBy?.some((s: Shaping) => s.by === 'fault' && (s.fault === 'connection_reset' || s.fault === 'hang'))
-  // Long URLs and header values are cut, so that an entry's bytes are bounded; the cuts are listed.
-  const cut: string[] = []
+  // Long URLs and header values are cut, so that an entry's bytes are bounded; the cuts are listed
+  // (in one array kept for every request: almost none is cut, and this is synchronous).
+  const cut = cuts
+  cut.length = 0
   const entry: Omit<JournalRecord, 'id'> = {
     time: Date.now(),
     method: c.req.method,
@@ -103,7 +105,7 @@ const record = (
   }
   const fingerprint = apiKeyOf(authorizationOf(c))
   if (fingerprint !== undefined) entry.apiKeyFingerprint = fingerprint
-  if (cut.length > 0) entry.cut = cut
+  if (cut.length > 0) entry.cut = cut.slice()
   const bodyText = c.get('bodyText')
   if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
   if (shapedBy !== undefined) entry.shapedBy = shapedBy
@@ -116,6 +118,8 @@ const record = (
 }
 
 const passOn = (_: unknown, res: Response): Response => res
+
+const cuts: string[] = []
 
 // The last Authorization header and its key's fingerprint: a client sends the same one on every request.
 let lastHeader: string | undefined

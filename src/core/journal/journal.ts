@@ -1,5 +1,5 @@
 import type { BudgetPort, JournalCharge, JournalOwner } from '../budget/budget-port.js'
-import { textBytes } from '../budget/costs.js'
+import { latin1TextBytes, textBytes } from '../budget/costs.js'
 import { keptPrefix } from '../state/own-copy.js'
 
 /** How an answer was shaped by the mock's controls, when it was. */
@@ -218,18 +218,33 @@ const listBytes = (list: readonly string[]): number => {
   return bytes
 }
 
+// Header names and values and the URL are Latin-1 texts (budget/costs.ts: latin1TextBytes): counted
+// without a test each.
+const headerListBytes = (list: readonly string[]): number => {
+  let bytes = 16 + 8 * list.length
+  for (const text of list) bytes += latin1TextBytes(text)
+  return bytes
+}
+
+const headerObjectBytes = (headers: Readonly<Record<string, string>>): number => {
+  let bytes = 16
+  for (const name in headers) bytes += 16 + latin1TextBytes(name) + latin1TextBytes(headers[name]!)
+  return bytes
+}
+
 const keptBodyBytes = (body: KeptBody | undefined): number => (body ? 48 + textBytes(body.text) : 0)
 
 /** What an entry costs the journal's share of the memory budget (see budget/costs.ts). */
 export const recordBytes = (record: Omit<JournalRecord, 'id'>): number => {
   const response = record.response
-  let bytes = 400 + textBytes(record.url) + textBytes(record.path) + listBytes(record.headers)
+  // The path as hono gives it is decoded (it may hold any character); the URL is percent-encoded.
+  let bytes = 400 + latin1TextBytes(record.url) + textBytes(record.path) + headerListBytes(record.headers)
   bytes += keptBodyBytes(record.body)
   if (response) {
     bytes += 64 + keptBodyBytes(response.body)
     bytes += Array.isArray(response.headers)
-      ? listBytes(response.headers as string[])
-      : listBytes(Object.entries(response.headers).flat())
+      ? headerListBytes(response.headers as string[])
+      : headerObjectBytes(response.headers as Readonly<Record<string, string>>)
   }
   if (record.shapedBy) bytes += 96 * record.shapedBy.length
   if (record.violations) bytes += listBytes(record.violations)
