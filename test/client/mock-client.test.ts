@@ -227,6 +227,7 @@ describe('createMockClient against the CLI on a socket', () => {
     expect(Object.fromEntries(first!)).toEqual({ operation: 'getPet', status: '503' })
     expect(Object.fromEntries(waited!)).toMatchObject({ operation: 'getPet', status: '503', count: '1' })
     expect(waited!.get('wait')).toMatch(/^\d+ms$/)
+    // The wait asked of the server is what is left of timeoutMs (a value the client sends, not a measurement).
     expect(Number(waited!.get('wait')!.slice(0, -2))).toBeLessThanOrEqual(300)
     expect(Object.fromEntries(received!)).toEqual({ limit: '20' })
     expect(error).toBeInstanceOf(RequestNotReceivedError)
