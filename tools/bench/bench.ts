@@ -19,7 +19,8 @@ const coldRuns = Number(process.env['BENCH_COLD_RUNS'] ?? 15)
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const image = process.env['BENCH_IMAGE']
 // BENCH_ONLY=redis runs the Redis store's section alone (its ratios are to the memory store of the same run),
-// BENCH_ONLY=yaml the YAML section alone (its ratios are to the same data as JSON in the same run).
+// BENCH_ONLY=yaml the YAML section alone (its ratios are to the same data as JSON in the same run), BENCH_ONLY=metrics
+// what metrics cost alone (its points then taken against a ratio of 100 %: an upper bound).
 const only = process.env['BENCH_ONLY']
 
 /** The budgets of issue 8, as ratios to the baseline measured in the same run. */
@@ -87,6 +88,12 @@ const startUp = () => {
     { name: 'bin', argv: [node, binPath] },
     { name: 'cmd', argv: [node, ...nodeFlags, bundlePath] },
     { name: 'uncached', argv: [node, binPath], env: { NODE_DISABLE_COMPILE_CACHE: '1' } },
+    // Tracing configured (issue 31): the optional OpenTelemetry packages loaded; nothing listens there.
+    {
+      name: 'traced',
+      argv: [node, binPath],
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_SERVICE_NAME: 'bench' },
+    },
   ])
   results['coldStartMs'] = cold
   const base = median(cold['baseline']!)
@@ -94,6 +101,8 @@ const startUp = () => {
   startRow('node dist/bin.js (npm start, the package bin)', cold['bin']!, base)
   startRow(`the image's CMD on the host: node ${nodeFlags.join(' ')} dist/bundle/bin.js`, cold['cmd']!, base)
   startRow('node dist/bin.js, compile cache off (a first start)', cold['uncached']!, base, false)
+  // The rows above run with tracing not configured: OpenTelemetry is not loaded at all. This one shows what loading it costs.
+  startRow('node dist/bin.js, tracing configured (OTEL_EXPORTER_OTLP_ENDPOINT)', cold['traced']!, base, false)
   if (image) containerStart(image)
 }
 
@@ -197,6 +206,36 @@ const throughput = async (baseline: ServerProcess, label: string, logArgs: strin
     }
   } finally {
     await server.stop()
+  }
+  return figures
+}
+
+/**
+ * What metrics (on by default) cost: the default server beside one with `--metrics off`, load by load
+ * in turn, {@link rounds} times. Points: how many points of the ratio to bare node:http the metrics
+ * take (the silent run's ratio × (off / on − 1)); issue 31 allows 5.
+ */
+const metricsCost = async (silentRatios: Record<string, number>) => {
+  const on = await startServer(['--log', 'silent', '--max-pets', '5000000'])
+  const off = await startServer(['--log', 'silent', '--max-pets', '5000000', '--metrics', 'off'])
+  const figures: Record<string, { onOverOff: number; points: number }> = {}
+  try {
+    for (const load of standardLoads(5).filter((l) => !l.name.includes('status='))) {
+      const c = await compare(off.url, load, on.url, load)
+      const points = 100 * (silentRatios[load.name] ?? 1) * (1 / c.ratio - 1)
+      figures[load.name] = { onOverOff: c.ratio, points }
+      row(
+        'metrics cost',
+        `${load.name}: metrics on (default) against --metrics off`,
+        `${c.ours.rps} against ${c.base.rps} req/s`,
+        `${Math.round(100 * c.ratio)} % [${c.ratios.map((r) => Math.round(100 * r)).join(', ')}], ${points.toFixed(1)} points`,
+        '≤ 5 points',
+        points <= 5,
+      )
+    }
+  } finally {
+    await on.stop()
+    await off.stop()
   }
   return figures
 }
@@ -344,6 +383,7 @@ console.log(
 )
 if (only === 'redis') results['redis'] = await redisStore(row, seconds, rounds)
 else if (only === 'yaml') results['yaml'] = await yamlFigures(row, rounds)
+else if (only === 'metrics') results['metricsCost'] = await metricsCost({})
 else await everything()
 
 async function everything() {
@@ -368,6 +408,10 @@ async function everything() {
     results['silent'] = silent
     baselineLoads(results['baseline'] as Record<string, LoadResult>)
     results['json'] = await throughput(baseline, 'json to /dev/null', ['--log', 'json'])
+    const base = results['baseline'] as Record<string, LoadResult>
+    results['metricsCost'] = await metricsCost(
+      Object.fromEntries(Object.entries(silent).map(([name, r]) => [name, r.rps / (base[name]?.rps ?? r.rps)])),
+    )
     await afterPosts()
     await scale(silent)
     await sessions()

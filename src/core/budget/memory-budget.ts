@@ -1,6 +1,6 @@
 import type { BudgetPort, JournalCharge, JournalOwner } from './budget-port.js'
 import { JournalShare } from './journal-share.js'
-import type { BudgetPart, StorageRefusal } from './storage-refusal.js'
+import { type BudgetPart, noBytes, type StorageRefusal } from './storage-refusal.js'
 
 /** The journal's share of the budget by default: entries beyond it make room by dropping the oldest. */
 export const defaultJournalShare = 0.25
@@ -30,14 +30,7 @@ export class MemoryBudget implements BudgetPort {
   readonly budgetBytes: number
   readonly stateShareBytes: number
   readonly #journal: JournalShare
-  readonly #parts: Record<BudgetPart, number> = {
-    pets: 0,
-    rules: 0,
-    sessions: 0,
-    streams: 0,
-    deprecations: 0,
-    rateLimits: 0,
-  }
+  readonly #parts: Record<BudgetPart, number> = noBytes()
   #stateUsed = 0
 
   constructor(budgetBytes: number = Infinity, journalShare: number = defaultJournalShare) {

@@ -1,6 +1,16 @@
 /** What the memory budget holds apart: the state share's parts, and the journal's share. */
 export type BudgetPart = 'pets' | 'rules' | 'sessions' | 'streams' | 'deprecations' | 'rateLimits'
 
+/** Bytes by part, each zero: a ledger's start. */
+export const noBytes = (): Record<BudgetPart, number> => ({
+  pets: 0,
+  rules: 0,
+  sessions: 0,
+  streams: 0,
+  deprecations: 0,
+  rateLimits: 0,
+})
+
 /**
  * A write the memory budget refused, as data: the store answers it instead of
  * changing anything, and the HTTP layer maps it to a 507 in one place

@@ -30,7 +30,7 @@ import {
 } from './lifecycle.js'
 import { type Tombstone, Tombstones } from './tombstones.js'
 import type { BudgetPort } from '../budget/budget-port.js'
-import type { BudgetPart, StorageRefusal } from '../budget/storage-refusal.js'
+import { type BudgetPart, noBytes, type StorageRefusal } from '../budget/storage-refusal.js'
 import { MemoryBudget } from '../budget/memory-budget.js'
 import {
   deprecationClientBytes,
@@ -93,14 +93,7 @@ export class Session implements SessionState {
   coverage!: CoverageLedger
   readonly #budget: BudgetPort
   /** Bytes charged to the budget, by part: what this session holds beyond its start world. */
-  readonly #charged: Record<BudgetPart, number> = {
-    pets: 0,
-    rules: 0,
-    sessions: 0,
-    streams: 0,
-    deprecations: 0,
-    rateLimits: 0,
-  }
+  readonly #charged: Record<BudgetPart, number> = noBytes()
   #closed = false
 
   constructor(name: string, start: StartState) {
