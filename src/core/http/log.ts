@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { requestClock } from './request-clock.js'
 
 /** How request lines are written. */
 export type LogFormat = 'pretty' | 'json' | 'silent'
@@ -67,14 +68,14 @@ export const requestLog = (
   traceId: (c: Context) => string | undefined = () => undefined,
 ): MiddlewareHandler =>
   async function requestLog(c, next) {
-    const start = performance.now()
+    const clock = requestClock(c)
     await next()
     const trace = traceId(c)
     logger.request({
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
-      ms: performance.now() - start,
+      ms: clock.elapsedMs(),
       ...(trace !== undefined && { traceId: trace }),
     })
   }

@@ -12,6 +12,7 @@ import { type Answer, type OnError, type RequestContext, type Stage, settled } f
 // The variables read here: the body and its text, and the notes.
 import type {} from '../http/read-body.js'
 import type {} from './journal-notes.js'
+import { type RequestClock, requestClock } from '../http/request-clock.js'
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -79,7 +80,7 @@ const store = (response: RecordedResponse, entry: Omit<JournalRecord, 'id'>, jou
 const record = (
   c: RequestContext,
   operation: string | null,
-  start: number,
+  clock: RequestClock,
   res: Response | undefined,
   { transport, session }: JournalOptions,
 ): MaybePromise<unknown> => {
@@ -100,7 +101,7 @@ const record = (
     path: keepUrl(c.req.path, cut, 'path'),
     operation,
     status: reset ? 0 : res.status,
-    durationMs: Math.round((performance.now() - start) * 100) / 100,
+    durationMs: Math.round(clock.elapsedMs() * 100) / 100,
     headers: keepHeaders(keptHeaders(c, transport), cut),
   }
   const fingerprint = apiKeyOf(authorizationOf(c))
@@ -140,10 +141,10 @@ const apiKeyOf = (header: string | undefined): string | undefined => {
 const recorded = (
   c: RequestContext,
   operation: string | null,
-  start: number,
+  clock: RequestClock,
   res: Response,
   options: JournalOptions,
-): Answer => whenReady(record(c, operation, start, res, options), passOn, res)
+): Answer => whenReady(record(c, operation, clock, res, options), passOn, res)
 
 /** Options of {@link journal}. */
 export interface JournalOptions {
@@ -163,21 +164,21 @@ export const journal = (operation: SpecOperation | undefined, options: JournalOp
   const id = operation?.id ?? null
   const { onError } = options
   return (c, next) => {
-    const start = performance.now()
+    const clock = requestClock(c)
     if (operation) c.set('operation', operation)
     let answer: Answer
     try {
       answer = settled(c, next, onError)
     } catch (error) {
-      void record(c, id, start, undefined, options)
+      void record(c, id, clock, undefined, options)
       throw error
     }
-    if (!(answer instanceof Promise)) return recorded(c, id, start, answer, options)
+    if (!(answer instanceof Promise)) return recorded(c, id, clock, answer, options)
     // Not whenReady: a rejected answer (a reset connection) is journaled too, as status 0.
     return answer.then(
-      (res) => recorded(c, id, start, res, options),
+      (res) => recorded(c, id, clock, res, options),
       (error: unknown) => {
-        void record(c, id, start, undefined, options)
+        void record(c, id, clock, undefined, options)
         throw error
       },
     )

@@ -1,4 +1,5 @@
 import type { Shaping } from '../journal/journal.js'
+import { type RequestClock, requestClock } from '../http/request-clock.js'
 import { noteTrace } from '../journal/journal-notes.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Answer, RequestContext, Stage } from '../http/stage.js'
@@ -43,11 +44,11 @@ export const observe = (operation: SpecOperation | undefined, options: ObserveSt
   if (requests === undefined && tracer === undefined) return undefined
   const id = operation?.id ?? null
 
-  const done = (c: RequestContext, status: number, start: number, trace: RequestTrace | undefined): void => {
+  const done = (c: RequestContext, status: number, clock: RequestClock, trace: RequestTrace | undefined): void => {
     const shapedBy = c.get('shaping')
     const source = answerSource(shapedBy, proxied)
     const sent = reset(shapedBy) ? 0 : status
-    requests?.answered(id, sent, source, (performance.now() - start) / 1000)
+    requests?.answered(id, sent, source, clock.elapsedMs() / 1000)
     trace?.end({
       status: sent,
       source,
@@ -58,7 +59,7 @@ export const observe = (operation: SpecOperation | undefined, options: ObserveSt
   }
 
   return (c, next) => {
-    const start = performance.now()
+    const clock = requestClock(c)
     const trace =
       tracer === undefined
         ? undefined
@@ -74,20 +75,20 @@ export const observe = (operation: SpecOperation | undefined, options: ObserveSt
     try {
       answer = next(c)
     } catch (error) {
-      done(c, 0, start, trace)
+      done(c, 0, clock, trace)
       throw error
     }
     if (!(answer instanceof Promise)) {
-      done(c, answer.status, start, trace)
+      done(c, answer.status, clock, trace)
       return answer
     }
     return answer.then(
       (res) => {
-        done(c, res.status, start, trace)
+        done(c, res.status, clock, trace)
         return res
       },
       (error: unknown) => {
-        done(c, 0, start, trace)
+        done(c, 0, clock, trace)
         throw error
       },
     )
