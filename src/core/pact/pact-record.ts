@@ -104,7 +104,25 @@ export const noteInteraction = (
       key += ` body=${body === undefined ? 'text' : shapeOf(body)}`
     }
   }
-  return { key, seed: () => seedOf(c, operation, status, built) }
+  return new RequestInteraction(key, c, operation, status, built)
+}
+
+/**
+ * A note whose seed is made from the request only when asked: one object per request, where a
+ * closure took three (most requests' interactions are known already, and their seed never made).
+ */
+class RequestInteraction implements InteractionNote {
+  constructor(
+    readonly key: string,
+    private readonly c: RequestContext,
+    private readonly operation: SpecOperation,
+    private readonly status: number,
+    private readonly built: BuiltAnswer,
+  ) {}
+
+  seed(): PactSeed {
+    return seedOf(this.c, this.operation, this.status, this.built)
+  }
 }
 
 const seedOf = (c: RequestContext, operation: SpecOperation, status: number, built: BuiltAnswer): PactSeed => {
