@@ -83,6 +83,32 @@ describe('the Redis store', () => {
   })
 })
 
+describe('interactions kept on the Redis store, with seeds sent once per replica', () => {
+  it('an interaction cleared by another replica is kept again at its next request', async () => {
+    const prefix = `kept${++prefixes}`
+    const [a, b] = [
+      prepareMock({}, await redisFactory(prefix)).build(),
+      prepareMock({}, await redisFactory(prefix)).build(),
+    ]
+    const get = () => a.request('/v1/pets/1', { headers: { Authorization: 'Bearer t' } })
+    const interactions = async () => {
+      const pact = (await (await b.request('/__admin/pact?consumer=web')).json()) as {
+        interactions: { request: { path: string } }[]
+      }
+      return pact.interactions.map((interaction) => interaction.request.path)
+    }
+    for (let i = 0; i < 3; i++) expect((await get()).status).toBe(200)
+    await expect.poll(interactions).toEqual(['/v1/pets/1'])
+    expect((await b.request('/__admin/coverage', { method: 'DELETE' })).status).toBe(204)
+    expect(await interactions()).toEqual([])
+    // Replica a has seen it kept and sends no seed; Redis answers that it is gone, and a sends it then.
+    expect((await get()).status).toBe(200)
+    await expect.poll(interactions).toEqual(['/v1/pets/1'])
+    const coverage = (await (await b.request('/__admin/coverage')).json()) as { requests: number }
+    expect(coverage.requests).toBe(1)
+  })
+})
+
 describe('rules by name on the Redis store', () => {
   it('concurrent PUTs of one name through two apps on one Redis leave one rule: one 201, the rest 200, one id', async () => {
     const prefix = `named${++prefixes}`

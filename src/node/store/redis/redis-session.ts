@@ -51,6 +51,7 @@ import type { Reply, RunScript, ScriptArg } from './commands.js'
 import { petBytes, petsBytes, ruleBytes } from '../../../core/budget/costs.js'
 import type { StorageRefusal } from '../../../core/budget/storage-refusal.js'
 import { deprecationReport } from './deprecation-report.js'
+import type { KnownInteractions } from './known-interactions.js'
 
 /** What a request reads of its session up front, in the same script that selects it. */
 export interface SessionMeta {
@@ -107,6 +108,8 @@ export interface SessionContext {
   failed: (error: unknown) => never
   subscribe(channel: string, base: string, listener: JournalListener): () => void
   endSubscriptions(channel: string): void
+  /** The interactions this replica saw kept: their seeds are not sent again. */
+  knownInteractions: KnownInteractions
 }
 
 /**
@@ -443,8 +446,26 @@ export class RedisSession implements SessionState {
    */
   countCoverage(counters: readonly string[], interaction?: InteractionNote): void {
     const args: (string | number)[] = [this.#base, counters.length, ...counters]
-    if (interaction !== undefined) args.push(interaction.key, JSON.stringify(interaction.seed()), maxInteractions)
-    this.#ctx.run('psCountCoverage', ...args).then(undefined, ignore)
+    if (interaction === undefined) {
+      this.#ctx.run('psCountCoverage', ...args).then(undefined, ignore)
+      return
+    }
+    const kept = this.#ctx.knownInteractions
+    const id = this.#base + interaction.key
+    // A seed only for an interaction this replica has not seen kept (known-interactions.ts).
+    args.push(interaction.key, kept.has(id) ? '' : JSON.stringify(interaction.seed()), maxInteractions)
+    this.#ctx
+      .run('psCountCoverage', ...args)
+      .then((reply) => {
+        if (reply === 1) return kept.add(id)
+        kept.delete(id)
+        if (reply !== 2) return
+        const seed = JSON.stringify(interaction.seed())
+        return this.#ctx
+          .run('psCountCoverage', this.#base, 0, interaction.key, seed, maxInteractions)
+          .then((again) => (again === 1 ? kept.add(id) : undefined))
+      }, ignore)
+      .then(undefined, ignore)
   }
 
   coverageCounts(): Promise<CoverageCounts> {
