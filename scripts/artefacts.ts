@@ -123,9 +123,13 @@ const adminQueryModule = (): string =>
     '',
   ].join('\n')
 
-/** `paths`, `components` and `operations` of admin-openapi.yaml: the typed client's types. */
+/**
+ * `paths`, `components` and `operations` of admin-openapi.yaml: the typed client's types, and the server's
+ * own for what the admin API answers (the journal, HAR, Pact). Array lengths count: a HAR's `cookies`
+ * (`maxItems: 0`) is the empty tuple, as the server writes it.
+ */
 const adminTypesModule = async (): Promise<string> =>
-  `${header('admin-openapi.yaml by openapi-typescript')}${await openapiTypes(read('admin-openapi.yaml'))}`
+  `${header('admin-openapi.yaml by openapi-typescript')}${await openapiTypes(read('admin-openapi.yaml'), { arrayLength: true })}`
 
 /** What each generated file must contain, from the sources as they are now. */
 export const generatedFiles = async (): Promise<Record<string, string>> => ({
