@@ -90,6 +90,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** To the QA panel's page, `/__admin/` (the session path prefix kept) */
+        get: operations["redirectToPanel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QA panel's page (no token; every call it makes carries one); any query parameter is ignored */
+        get: operations["getPanelPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/index.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QA panel's page again, by its file name */
+        get: operations["getPanelIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/panel.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QA panel's script */
+        get: operations["getPanelScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/panel.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QA panel's styles */
+        get: operations["getPanelStyles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/favicon.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QA panel's icon */
+        get: operations["getPanelIcon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/faults": {
         parameters: {
             query?: never;
@@ -934,6 +1036,22 @@ export interface components {
                 "application/json": components["schemas"]["Clock"];
             };
         };
+        /** @description The page (an ETag; gzip when accepted). */
+        PanelPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description Not modified since the ETag sent in If-None-Match. */
+        PanelNotModified: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The rate limit. */
         RateLimit: {
             headers: {
@@ -1073,6 +1191,120 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    redirectToPanel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Permanent redirect to `/__admin/`. */
+            308: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getPanelPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PanelPage"];
+            304: components["responses"]["PanelNotModified"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPanelIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PanelPage"];
+            304: components["responses"]["PanelNotModified"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPanelScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script (an ETag; gzip when accepted). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            304: components["responses"]["PanelNotModified"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPanelStyles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The styles (an ETag; gzip when accepted). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                };
+            };
+            304: components["responses"]["PanelNotModified"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPanelIcon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon (an ETag; gzip when accepted). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            304: components["responses"]["PanelNotModified"];
             default: components["responses"]["Error"];
         };
     };
