@@ -580,15 +580,16 @@ export interface components {
             status: "live" | "ready";
         };
         SessionName: string;
+        /** @description A fault rule as a client writes it. The server validates rules with this very schema (compiled into src/generated/validators.ts), then what no schema can say: the operation is one of the contract's, at least one of status, delayMs, fault or an answer of its own, `when`'s names are the operation's. */
         FaultRuleInput: {
             operation?: string;
             /** @description 400–599; 200–599 with body or headers. */
             status?: number;
             delayMs?: number;
-            /** @enum {unknown} */
-            fault?: "connection_reset" | "empty_response" | "malformed_body" | "hang" | "drip";
+            fault?: components["schemas"]["FaultKind"];
             times?: number;
             probability?: number;
+            /** Format: int64 */
             petId?: number;
             when?: components["schemas"]["RuleWhen"];
             /** @description The rule's own answer's headers (a Content-Type says what body is). */
@@ -597,11 +598,8 @@ export interface components {
             };
             /** @description The rule's own answer's body, a string (text) or any other JSON value (sent as JSON). */
             body?: unknown;
-            /**
-             * @description Lets the rule's own answer break openapi.yaml; such answers are flagged everywhere.
-             * @constant
-             */
-            breaksContract?: true;
+            /** @description true lets the rule's own answer break openapi.yaml (such answers are flagged everywhere); false, the default, keeps it. */
+            breaksContract?: boolean;
         };
         FaultRule: {
             id: number;
@@ -610,10 +608,10 @@ export interface components {
             operation?: string;
             status?: number;
             delayMs?: number;
-            /** @enum {unknown} */
-            fault?: "connection_reset" | "empty_response" | "malformed_body" | "hang" | "drip";
+            fault?: components["schemas"]["FaultKind"];
             times?: number;
             probability?: number;
+            /** Format: int64 */
             petId?: number;
             when?: components["schemas"]["RuleWhen"];
             /** @description The rule's own answer's headers (a Content-Type says what body is). */
@@ -622,11 +620,8 @@ export interface components {
             };
             /** @description The rule's own answer's body, a string (text) or any other JSON value (sent as JSON). */
             body?: unknown;
-            /**
-             * @description Lets the rule's own answer break openapi.yaml; such answers are flagged everywhere.
-             * @constant
-             */
-            breaksContract?: true;
+            /** @description true lets the rule's own answer break openapi.yaml (such answers are flagged everywhere); false, the default, keeps it. */
+            breaksContract?: boolean;
         };
         /** @description The name a rule was PUT under; digits only are ids, never names. */
         RuleName: string;
