@@ -5,13 +5,7 @@ import { describeSchemaError, expectation } from '../spec/messages.js'
 import type { Spec } from '../spec/spec.js'
 import { bundledSpec } from '../spec/bundled-spec.js'
 import { type RequestFacts, type RuleWhen, checkApiKey, checkWhen, whenHolds } from './rule-match.js'
-import {
-  type RuleAnswerFields,
-  checkAnswer,
-  contractBreak,
-  hasOwnAnswer,
-  prepareAnswer,
-} from './rule-answer.js'
+import { type RuleAnswerFields, checkAnswer, contractBreak, hasOwnAnswer, prepareAnswer } from './rule-answer.js'
 
 /** The transport faults a rule can inject instead of a normal answer. */
 export const faultKinds = ['connection_reset', 'empty_response', 'malformed_body', 'hang', 'drip'] as const
