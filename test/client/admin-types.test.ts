@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type * as Client from '../../src/client/index.js'
 import type { MockClient } from '../../src/client/index.js'
-import type { AdminAnswer, AdminInput } from '../../src/client/admin-operations.js'
+import type { AdminAnswer, AdminInput, AdminQuery } from '../../src/client/admin-operations.js'
 import type { components } from '../../src/generated/admin-types.js'
 import type { Shaping as ServerShaping } from '../../src/core/journal/journal.js'
 import type { JournalEntry as ServerJournalEntry } from '../../src/core/journal/journal-entry.js'
@@ -57,6 +57,9 @@ describe('the typed client’s admin types come from admin-openapi.yaml (src/gen
     expectTypeOf<Client.PactInteraction>().toEqualTypeOf<Schemas['PactInteraction']>()
     expectTypeOf<Client.ProviderState>().toEqualTypeOf<Schemas['ProviderState']>()
     expectTypeOf<Client.StateChangeRequest>().toEqualTypeOf<Schemas['StateChangeRequest']>()
+    expectTypeOf<Client.JournalQuery>().toEqualTypeOf<Omit<AdminQuery<'listRequests'>, 'count' | 'wait'>>()
+    expectTypeOf<Parameters<MockClient['requests']['list']>[0]>().toEqualTypeOf<Client.JournalQuery | undefined>()
+    expectTypeOf<Parameters<MockClient['requests']['har']>[0]>().toEqualTypeOf<Client.JournalQuery | undefined>()
   })
 
   it('the server builds those answers as the same generated types (none written twice)', () => {
