@@ -1,10 +1,8 @@
 import type { AdminAnswer, AdminInput } from './admin-operations.js'
-// The journal's entries, HAR, Pact documents and provider states are the server's own types: the document
-// describes them more loosely (HAR 1.2 and Pact V4 are specifications of their own; Shaping is one object there).
-import type { Har, JournalEntry, JournalQuery, PactDocument, RequestList, StateChangeRequest } from '../types/index.js'
+import type { JournalQuery } from '../types/index.js'
 
-// The other requests and answers as admin-openapi.yaml describes them (src/generated/admin-types.ts):
-// the client cannot drift from the document its answers are checked against (test/client/admin-types.test.ts).
+// Every request and answer as admin-openapi.yaml describes it (src/generated/admin-types.ts): the client
+// cannot drift from the document its answers are checked against (test/client/admin-types.test.ts).
 type ClockRequest = AdminInput<'setClock'>
 type ClockView = AdminAnswer<'getClock', 200>
 type CoverageReport = AdminAnswer<'getCoverage', 200>
@@ -13,11 +11,16 @@ type DeprecationReport = DeprecationList['deprecations'][number]
 type FaultList = AdminAnswer<'listFaultRules', 200>
 type FaultRule = AdminAnswer<'addFaultRule', 201>
 type FaultRuleInput = AdminInput<'addFaultRule'>
+type Har = AdminAnswer<'exportHar', 200>
 type Health = AdminAnswer<'getHealth', 200>
+type RequestList = AdminAnswer<'listRequests', 200>
+type JournalEntry = RequestList['requests'][number]
+type PactDocument = AdminAnswer<'getPact', 200>
 type StateBody = AdminAnswer<'getState', 200>
 type Pet = StateBody['pets'][number]
 type RateLimitView = AdminAnswer<'getRateLimit', 200>
 type SeedRequest = AdminInput<'seedPets'>
+type StateChangeRequest = AdminInput<'setUpProviderState'>
 type SessionList = AdminAnswer<'listSessions', 200>
 type SessionSummary = SessionList['sessions'][number]
 type Snapshot = AdminAnswer<'getSnapshot', 200>

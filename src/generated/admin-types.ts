@@ -90,6 +90,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** To the QA panel's page, `/__admin/` (the session path prefix kept) */
+        get: operations["redirectToPanel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QA panel's page (no token; every call it makes carries one); any query parameter is ignored */
+        get: operations["getPanelPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/index.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QA panel's page again, by its file name */
+        get: operations["getPanelIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/panel.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QA panel's script */
+        get: operations["getPanelScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/panel.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QA panel's styles */
+        get: operations["getPanelStyles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/favicon.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QA panel's icon */
+        get: operations["getPanelIcon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/faults": {
         parameters: {
             query?: never;
@@ -478,15 +580,16 @@ export interface components {
             status: "live" | "ready";
         };
         SessionName: string;
+        /** @description A fault rule as a client writes it. The server validates rules with this very schema (compiled into src/generated/validators.ts), then what no schema can say: the operation is one of the contract's, at least one of status, delayMs, fault or an answer of its own, `when`'s names are the operation's. */
         FaultRuleInput: {
             operation?: string;
             /** @description 400–599; 200–599 with body or headers. */
             status?: number;
             delayMs?: number;
-            /** @enum {unknown} */
-            fault?: "connection_reset" | "empty_response" | "malformed_body" | "hang" | "drip";
+            fault?: components["schemas"]["FaultKind"];
             times?: number;
             probability?: number;
+            /** Format: int64 */
             petId?: number;
             when?: components["schemas"]["RuleWhen"];
             /** @description The rule's own answer's headers (a Content-Type says what body is). */
@@ -495,11 +598,8 @@ export interface components {
             };
             /** @description The rule's own answer's body, a string (text) or any other JSON value (sent as JSON). */
             body?: unknown;
-            /**
-             * @description Lets the rule's own answer break openapi.yaml; such answers are flagged everywhere.
-             * @constant
-             */
-            breaksContract?: true;
+            /** @description true lets the rule's own answer break openapi.yaml (such answers are flagged everywhere); false, the default, keeps it. */
+            breaksContract?: boolean;
         };
         FaultRule: {
             id: number;
@@ -508,10 +608,10 @@ export interface components {
             operation?: string;
             status?: number;
             delayMs?: number;
-            /** @enum {unknown} */
-            fault?: "connection_reset" | "empty_response" | "malformed_body" | "hang" | "drip";
+            fault?: components["schemas"]["FaultKind"];
             times?: number;
             probability?: number;
+            /** Format: int64 */
             petId?: number;
             when?: components["schemas"]["RuleWhen"];
             /** @description The rule's own answer's headers (a Content-Type says what body is). */
@@ -520,11 +620,8 @@ export interface components {
             };
             /** @description The rule's own answer's body, a string (text) or any other JSON value (sent as JSON). */
             body?: unknown;
-            /**
-             * @description Lets the rule's own answer break openapi.yaml; such answers are flagged everywhere.
-             * @constant
-             */
-            breaksContract?: true;
+            /** @description true lets the rule's own answer break openapi.yaml (such answers are flagged everywhere); false, the default, keeps it. */
+            breaksContract?: boolean;
         };
         /** @description The name a rule was PUT under; digits only are ids, never names. */
         RuleName: string;
@@ -563,18 +660,55 @@ export interface components {
             /** @enum {unknown} */
             data?: "realistic" | "edge";
         };
-        Shaping: {
-            /** @enum {unknown} */
-            by: "latency" | "override" | "fault";
+        /** @description How the mock's controls shaped an answer, by what (`by`). */
+        Shaping: components["schemas"]["OverrideShaping"] | components["schemas"]["FaultShaping"] | components["schemas"]["LatencyShaping"];
+        /** @description A `Prefer` header or `__code` of the request. */
+        OverrideShaping: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            by: "override";
             status?: number;
             delayMs?: number;
-            ruleId?: number;
-            fault?: string;
-            /** @constant */
+        };
+        /** @description A fault rule. */
+        FaultShaping: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            by: "fault";
+            ruleId: number;
+            status?: number;
+            delayMs?: number;
+            fault?: components["schemas"]["FaultKind"];
+            /**
+             * @description The rule sent its own answer (status, headers, body) instead of the mock's.
+             * @constant
+             */
             custom?: true;
-            /** @constant */
+            /**
+             * @description That answer may break openapi.yaml (the rule says `breaksContract: true`): not the provider's behaviour.
+             * @constant
+             */
             breaksContract?: true;
         };
+        /** @description The session's latency (--delay, a snapshot's latency). */
+        LatencyShaping: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            by: "latency";
+            delayMs: number;
+        };
+        /**
+         * @description A transport fault a rule injects instead of a normal answer.
+         * @enum {unknown}
+         */
+        FaultKind: "connection_reset" | "empty_response" | "malformed_body" | "hang" | "drip";
+        /** @description One recorded request, as GET /__admin/requests and the event stream show it. */
         JournalEntry: {
             id: number;
             /** Format: date-time */
@@ -585,28 +719,207 @@ export interface components {
                 [key: string]: string | string[];
             };
             operation: string | null;
+            /** @description 0 when no answer was sent (connection_reset). */
             status: number;
             durationMs: number;
+            /** @description `Bearer ab…`: the scheme and at most the token's first two characters. */
             authorization?: string;
+            /** @description `sha256:` and the first 12 hex digits of the SHA-256 of the bearer token sent: what `when.apiKey.fingerprint` of a rule matches. */
             apiKeyFingerprint?: string;
+            /** @description Request headers, lower-case names, Authorization redacted. */
             headers: {
                 [key: string]: string;
             };
+            /** @description The request body: parsed JSON, or the text when it is not JSON; cut at 4096 characters. */
             body?: unknown;
             /** @constant */
             bodyTruncated?: true;
+            /** @description The answer; absent when none was sent. */
             response?: {
                 status: number;
                 headers: {
                     [key: string]: string;
                 };
+                /** @description Parsed JSON when the answer is JSON */
                 body?: unknown;
                 /** @constant */
                 bodyTruncated?: true;
             };
             shapedBy?: components["schemas"]["Shaping"][];
+            /** @description With --proxy: how the request and the deployment's answer depart from the contract. */
             violations?: string[];
+            /** @description The W3C trace id: the request's span's when the server traces, else its `traceparent`'s. */
             traceId?: string;
+            /** @description What was cut to bound the entry: `url`, `header <name>` (the value ends with `…`), `headers` (those beyond left out). */
+            cut?: string[];
+        };
+        /** @description A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), oldest entry first. */
+        Har: {
+            log: {
+                /** @constant */
+                version: "1.2";
+                creator: {
+                    name: string;
+                    version: string;
+                };
+                entries: components["schemas"]["HarEntry"][];
+            };
+        };
+        /** @description A name and a value: HAR's headers and query string. */
+        HarPair: {
+            name: string;
+            value: string;
+        };
+        /** @description One HAR 1.2 entry (the fields this mock writes; `_`-prefixed ones are its own). */
+        HarEntry: {
+            /** Format: date-time */
+            startedDateTime: string;
+            time: number;
+            request: {
+                method: string;
+                url: string;
+                httpVersion: string;
+                cookies: [
+                ];
+                headers: components["schemas"]["HarPair"][];
+                queryString: components["schemas"]["HarPair"][];
+                postData?: {
+                    mimeType: string;
+                    text: string;
+                    comment?: string;
+                };
+                /** @constant */
+                headersSize: -1;
+                bodySize: number;
+            };
+            response: {
+                /** @description 0 when no answer was sent (connection_reset). */
+                status: number;
+                statusText: string;
+                httpVersion: string;
+                cookies: [
+                ];
+                headers: components["schemas"]["HarPair"][];
+                content: {
+                    size: number;
+                    mimeType: string;
+                    text?: string;
+                    comment?: string;
+                };
+                redirectURL: string;
+                /** @constant */
+                headersSize: -1;
+                /** @description -1 when no answer was sent. */
+                bodySize: number;
+                comment?: string;
+            };
+            cache: Record<string, never>;
+            timings: {
+                send: number;
+                wait: number;
+                receive: number;
+            };
+            /** @description How the mock's controls shaped the answer (override, fault rule, latency). */
+            _shapedBy?: components["schemas"]["Shaping"][];
+            _apiKeyFingerprint?: string;
+            /** @description With --proxy: how the exchange departs from the contract. */
+            _violations?: string[];
+            _traceId?: string;
+        };
+        /** @description A provider state of a pact, with its parameters. */
+        ProviderState: {
+            name: string;
+            params?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description The body of POST /__admin/provider-states: a state change call of the Pact verifier. */
+        StateChangeRequest: {
+            /** @description The provider state's name; none or '' for an interaction without one. */
+            state?: string;
+            params?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Default: setup. A teardown changes nothing.
+             * @enum {unknown}
+             */
+            action?: "setup" | "teardown";
+        };
+        /** @description A matching rule list of Pact V4. */
+        PactRules: {
+            /** @constant */
+            combine: "AND";
+            matchers: {
+                [key: string]: unknown;
+            }[];
+        };
+        PactBody: {
+            content: unknown;
+            contentType: string;
+            /** @constant */
+            contentTypeHint: "TEXT";
+            /** @constant */
+            encoded: false;
+        };
+        /** @description One Synchronous/HTTP interaction of Pact V4. */
+        PactInteraction: {
+            /** @constant */
+            type: "Synchronous/HTTP";
+            key: string;
+            description: string;
+            providerStates?: components["schemas"]["ProviderState"][];
+            request: {
+                method: string;
+                path: string;
+                query?: {
+                    [key: string]: string[];
+                };
+                headers?: {
+                    [key: string]: string[];
+                };
+                body?: components["schemas"]["PactBody"];
+                matchingRules?: {
+                    header?: {
+                        [key: string]: components["schemas"]["PactRules"];
+                    };
+                };
+            };
+            response: {
+                status: number;
+                headers?: {
+                    [key: string]: string[];
+                };
+                body?: components["schemas"]["PactBody"];
+                matchingRules?: {
+                    body?: {
+                        [key: string]: components["schemas"]["PactRules"];
+                    };
+                    header?: {
+                        [key: string]: components["schemas"]["PactRules"];
+                    };
+                };
+            };
+        };
+        /** @description A Pact Specification V4 document. */
+        PactDocument: {
+            consumer: components["schemas"]["PactParty"];
+            provider: components["schemas"]["PactParty"];
+            interactions: components["schemas"]["PactInteraction"][];
+            metadata: {
+                pactSpecification: {
+                    /** @constant */
+                    version: "4.0";
+                };
+                "petstore-mock": {
+                    version: string;
+                    session: string;
+                    interactionsLeftOut: number;
+                };
+            };
+        };
+        PactParty: {
+            name: string;
         };
         RequestList: {
             requests: components["schemas"]["JournalEntry"][];
@@ -717,6 +1030,22 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Clock"];
             };
+        };
+        /** @description The page (an ETag; gzip when accepted). */
+        PanelPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
+        /** @description Not modified since the ETag sent in If-None-Match. */
+        PanelNotModified: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
         };
         /** @description The rate limit. */
         RateLimit: {
@@ -857,6 +1186,120 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    redirectToPanel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Permanent redirect to `/__admin/`. */
+            308: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getPanelPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PanelPage"];
+            304: components["responses"]["PanelNotModified"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPanelIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PanelPage"];
+            304: components["responses"]["PanelNotModified"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPanelScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script (an ETag; gzip when accepted). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            304: components["responses"]["PanelNotModified"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPanelStyles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The styles (an ETag; gzip when accepted). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                };
+            };
+            304: components["responses"]["PanelNotModified"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPanelIcon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon (an ETag; gzip when accepted). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            304: components["responses"]["PanelNotModified"];
             default: components["responses"]["Error"];
         };
     };
@@ -1232,14 +1675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        log: {
-                            /** @constant */
-                            version: "1.2";
-                            creator: Record<string, never>;
-                            entries: Record<string, never>[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Har"];
                 };
             };
             default: components["responses"]["Error"];
@@ -1498,16 +1934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        consumer: {
-                            name: string;
-                        };
-                        provider: {
-                            name: string;
-                        };
-                        interactions: Record<string, never>[];
-                        metadata: Record<string, never>;
-                    };
+                    "application/json": components["schemas"]["PactDocument"];
                 };
             };
             default: components["responses"]["Error"];
@@ -1525,12 +1952,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    state?: string;
-                    params?: Record<string, never>;
-                    /** @enum {unknown} */
-                    action?: "setup" | "teardown";
-                };
+                "application/json": components["schemas"]["StateChangeRequest"];
             };
         };
         responses: {

@@ -36,6 +36,18 @@ export const adminRouteOf = (method: string, path: string) =>
   routes.find((r) => r.method === (method === 'HEAD' ? 'GET' : method) && r.path.test(path))
 
 /**
+ * The 2xx and 3xx statuses admin-openapi.yaml documents for a request to /__admin (a `HEAD`: its `GET`'s);
+ * none for a path it does not have. The document is the one list of admin routes and their answers.
+ */
+export const adminDocumentedStatuses = (method: string, path: string): number[] => {
+  const route = adminRouteOf(method, path)
+  if (route === undefined) return []
+  return Object.keys(route.operation.responses)
+    .filter((status) => /^[23]\d\d$/.test(status))
+    .map(Number)
+}
+
+/**
  * Throws unless the answer is one the admin document describes for its route: a documented status, and
  * for a JSON body, the schema documented for it. Answers of routes the document does not have pass.
  */

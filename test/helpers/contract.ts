@@ -3,8 +3,7 @@ import type { AppEnv } from '../../src/core/app.js'
 import { type AppOptions, createApp, loadSpec, type Spec, yamlCodec } from '../../src/index.js'
 import { prepareMock } from '../../src/core/app.js'
 import { nodeTransport } from '../../src/node/server/node-transport.js'
-import { codeSpans, pageTables, readPage } from './doc-tables.js'
-import { assertAdminDocument } from './admin-document.js'
+import { adminDocumentedStatuses, assertAdminDocument } from './admin-document.js'
 import { testLoadBalanced, testReplicaStores, testStore } from './test-store.js'
 import { testSessionPrefix, throughPrefix, withoutPrefix } from './session-prefix.js'
 
@@ -28,67 +27,19 @@ const assertGone = (where: string, body: { code?: unknown }, res: Response): voi
   }
 }
 
-/** A route beyond the contract's operations, and the 2xx/3xx answers the mock documents for it. */
+/** A route beyond the contract's operations and the admin API's, and the 2xx/3xx answers the mock documents for it. */
 interface DocumentedRoute {
   method: string
   path: RegExp
   statuses: number[]
 }
 
-/** `/__admin/faults/{id}` as a pattern; with `files`, `/__admin/` also stands for the files right under it. */
-const pathPattern = (template: string, files = false): RegExp =>
-  new RegExp(
-    `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}${files ? '([^/]+\\.[a-z]+)?' : ''}$`,
-  )
-
-const adminPage = 'docs/reference/admin-api.md'
-
 /**
- * The admin API's routes and their 2xx/3xx answers, read from the route table of
- * docs/reference/admin-api.md ("Route" and "Answers"): `GET`, `PUT`, `DELETE /__admin/clock` share a
- * path; `200; 204` gives each route of its row an answer of its own; a code in parentheses is that of
- * the path in parentheses (`/__admin` redirects: 308); `GET /__admin/` is the panel's page and files.
- */
-const adminRoutes = (): DocumentedRoute[] => {
-  const table = pageTables(readPage(adminPage)).find((t) => t.header[0] === 'Route' && t.header.includes('Answers'))
-  if (!table) throw new Error(`${adminPage}: no route table (Route … Answers)`)
-  const answersAt = table.header.indexOf('Answers')
-  return table.rows.flatMap((row) => {
-    const answers = row[answersAt] ?? ''
-    const routes: { methods: string[]; path: string; alias: boolean }[] = []
-    let methods: string[] = []
-    for (const span of codeSpans(row[0] ?? '')) {
-      const [, method, path] = /^(?:([A-Z]+)\s*)?(\/\S*)?$/.exec(span) ?? []
-      if (method && !path) methods.push(method)
-      else if (path) {
-        routes.push({ methods: method ? [...methods, method] : ['GET'], path, alias: !method })
-        methods = []
-      } else throw new Error(`${adminPage}: a route I cannot read: ${span}`)
-    }
-    const named = routes.filter((route) => !route.alias)
-    const groups = answers.split(';').map((group) => ({
-      own: [...group.replace(/\([^)]*\)/g, '').matchAll(/\b\d{3}\b/g)].map((m) => Number(m[0])),
-      aliased: [...group.matchAll(/\((\d{3})\)/g)].map((m) => Number(m[1])),
-    }))
-    if (groups.length > 1 && groups.length < named.length)
-      throw new Error(`${adminPage}: answers I cannot match to routes: ${answers}`)
-    return routes.flatMap((route) => {
-      const group = groups[route.alias || groups.length < named.length ? 0 : named.indexOf(route)]!
-      const panel = route.path.endsWith('/') && !route.alias
-      // The panel's files carry an ETag (docs/qa.md): asked again with it, they answer 304.
-      const statuses = route.alias ? group.aliased : panel ? [...group.own, 304] : group.own
-      return route.methods.map((method) => ({ method, path: pathPattern(route.path, panel), statuses }))
-    })
-  })
-}
-
-/**
- * The 2xx and 3xx answers the mock documents beyond the contract's operations: the admin API's (its
- * route table), the contract itself at `GET /openapi.yaml` and `/openapi.json` (200: admin-api.md),
- * and `OPTIONS` on any path (204, with `Allow` or as a CORS preflight: spec-silences.md).
+ * The 2xx and 3xx answers the mock documents beyond the contract's operations and the admin API's
+ * (admin-openapi.yaml): the contract itself at `GET /openapi.yaml` and `/openapi.json` (200:
+ * admin-api.md), and `OPTIONS` on any path (204, with `Allow` or as a CORS preflight: spec-silences.md).
  */
 const beyondOperations: DocumentedRoute[] = [
-  ...adminRoutes(),
   { method: 'GET', path: /^\/openapi\.(yaml|json)$/, statuses: [200] },
   { method: 'OPTIONS', path: /^/, statuses: [204] },
 ]
@@ -106,17 +57,20 @@ const routedPath = (url: string): string =>
 
 /**
  * The 2xx and 3xx statuses documented for a request (under a session prefix too): those its operation lists in the contract (a
- * `HEAD`: its `GET`'s), else those the mock documents beyond the contract (see {@link assertContract}).
+ * `HEAD`: its `GET`'s), else those admin-openapi.yaml lists for its /__admin route, and those the mock
+ * documents beyond both (see {@link assertContract}).
  */
 export const documentedStatuses = (method: string, url: string, against: Spec = spec): number[] => {
   const path = normalPath(routedPath(url))
   const operation = routeOf(against, method === 'HEAD' ? 'GET' : method, path)
   if (operation) return operation.statuses.filter((status) => status < 400)
+  const admin = /^\/__admin(\/|$)/.test(path) ? adminDocumentedStatuses(method, path) : []
   return beyondOperations
     .filter(
       (route) => (route.method === method || (method === 'HEAD' && route.method === 'GET')) && route.path.test(path),
     )
     .flatMap((route) => route.statuses)
+    .concat(admin)
 }
 
 /**
@@ -125,7 +79,8 @@ export const documentedStatuses = (method: string, url: string, against: Spec = 
  * Its status must be documented:
  * - 2xx and 3xx: for an operation of the contract (`openapi.yaml`, or the spec given), a response the
  *   operation lists (for a `HEAD`, one its `GET` lists); elsewhere, one the mock documents beyond the
- *   contract: the admin API's route table (docs/reference/admin-api.md), 200 for `GET /openapi.yaml`
+ *   contract: on /__admin, one its route lists in admin-openapi.yaml (the one list of admin routes;
+ *   docs/reference/admin-api.md's table is checked against it), 200 for `GET /openapi.yaml`
  *   and `/openapi.json`, 204 for `OPTIONS` ({@link documentedStatuses}). Anything else fails, whatever
  *   its body: an undocumented 2xx or 3xx is a change no client was told of.
  * - 4xx and 5xx: any, with the `Error` body. The mock documents errors of its own beyond the

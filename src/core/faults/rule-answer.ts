@@ -30,13 +30,6 @@ export const maxAnswerHeaders = 20
 /** Longest header value of a rule's own answer, in characters. */
 export const maxAnswerHeaderChars = 4096
 
-/** The JSON schema of the answer fields' shape (the rest is checked by {@link checkAnswer}). */
-export const ruleAnswerSchema = {
-  headers: { type: 'object' },
-  body: {},
-  breaksContract: { type: 'boolean' },
-} as const
-
 // Headers that describe the connection or the framing, which the host writes: a rule cannot set them.
 const hopByHop = new Set([
   'connection',

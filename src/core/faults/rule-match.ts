@@ -27,18 +27,6 @@ export const maxWhenEntries = 20
 /** Longest expected value (an API key, a header, a query value, a body string), in characters. */
 export const maxWhenValueChars = 1024
 
-/** The JSON schema of `when`: its shape; the rest is checked by {@link checkWhen}, with messages that name the field. */
-export const ruleWhenSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    apiKey: {},
-    headers: { type: 'object' },
-    query: { type: 'object' },
-    body: { type: 'object' },
-  },
-} as const
-
 // RFC 9110 §5.6.2: a header name is a token.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
@@ -69,6 +57,27 @@ const operationsOf = (spec: Spec, operation: string | undefined, petId: unknown)
   spec.operations.filter((op) => (operation ?? (petId !== undefined ? 'getPet' : op.id)) === op.id)
 
 /**
+ * Checks `when.apiKey` (any value): a sentence naming the field, or undefined. The schema (RuleWhen's
+ * `oneOf`) refuses the same values; this says which of its two forms was meant and what is wrong with it.
+ */
+export const checkApiKey = (key: unknown): string | undefined => {
+  if (key === undefined) return undefined
+  if (typeof key === 'object' && key !== null && !Array.isArray(key)) {
+    const { fingerprint, ...rest } = key as { fingerprint?: unknown }
+    const extra = Object.keys(rest)[0]
+    if (extra !== undefined) return `when.apiKey.${extra} is not a known field`
+    if (typeof fingerprint !== 'string' || !fingerprintPattern.test(fingerprint)) {
+      return `when.apiKey.fingerprint must be sha256: and ${fingerprintDigits} lower-case hexadecimal digits (as the journal shows it)`
+    }
+    return undefined
+  }
+  const problem = checkString(key, 'when.apiKey')
+  if (problem) return `${problem}: the key, or { "fingerprint": "sha256:<${fingerprintDigits} hex digits>" }`
+  if (!/^\S+$/.test(key as string)) return 'when.apiKey must be a key without spaces'
+  return undefined
+}
+
+/**
  * Checks a rule's `when` (its shape checked by the schema): a sentence naming
  * the field, or undefined. A condition no request can meet is refused, as an
  * unknown operation is: a query parameter or a body field the contract does
@@ -80,21 +89,8 @@ export const checkWhen = (
   rule: { operation?: string; petId?: number },
 ): string | undefined => {
   const ops = operationsOf(spec, rule.operation, rule.petId)
-  if (when.apiKey !== undefined) {
-    const key = when.apiKey
-    if (typeof key === 'object' && key !== null && !Array.isArray(key)) {
-      const { fingerprint, ...rest } = key as { fingerprint?: unknown }
-      const extra = Object.keys(rest)[0]
-      if (extra !== undefined) return `when.apiKey.${extra} is not a known field`
-      if (typeof fingerprint !== 'string' || !fingerprintPattern.test(fingerprint)) {
-        return `when.apiKey.fingerprint must be sha256: and ${fingerprintDigits} lower-case hexadecimal digits (as the journal shows it)`
-      }
-    } else {
-      const problem = checkString(key, 'when.apiKey')
-      if (problem) return `${problem}: the key, or { "fingerprint": "sha256:<${fingerprintDigits} hex digits>" }`
-      if (!/^\S+$/.test(key as string)) return 'when.apiKey must be a key without spaces'
-    }
-  }
+  const apiKey = checkApiKey(when.apiKey)
+  if (apiKey) return apiKey
   const seen = new Set<string>()
   const headers = checkEntries(when.headers, 'when.headers', (name, value) => {
     if (!TOKEN.test(name)) return `when.headers: ${JSON.stringify(name)} is not a header name`

@@ -1,3 +1,4 @@
+import type { components } from '../../generated/admin-types.js'
 import { reasonPhrases } from '../http/http-status.js'
 import {
   type HeaderList,
@@ -11,63 +12,17 @@ import {
 } from './journal.js'
 import { queryOf, recordedTraceId } from './journal-entry.js'
 
-/** A name and a value: HAR's headers and query string. */
-export interface HarPair {
-  name: string
-  value: string
-}
+// The HAR the mock writes is admin-openapi.yaml's `Har` (generated): the fields of HAR 1.2 this mock
+// writes, `_`-prefixed ones its own.
 
-/** A HAR 1.2 content or postData text, with what HAR says of its size. */
-interface HarContent {
-  size: number
-  mimeType: string
-  text?: string
-  comment?: string
-}
+/** A name and a value: HAR's headers and query string. */
+export type HarPair = components['schemas']['HarPair']
 
 /** One HAR 1.2 entry (the fields this mock writes). */
-export interface HarEntry {
-  startedDateTime: string
-  time: number
-  request: {
-    method: string
-    url: string
-    httpVersion: string
-    cookies: []
-    headers: HarPair[]
-    queryString: HarPair[]
-    postData?: { mimeType: string; text: string; comment?: string }
-    headersSize: -1
-    bodySize: number
-  }
-  response: {
-    status: number
-    statusText: string
-    httpVersion: string
-    cookies: []
-    headers: HarPair[]
-    content: HarContent
-    redirectURL: string
-    headersSize: -1
-    bodySize: number
-    comment?: string
-  }
-  cache: Record<string, never>
-  timings: { send: number; wait: number; receive: number }
-  /** How the mock's controls shaped the answer (override, fault rule, latency). */
-  _shapedBy?: Shaping[]
-  /** The fingerprint of the API key sent (see the journal entry). */
-  _apiKeyFingerprint?: string
-  /** With --proxy: how the exchange departs from the contract. */
-  _violations?: string[]
-  /** The W3C trace id of the request (its span's, else its `traceparent`'s). */
-  _traceId?: string
-}
+export type HarEntry = components['schemas']['HarEntry']
 
 /** A HAR 1.2 document. */
-export interface Har {
-  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[] }
-}
+export type Har = components['schemas']['Har']
 
 const pairs = (list: HeaderList): HarPair[] => {
   const result: HarPair[] = []

@@ -2,43 +2,13 @@ import { getQueryParams } from 'hono/utils/url'
 import { isSafeNumber, parse as parseLossless } from 'lossless-json'
 import { headerRecord, type JournalRecord, type KeptBody, type Shaping } from './journal.js'
 import { traceIdOf } from '../http/request/traceparent.js'
+import type { components } from '../../generated/admin-types.js'
 
-/** One recorded request, as GET /__admin/requests and the event stream show it. */
-export interface JournalEntry {
-  id: number
-  time: string
-  method: string
-  path: string
-  query: Record<string, string | string[]>
-  operation: string | null
-  /** 0 when no answer was sent (connection_reset). */
-  status: number
-  durationMs: number
-  /** `Bearer ab…`: the scheme and at most the token's first two characters. */
-  authorization?: string
-  /** `sha256:` and the first 12 hex digits of the SHA-256 of the bearer token sent (http/request/key-fingerprint.ts): what `when.apiKey.fingerprint` of a rule matches. */
-  apiKeyFingerprint?: string
-  /** Request headers, lower-case names, Authorization redacted. */
-  headers: Record<string, string>
-  /** The request body: parsed JSON, or the text when it is not JSON; cut at `maxBodyChars`. */
-  body?: unknown
-  bodyTruncated?: true
-  /** The answer; absent when none was sent. */
-  response?: {
-    status: number
-    headers: Record<string, string>
-    /** Parsed JSON when the answer is JSON, else its text; absent for bodiless answers. */
-    body?: unknown
-    bodyTruncated?: true
-  }
-  shapedBy?: Shaping[]
-  /** With --proxy: how the request and the deployment's answer depart from the contract. */
-  violations?: string[]
-  /** The W3C trace id: the request's span's when the server traces, else its `traceparent`'s. */
-  traceId?: string
-  /** What was cut to bound the entry: `url`, `header <name>` (the value ends with `…`), `headers` (those beyond left out). */
-  cut?: string[]
-}
+/**
+ * One recorded request, as GET /__admin/requests and the event stream show it: admin-openapi.yaml's
+ * `JournalEntry` (its fields described there), generated, so that the server builds what the document says.
+ */
+export type JournalEntry = components['schemas']['JournalEntry']
 
 /**
  * The trace a recorded request belongs to: its span's (when the host traces), else the caller's

@@ -1,22 +1,14 @@
+import type { components } from '../../generated/admin-types.js'
 import type { BudgetPort, JournalCharge, JournalOwner } from '../budget/budget-port.js'
 import { latin1TextBytes, textBytes } from '../budget/costs.js'
 import { keptPrefix } from '../state/own-copy.js'
 
-/** How an answer was shaped by the mock's controls, when it was. */
-export type Shaping =
-  | { by: 'override'; status?: number; delayMs?: number }
-  | {
-      by: 'fault'
-      ruleId: number
-      status?: number
-      delayMs?: number
-      fault?: string
-      /** The rule sent its own answer (status, headers, body) instead of the mock's. */
-      custom?: true
-      /** That answer may break openapi.yaml (the rule says `breaksContract: true`): not the provider's behaviour. */
-      breaksContract?: true
-    }
-  | { by: 'latency'; delayMs: number }
+/**
+ * How an answer was shaped by the mock's controls, when it was: an override, a fault rule (with its own
+ * answer: `custom`; beyond openapi.yaml: `breaksContract`), the session's latency. The type is
+ * admin-openapi.yaml's `Shaping` (a union on `by`), generated: what the journal answers is what it says.
+ */
+export type Shaping = components['schemas']['Shaping']
 
 /** Longest body text (request and response each) kept per entry, so memory stays bounded whatever is sent. */
 export const maxBodyChars = 4096

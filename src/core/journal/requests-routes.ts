@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import type { components } from '../../generated/admin-types.js'
 import { ApiError } from '../http/errors.js'
 import type { SessionAccess } from '../state/session-reader.js'
 import type { JournalQuery, JournalRecord } from './journal.js'
@@ -7,15 +8,11 @@ import { journalQuery, journalWait } from './journal-query.js'
 import type { JournalSlice } from './journal-slice.js'
 import { waitForRecords } from './journal-wait.js'
 
-/** GET /__admin/requests. */
-export interface RequestList {
-  /** Newest first; with `after`, oldest first (the page after the cursor). */
-  requests: JournalEntry[]
-  /** The cursor to read on from (`after=`): the greatest id in `requests`, else the `after` given, else 0. */
-  next: number
-  /** Entries the journal dropped to make room (beyond --journal-size) since the session began. */
-  dropped: number
-}
+/**
+ * GET /__admin/requests: the page (newest first; with `after`, oldest first), the cursor `next` and
+ * `dropped`; admin-openapi.yaml's `RequestList`, generated.
+ */
+export type RequestList = components['schemas']['RequestList']
 
 /** What the journal's routes work on. */
 export interface RequestsDeps {

@@ -1,55 +1,21 @@
+import type { components } from '../../generated/admin-types.js'
 import { resolveSchema, type SchemaObject } from '../spec/schema.js'
 import type { Spec } from '../spec/spec.js'
 import { objectFields } from '../spec/body-fields.js'
 import type { KeptInteractions, PactSeed, ProviderState } from './pact-seed.js'
 
 /** A matching rule list of Pact V4 (`combine` then `matchers`). */
-interface Rules {
-  combine: 'AND'
-  matchers: Record<string, unknown>[]
-}
+type Rules = components['schemas']['PactRules']
 const rules = (...matchers: Record<string, unknown>[]): Rules => ({ combine: 'AND', matchers })
 
 /** A Pact V4 body. */
-interface PactBody {
-  content: unknown
-  contentType: string
-  contentTypeHint: 'TEXT'
-  encoded: false
-}
+type PactBody = components['schemas']['PactBody']
 
-/** One Synchronous/HTTP interaction of Pact V4. */
-export interface PactInteraction {
-  type: 'Synchronous/HTTP'
-  key: string
-  description: string
-  providerStates?: ProviderState[]
-  request: {
-    method: string
-    path: string
-    query?: Record<string, string[]>
-    headers?: Record<string, string[]>
-    body?: PactBody
-    matchingRules?: { header?: Record<string, Rules> }
-  }
-  response: {
-    status: number
-    headers?: Record<string, string[]>
-    body?: PactBody
-    matchingRules?: { body?: Record<string, Rules>; header?: Record<string, Rules> }
-  }
-}
+/** One Synchronous/HTTP interaction of Pact V4: admin-openapi.yaml's `PactInteraction`, generated. */
+export type PactInteraction = components['schemas']['PactInteraction']
 
-/** GET /__admin/pact: a Pact Specification V4 document. */
-export interface PactDocument {
-  consumer: { name: string }
-  provider: { name: string }
-  interactions: PactInteraction[]
-  metadata: {
-    pactSpecification: { version: '4.0' }
-    'petstore-mock': { version: string; session: string; interactionsLeftOut: number }
-  }
-}
+/** GET /__admin/pact: a Pact Specification V4 document, admin-openapi.yaml's `PactDocument`, generated. */
+export type PactDocument = components['schemas']['PactDocument']
 
 /** What Authorization an interaction shows: never the token sent, a matcher for any bearer token. */
 export const exampleAuthorization = 'Bearer example-token'

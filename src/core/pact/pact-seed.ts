@@ -7,23 +7,16 @@
  * when the document is asked for (pact-document.ts).
  */
 
+import type { components } from '../../generated/admin-types.js'
+
 /** Most distinct interactions a session keeps; later distinct ones are counted as left out. */
 export const maxInteractions = 200
 
-/** A provider state as Pact writes it. */
-export interface ProviderState {
-  name: string
-  params?: Record<string, unknown>
-}
+/** A provider state as Pact writes it: admin-openapi.yaml's `ProviderState`, generated. */
+export type ProviderState = components['schemas']['ProviderState']
 
-/** The body of POST /__admin/provider-states: a state change call of the Pact verifier. */
-export interface StateChangeRequest {
-  /** The provider state's name; none or '' for an interaction without one. */
-  state?: string
-  params?: Record<string, unknown>
-  /** Default: setup. A teardown changes nothing. */
-  action?: 'setup' | 'teardown'
-}
+/** The body of POST /__admin/provider-states, a state change call of the Pact verifier: admin-openapi.yaml's `StateChangeRequest`. */
+export type StateChangeRequest = components['schemas']['StateChangeRequest']
 
 /** One distinct interaction, as kept. */
 export interface PactSeed {
