@@ -240,31 +240,26 @@ export class RedisSession implements SessionState {
     if (pets.length > stageSlice) {
       let largest = 0
       for (const pet of pets) largest = Math.max(largest, pet.id)
-      return this.#staged(pets, cost, this.#rulesCharged(), [String(largest), ''])
+      return this.#staged(pets, cost, '', [String(largest), ''])
     }
     const args = petArgs(pets, 0, pets.length)
     return this.#run('psReplacePets', this.#ctx.prefix, cost, this.#limit, args).then((reply) => this.#refusal(reply))
   }
 
-  // A replace of the pets keeps the rules, and what they are charged.
-  #rulesCharged(): Promise<number> {
-    return this.#call(this.#ctx.client.hget(`${this.#base}m`, 'br')).then((bytes) => Number(bytes ?? 0))
-  }
-
   /**
    * Many pets written in slices (scripts-staged.ts): the budget reserved first, each slice one
    * bounded script run (awaited, so each leaves in a batch of its own and other calls run between
-   * them), then one switch; `last`: the commit's last arguments (the largest id, or '' and the
-   * world without its pets). A refusal or a failure changes nothing.
+   * them), then one switch; `rulesCost` '': the rules kept, as they are charged; `last`: the
+   * commit's last arguments (the largest id, or '' and the world without its pets). A refusal or a
+   * failure changes nothing.
    */
   async #staged(
     pets: readonly Pet[],
     petsCost: number,
-    rules: number | Promise<number>,
+    rulesCost: number | '',
     last: readonly string[],
   ): Promise<void | StorageRefusal> {
     const { prefix } = this.#ctx
-    const rulesCost = await rules
     const begun = await this.#run('psStageBegin', prefix, petsCost, rulesCost, this.#limit)
     const refused = this.#refusal(begun)
     if (refused) return refused

@@ -15,12 +15,22 @@ import { luaLoadWorld } from './scripts-registry.js'
  * 4. abort (a slice failed, Redis full): the staging keys go and the reservation comes back.
  */
 
+// The rules' cost as given, or '' for what the session's rules are charged now (a replace of the pets keeps them).
+const luaRulesCost = `
+local function rulesCost(b, given)
+  if given ~= '' then return tonumber(given) end
+  return tonumber(redis.call('HGET', b .. 'm', 'br') or '0')
+end
+`
+
 /**
- * Reserves a staged write (ARGV: base, prefix, its pets' cost, its rules' cost, the budget's state
- * share or -1): the bytes reserved, or a refusal of the budget (luaBudget), changing nothing.
+ * Reserves a staged write (ARGV: base, prefix, its pets' cost, its rules' cost or '' for the rules
+ * kept, the budget's state share or -1): the bytes reserved, or a refusal of the budget (luaBudget),
+ * changing nothing.
  */
-export const stageBeginScript = `${luaBudget}
-local refused, reserved = budgetReserve(ARGV[2], ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]))
+export const stageBeginScript = `${luaBudget}${luaRulesCost}
+local rules = rulesCost(ARGV[1], ARGV[4])
+local refused, reserved = budgetReserve(ARGV[2], ARGV[1], tonumber(ARGV[3]), rules, tonumber(ARGV[5]))
 if refused then return refused end
 return reserved
 `
@@ -59,19 +69,19 @@ end
 
 /**
  * Switches a staged write in (ARGV: base, prefix, staging base, bytes reserved, the pets' cost, the
- * rules' cost, the budget's state share or -1, then the largest id for a replace of the pets, or ''
+ * rules' cost or '' for the rules kept, the budget's state share or -1, then the largest id for a replace of the pets, or ''
  * and the loaded world's JSON without its pets, as loadScript takes it): 1, or a refusal of the
  * budget (luaBudget; only should a reset have given back what the reservation counted on), the
  * staged pets let go of and nothing changed. A session dropped meanwhile takes nothing.
  */
-export const stageCommitScript = `${luaFormat}${luaWorld}${luaBudget}${luaLoadWorld}${luaStaged}
+export const stageCommitScript = `${luaFormat}${luaWorld}${luaBudget}${luaLoadWorld}${luaStaged}${luaRulesCost}
 local b, P, s = ARGV[1], ARGV[2], ARGV[3]
 if redis.call('EXISTS', b .. 'm') == 0 then
   unstage(s)
   return 1
 end
 budgetUnreserve(P, b, tonumber(ARGV[4]))
-local refused = budgetResize(P, b, tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), 'pets')
+local refused = budgetResize(P, b, tonumber(ARGV[5]), rulesCost(b, ARGV[6]), tonumber(ARGV[7]), 'pets')
 if refused then
   unstage(s)
   return refused
