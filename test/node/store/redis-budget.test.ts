@@ -184,6 +184,26 @@ describe('rate-limit windows and deprecation records on Redis', () => {
   })
 })
 
+describe('event-stream backlogs on Redis', () => {
+  it("are the replica's own: charged to its budget, shown by its health, not by the other replica's", async () => {
+    const { apps } = await replicas({ maxMemory: 1 })
+    const [streaming, other] = apps as [App, App]
+    // A reader that reads nothing: what the stream is sent waits in its queue, in this replica's process.
+    const stream = await streaming.request('/__admin/requests/stream', { headers: inSession('s') })
+    expect(stream.status).toBe(200)
+    await expect
+      .poll(async () => {
+        await other.request('/v1/pets?limit=1', { headers: api('s') })
+        return (await memoryOf(streaming)).state.parts['streams']
+      })
+      .toBeGreaterThan(0)
+    expect((await memoryOf(other)).state.parts['streams']).toBe(0)
+    // Closed, it gives its backlog back.
+    await stream.body!.cancel()
+    expect((await memoryOf(streaming)).state.parts['streams']).toBe(0)
+  })
+})
+
 /** Every command Redis runs (MONITOR), with the names of the store's script calls in it. */
 const monitorCalls = async () => {
   const monitor = await client.duplicate().monitor()
