@@ -22,6 +22,8 @@ export interface BudgetPort {
   readonly budgetBytes: number
   /** The state share, bytes (`Infinity`: none): what a shared store (Redis) enforces itself, in its scripts. */
   readonly stateShareBytes: number
+  /** The journal's share, bytes (`Infinity`: none): a shared store (Redis) keeps its entries within it itself. */
+  readonly journalShareBytes: number
   /** Atomic: takes `bytes` of the state share for `part`; or refuses, taking nothing. */
   charge(part: BudgetPart, bytes: number): StorageRefusal | undefined
   /**
@@ -32,6 +34,8 @@ export interface BudgetPort {
   note(part: BudgetPart, bytes: number): void
   /** Gives back what {@link charge} or {@link note} took. */
   release(part: BudgetPart, bytes: number): void
+  /** What `part` holds here, bytes (on a shared store: what this process holds of it, its event-stream backlogs). */
+  held(part: BudgetPart): number
   /**
    * Takes `bytes` of the journal's share for an entry of `owner`'s, first
    * making room by dropping the oldest entries of any session. Never refuses.

@@ -44,6 +44,10 @@ export class MemoryBudget implements BudgetPort {
     return this.#journal.shareBytes
   }
 
+  held(part: BudgetPart): number {
+    return this.#parts[part]
+  }
+
   charge(part: BudgetPart, bytes: number): StorageRefusal | undefined {
     if (bytes <= 0) return undefined
     const free = this.stateShareBytes - this.#stateUsed

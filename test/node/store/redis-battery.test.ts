@@ -27,7 +27,12 @@ afterAll(async () => {
 interface Memory {
   budgetBytes: number
   usedBytes: number
-  state: { shareBytes: number; usedBytes: number; parts: { pets: number; rules: number; sessions: number } }
+  state: {
+    shareBytes: number
+    usedBytes: number
+    parts: Record<'pets' | 'rules' | 'sessions' | 'streams' | 'deprecations' | 'rateLimits', number>
+  }
+  journal: { shareBytes: number; usedBytes: number }
 }
 const memoryOf = async (url: string): Promise<Memory> =>
   ((await (await fetch(`${url}/__admin/health`)).json()) as { memory: Memory }).memory
@@ -48,11 +53,14 @@ describe('the hostile battery on two replicas and one Redis', () => {
     expect(first!.state).toEqual(second!.state)
     expect(first!.state.shareBytes).toBe(72 * 2 ** 20)
     // Writes stay within the share; what selecting a session keeps (16 KiB each) is counted, never refused.
-    const { pets, rules, sessions } = first!.state.parts
+    const { pets, rules, sessions, streams, deprecations, rateLimits } = first!.state.parts
     expect(pets + rules).toBeLessThanOrEqual(first!.state.shareBytes)
-    expect(first!.state.usedBytes).toBe(pets + rules + sessions)
+    expect(first!.state.usedBytes).toBe(pets + rules + sessions + streams + deprecations + rateLimits)
     expect(sessions).toBeGreaterThanOrEqual(180 * 16 * 1024)
     expect(first!.state.parts.pets).toBeGreaterThan(0.8 * first!.state.shareBytes)
+    // The battery's 12 KB headers in 100 sessions: the journal kept within its share (24 MiB) on Redis too.
+    expect(first!.journal.shareBytes).toBe(24 * 2 ** 20)
+    expect(first!.journal.usedBytes).toBeLessThanOrEqual(first!.journal.shareBytes)
     // Redis stops (saving) and starts again with what it held: the battery's pets read back.
     await redis.restart()
     let status = 0

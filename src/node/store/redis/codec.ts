@@ -107,8 +107,16 @@ export const decodeLatency = (min: string | null | undefined, max: string | null
 
 export const decodeRandom = (text: string): RandomState => text.split(',').map(Number) as unknown as RandomState
 
-/** A world, its clock and rate limit as the scripts' writeWorld takes it (JSON, decoded by cjson). */
-export const encodeWorld = (world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): string => {
+/**
+ * A world, its clock and rate limit as the scripts' writeWorld takes it (JSON, decoded by cjson);
+ * `withPets` false: without its pets (a load whose pets are written in slices: scripts-staged.ts).
+ */
+export const encodeWorld = (
+  world: World,
+  clock: ClockSetting,
+  rateLimit: RateLimitPolicy | undefined,
+  withPets = true,
+): string => {
   const [mode, value] = encodeClock(clock)
   const meta = [
     'seed',
@@ -126,7 +134,7 @@ export const encodeWorld = (world: World, clock: ClockSetting, rateLimit: RateLi
   ]
   if (world.latency) meta.push('lmin', String(world.latency.min), 'lmax', String(world.latency.max))
   if (rateLimit) meta.push('rl', encodePolicy(rateLimit))
-  const pets = world.pets.all().map((pet) => [String(pet.id), pet.status ?? '', JSON.stringify(pet)])
+  const pets = (withPets ? world.pets.all() : []).map((pet) => [String(pet.id), pet.status ?? '', JSON.stringify(pet)])
   const faults = world.faults.map(({ remaining, ...rule }) => [
     String(rule.id),
     JSON.stringify(rule),
@@ -139,20 +147,29 @@ export const encodeWorld = (world: World, clock: ClockSetting, rateLimit: RateLi
 
 /**
  * A refusal of the memory budget as the scripts answer it (lua-common.ts luaBudget):
- * `!part,needed,free,pets,rules,sessions`; undefined for any other reply.
+ * `!part,needed,free,pets,rules,sessions,deprecations,rateLimits`; undefined for any other reply.
  */
 export const refusalOf = (reply: unknown, budgetBytes: number): StorageRefusal | undefined => {
   if (typeof reply !== 'string' || !reply.startsWith('!')) return undefined
   const [part, ...figures] = reply.slice(1).split(',')
-  const [needed, free, pets, rules, sessions] = figures.map(Number) as [number, number, number, number, number]
-  const held = { pets, rules, sessions } as const
-  const largest = (Object.keys(held) as (keyof typeof held)[]).reduce((a, b) => (held[b] > held[a] ? b : a))
+  const [needed, free, pets, rules, sessions, deprecations, rateLimits] = figures.map(Number) as number[] as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const held: Partial<Record<BudgetPart, number>> = { pets, rules, sessions, deprecations, rateLimits }
+  const parts = Object.keys(held) as BudgetPart[]
+  const largest = parts.reduce((a, b) => ((held[b] ?? 0) > (held[a] ?? 0) ? b : a))
   return {
     refused: 'memory',
     part: part as BudgetPart,
     neededBytes: needed,
     freeBytes: free,
     budgetBytes,
-    largest: { part: largest, bytes: held[largest] },
+    largest: { part: largest, bytes: held[largest] ?? 0 },
   }
 }

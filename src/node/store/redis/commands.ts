@@ -4,6 +4,7 @@ import * as registry from './scripts-registry.js'
 import * as session from './scripts-session.js'
 import * as controls from './scripts-controls.js'
 import * as coverage from './scripts-coverage.js'
+import * as staged from './scripts-staged.js'
 
 const scripts = {
   psInit: registry.initScript,
@@ -35,6 +36,11 @@ const scripts = {
   psNoteDeprecated: controls.noteDeprecatedScript,
   psRecord: controls.recordScript,
   psRecordNoted: controls.recordNotedScript,
+  psClearJournal: controls.clearJournalScript,
+  psStageBegin: staged.stageBeginScript,
+  psStageAdd: staged.stageAddScript,
+  psStageCommit: staged.stageCommitScript,
+  psStageAbort: staged.stageAbortScript,
   psCountCoverage: coverage.countCoverageScript,
   psInteractions: coverage.interactionsScript,
 } as const

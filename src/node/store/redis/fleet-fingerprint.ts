@@ -15,8 +15,12 @@ import type { Redis } from 'ioredis'
  * and brings an older one up to its own.
  */
 
-/** The layout this code reads and writes: 2 = the registry scored by last use in ms, tombstones, key TTLs. */
-export const storeSchemaVersion = 2
+/**
+ * The layout this code reads and writes: 2 = the registry scored by last use in ms, tombstones, key
+ * TTLs; 3 = the memory budget's counts (`<prefix>:mem`, `<prefix>:jz`, each entry's cost in `jc`).
+ * From 2 nothing is converted: entries kept before their costs were are dropped uncharged.
+ */
+export const storeSchemaVersion = 3
 
 /** What shapes a replica's data: the options every replica of a fleet must share. */
 export type FleetOptions = Record<string, string | number | boolean | null>

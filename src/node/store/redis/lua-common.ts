@@ -57,8 +57,14 @@ end
 export const worldSuffixes = ['m', 'i', 'i:available', 'i:pending', 'i:sold', 'f', 'fj', 'fm', 'fr', 'fn'] as const
 /** Contract coverage: counters, kept interactions' keys and seeds, requests of those left out (scripts-coverage.ts). */
 export const coverageSuffixes = ['cv', 'pk', 'pl', 'pn'] as const
-/** Besides the world: rate-limit windows, deprecation counters, the journal, its id counter and its drop count, coverage. */
-export const sessionSuffixes = [...worldSuffixes, 'w', 'wo', 'd', 'j', 'jn', 'jd', ...coverageSuffixes] as const
+/**
+ * Besides the world: rate-limit windows, deprecation counters, the journal, its entries' costs, its id
+ * counter and its drop count, coverage.
+ */
+export const sessionSuffixes = [...worldSuffixes, 'w', 'wo', 'd', 'j', 'jc', 'jn', 'jd', ...coverageSuffixes] as const
+
+/** A session's pet indexes: what a staged write (a seed, a state or snapshot load in slices) switches at once. */
+export const petSuffixes = ['i', 'i:available', 'i:pending', 'i:sold'] as const
 
 const luaList = (items: readonly string[]): string => `{${items.map((s) => `'${s}'`).join(', ')}}`
 
@@ -66,17 +72,16 @@ const luaList = (items: readonly string[]): string => `{${items.map((s) => `'${s
 export const luaWorld = `
 local WORLD = ${luaList(worldSuffixes)}
 local ALL = ${luaList(sessionSuffixes)}
+local PETS = ${luaList(petSuffixes)}
+-- UNLINK, not DEL: a world of 100,000 pets is let go of by Redis' background thread, not inside the script.
 local function copyWorld(from, to)
   for _, s in ipairs(WORLD) do
-    if redis.call('EXISTS', from .. s) == 1 then
-      redis.call('COPY', from .. s, to .. s, 'REPLACE')
-    else
-      redis.call('DEL', to .. s)
-    end
+    redis.call('UNLINK', to .. s)
+    if redis.call('EXISTS', from .. s) == 1 then redis.call('COPY', from .. s, to .. s) end
   end
 end
 local function dropKeys(b)
-  for _, s in ipairs(ALL) do redis.call('DEL', b .. s) end
+  for _, s in ipairs(ALL) do redis.call('UNLINK', b .. s) end
 end
 local function zaddChunks(key, items)
   for i = 1, #items, 1000 do
@@ -90,7 +95,7 @@ local function hsetChunks(key, items)
 end
 -- w: { meta = {field, value, …}, pets = {{id, status, json}, …}, faults = {{id, json, match, remaining, name}, …} }
 local function writeWorld(b, w)
-  for _, s in ipairs(WORLD) do redis.call('DEL', b .. s) end
+  for _, s in ipairs(WORLD) do redis.call('UNLINK', b .. s) end
   redis.call('HSET', b .. 'm', unpack(w.meta))
   local all, by = {}, { available = {}, pending = {}, sold = {} }
   for _, p in ipairs(w.pets) do
@@ -143,21 +148,27 @@ end
 /**
  * The memory budget's state share on the shared state (issue 29), charged and released in the
  * scripts that change what it counts, atomically with the change. `<prefix>:mem` holds what every
- * session of the prefix is charged, by part (`pets`, `rules`, `sessions`); a session's meta its own
- * (`bp` pets, `br` rules), so that a reset, a load or a drop gives back exactly what it held. The
- * costs are the memory store's (src/core/budget/costs.ts), reckoned by the caller. `limit` < 0: no
- * budget. A refusal is one text: `!part,needed,free,pets,rules,sessions` (codec: refusalOf).
+ * session of the prefix is charged, by part (`pets`, `rules`, `sessions`, `deprecations`,
+ * `rateLimits`); a session's meta its own (`bp` pets, `br` rules, `bs` its own cost, `bd`
+ * deprecation records, `bw` rate-limit windows, `bx` pets' bytes reserved by a staged write in
+ * progress), so that a reset, a load or a drop gives back exactly what it held. The costs are the
+ * memory store's (src/core/budget/costs.ts), reckoned by the caller. `limit` < 0: no budget. A
+ * refusal is one text: `!part,needed,free,pets,rules,sessions,deprecations,rateLimits` (codec:
+ * refusalOf).
  */
 export const luaBudget = `
-local BUDGET_PARTS = { 'pets', 'rules', 'sessions' }
+local BUDGET_PARTS = { 'pets', 'rules', 'sessions', 'deprecations', 'rateLimits' }
 local function budgetUsed(P)
-  local got = redis.call('HMGET', P .. ':mem', 'pets', 'rules', 'sessions')
+  local got = redis.call('HMGET', P .. ':mem', unpack(BUDGET_PARTS))
   local used = 0
-  for i = 1, 3 do
+  for i = 1, #BUDGET_PARTS do
     got[i] = tonumber(got[i] or '0')
     used = used + got[i]
   end
   return used, got
+end
+local function budgetRefusal(part, needed, limit, used, got)
+  return string.format('!%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f', part, needed, math.max(0, limit - used), got[1], got[2], got[3], got[4], got[5])
 end
 -- Sets the session's charges (bp, br) to pets and rules bytes; or refuses a growth beyond limit, changing nothing.
 local function budgetResize(P, b, pets, rules, limit, part)
@@ -166,9 +177,7 @@ local function budgetResize(P, b, pets, rules, limit, part)
   local grow = math.max(0, dp) + math.max(0, dr)
   if grow > 0 and limit >= 0 then
     local used, got = budgetUsed(P)
-    if used + dp + dr > limit then
-      return string.format('!%s,%.0f,%.0f,%.0f,%.0f,%.0f', part, grow, math.max(0, limit - used), got[1], got[2], got[3])
-    end
+    if used + dp + dr > limit then return budgetRefusal(part, grow, limit, used, got) end
   end
   redis.call('HSET', b .. 'm', 'bp', string.format('%.0f', pets), 'br', string.format('%.0f', rules))
   if dp ~= 0 then redis.call('HINCRBY', P .. ':mem', 'pets', dp) end
@@ -182,12 +191,129 @@ local function budgetGrow(P, b, part, bytes, limit)
   if part == 'pets' then pets = pets + bytes else rules = rules + bytes end
   return budgetResize(P, b, pets, rules, limit, part)
 end
--- Gives back everything a session held (dropped): its charges and its own cost.
-local function budgetDrop(P, b, sessionBytes)
+-- Counts bytes never refused (what answering a read keeps: a rate-limit window, a deprecation record)
+-- in the session's field and the shared part.
+local function budgetNote(P, b, part, field, bytes)
+  redis.call('HINCRBY', b .. 'm', field, bytes)
+  redis.call('HINCRBY', P .. ':mem', part, bytes)
+end
+-- Gives back what the session's field holds of a part (its windows reset, its report cleared).
+local function budgetRelease(P, b, part, field)
+  local had = tonumber(redis.call('HGET', b .. 'm', field) or '0')
+  if had ~= 0 then redis.call('HINCRBY', P .. ':mem', part, -had) end
+  redis.call('HDEL', b .. 'm', field)
+end
+-- Reserves what a staged write of pets and rules bytes would add (bx), or refuses as budgetResize
+-- would, changing nothing: nobody else can take the room while its slices are written. Answers
+-- false and the bytes reserved, or the refusal.
+local function budgetReserve(P, b, pets, rules, limit)
   local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
-  local pets, rules = tonumber(had[1] or '0'), tonumber(had[2] or '0')
-  if pets ~= 0 then redis.call('HINCRBY', P .. ':mem', 'pets', -pets) end
-  if rules ~= 0 then redis.call('HINCRBY', P .. ':mem', 'rules', -rules) end
-  if redis.call('HEXISTS', b .. 'm', 'bs') == 1 then redis.call('HINCRBY', P .. ':mem', 'sessions', -sessionBytes) end
+  local dp, dr = pets - tonumber(had[1] or '0'), rules - tonumber(had[2] or '0')
+  local grow = math.max(0, dp) + math.max(0, dr)
+  if grow > 0 and limit >= 0 then
+    local used, got = budgetUsed(P)
+    if used + dp + dr > limit then return budgetRefusal('pets', grow, limit, used, got), 0 end
+  end
+  local reserve = math.max(0, dp + dr)
+  if reserve > 0 then budgetNote(P, b, 'pets', 'bx', reserve) end
+  return false, reserve
+end
+-- Gives back a reservation (at most what the session still holds reserved: a drop gave it all back).
+local function budgetUnreserve(P, b, reserved)
+  local held = tonumber(redis.call('HGET', b .. 'm', 'bx') or '0')
+  local back = math.min(held, reserved)
+  if back > 0 then
+    redis.call('HINCRBY', P .. ':mem', 'pets', -back)
+    if held - back > 0 then redis.call('HSET', b .. 'm', 'bx', string.format('%.0f', held - back)) else redis.call('HDEL', b .. 'm', 'bx') end
+  end
+end
+-- Gives back everything a session held (dropped): its charges, its reservations and its own cost.
+local function budgetDrop(P, b, sessionBytes)
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br', 'bd', 'bw', 'bx', 'bs')
+  local parts = { 'pets', 'rules', 'deprecations', 'rateLimits', 'pets' }
+  for i = 1, 5 do
+    local bytes = tonumber(had[i] or '0')
+    if bytes ~= 0 then redis.call('HINCRBY', P .. ':mem', parts[i], -bytes) end
+  end
+  if had[6] then redis.call('HINCRBY', P .. ':mem', 'sessions', -sessionBytes) end
+end
+`
+
+/**
+ * The journal's share of the budget on the shared state (issue 29): every kept entry of every
+ * session of the prefix is charged its bytes (journal.ts recordBytes, reckoned by the caller) in
+ * `<prefix>:mem` (`journal`), and listed in the sorted set `<prefix>:jz` in the order it was
+ * charged (score: `<prefix>:mem` `jseq`; member: `cost,id,session`); a session's list `jc` holds
+ * its entries' costs in the order of `j` (newest first). Entries of a session are kept with
+ * consecutive ids (the newest is `jn`), and only its oldest ever leaves alone (its ring is full,
+ * or the share drops it), so that the oldest member of `jz` is its session's oldest entry.
+ * Needs luaFormat and luaKeep.
+ */
+export const luaJournal = `
+local function journalName(P, b) return string.sub(b, #P + 4, -2) end
+-- Gives back every entry of a session (cleared, reset, dropped) and empties its journal; its ids go on.
+local function journalRelease(P, b)
+  local costs = redis.call('LRANGE', b .. 'jc', 0, -1)
+  if #costs > 0 then
+    local newest = tonumber(redis.call('GET', b .. 'jn') or '0')
+    local name = journalName(P, b)
+    local total = 0
+    for k, c in ipairs(costs) do
+      redis.call('ZREM', P .. ':jz', c .. ',' .. fmt(newest - k + 1) .. ',' .. name)
+      total = total + tonumber(c)
+    end
+    redis.call('HINCRBY', P .. ':mem', 'journal', -total)
+  end
+  redis.call('UNLINK', b .. 'j', b .. 'jc')
+end
+-- Counts an entry dropped to make room (the journal's drop count, as in memory).
+local function journalDropped(b)
+  if redis.call('INCR', b .. 'jd') == 1 then keep(b, 'jd') end
+end
+-- Drops the oldest entries of any session of the prefix until the share holds used bytes, keeping
+-- the entry just charged (member) even alone beyond it, as in memory. Answers what is then used.
+local function journalMakeRoom(P, used, share, member)
+  while used > share do
+    local oldest = redis.call('ZRANGE', P .. ':jz', 0, 0)[1]
+    if not oldest or oldest == member then break end
+    redis.call('ZREMRANGEBYRANK', P .. ':jz', 0, 0)
+    local c, id, name = string.match(oldest, '^(%d+),(%d+),(.*)$')
+    local ob = P .. ':s:' .. name .. ':'
+    local n = redis.call('LLEN', ob .. 'j')
+    -- Its session's oldest entry (unless its keys expired with it): dropped, and counted.
+    if n > 0 and tonumber(redis.call('GET', ob .. 'jn') or '0') - n + 1 == tonumber(id) then
+      redis.call('LTRIM', ob .. 'j', 0, -2)
+      redis.call('LTRIM', ob .. 'jc', 0, -2)
+      journalDropped(ob)
+    end
+    used = redis.call('HINCRBY', P .. ':mem', 'journal', -tonumber(c))
+  end
+  return used
+end
+-- Keeps a new entry (id, json) of the session whose ring holds size (> 0) entries, charged cost
+-- (a decimal text) against the share (< 0: none): the ring's oldest goes when full, then the oldest
+-- entries of any session while the share is passed.
+local function journalKeep(P, b, id, json, size, cost, share)
+  local length = redis.call('LPUSH', b .. 'j', json)
+  if length == 1 then keep(b, 'j') end
+  local name = journalName(P, b)
+  local member = cost .. ',' .. fmt(id) .. ',' .. name
+  redis.call('ZADD', P .. ':jz', redis.call('HINCRBY', P .. ':mem', 'jseq', 1), member)
+  if redis.call('LPUSH', b .. 'jc', cost) == 1 then keep(b, 'jc') end
+  local used = redis.call('HINCRBY', P .. ':mem', 'journal', tonumber(cost))
+  if length > size then
+    -- The ring's oldest (ids are consecutive): their charges go back.
+    local costs = redis.call('LRANGE', b .. 'jc', size, -1)
+    for k, c in ipairs(costs) do
+      redis.call('ZREM', P .. ':jz', c .. ',' .. fmt(id - size - k + 1) .. ',' .. name)
+      used = redis.call('HINCRBY', P .. ':mem', 'journal', -tonumber(c))
+      journalDropped(b)
+    end
+    -- Entries kept before their costs were (an older version): dropped, uncharged.
+    for _ = #costs + 1, length - size do journalDropped(b) end
+    redis.call('LTRIM', b .. 'j', 0, size - 1)
+    redis.call('LTRIM', b .. 'jc', 0, size - 1)
+  end
+  if share >= 0 then journalMakeRoom(P, used, share, member) end
 end
 `

@@ -48,7 +48,9 @@ import {
 import type { CoverageCounts } from '../../../core/coverage/coverage-slice.js'
 import { type InteractionNote, type KeptInteractions, maxInteractions } from '../../../core/pact/pact-seed.js'
 import type { Reply, RunScript, ScriptArg } from './commands.js'
-import { petBytes, petsBytes, ruleBytes } from '../../../core/budget/costs.js'
+import { petBytes, petsBytes, rateLimitKeyBytes, ruleBytes } from '../../../core/budget/costs.js'
+import { recordBytes } from '../../../core/journal/journal.js'
+import { randomUUID } from 'node:crypto'
 import type { StorageRefusal } from '../../../core/budget/storage-refusal.js'
 import { deprecationReport } from './deprecation-report.js'
 import type { KnownInteractions } from './known-interactions.js'
@@ -84,6 +86,22 @@ export const parseSelection = (reply: string): { meta: SessionMeta; ahead: Reply
 export interface AheadRead {
   read: ReadAhead
   reply: Reply
+}
+
+/** Most pets written by one script run: a larger write goes in slices (scripts-staged.ts). */
+export const stageSlice = 2000
+
+/** How long staged pets outlive a replica that stopped half way through writing them, ms. */
+const stagedTtlMs = 10 * 60_000
+
+/** Pets from..to as the scripts take them: id, status or '', JSON. */
+const petArgs = (pets: readonly Pet[], from: number, to: number): string[] => {
+  const args: string[] = []
+  for (let i = from; i < Math.min(to, pets.length); i++) {
+    const pet = pets[i]!
+    args.push(String(pet.id), pet.status ?? '', JSON.stringify(pet))
+  }
+  return args
 }
 
 /** A deprecated call's count waiting to leave, with the journal entry or alone. */
@@ -196,6 +214,12 @@ export class RedisSession implements SessionState {
     return Number.isFinite(share) ? share : -1
   }
 
+  /** The journal's share as the record scripts take it: -1 for none. */
+  get #journalShare(): number {
+    const share = this.#ctx.start.budget?.journalShareBytes ?? Infinity
+    return Number.isFinite(share) ? share : -1
+  }
+
   #refusal(reply: Reply): StorageRefusal | undefined {
     return refusalOf(reply, this.#ctx.start.budget?.budgetBytes ?? Infinity)
   }
@@ -215,10 +239,46 @@ export class RedisSession implements SessionState {
 
   replacePets(pets: readonly Pet[]): Promise<void | StorageRefusal> {
     this.#ahead = undefined
-    const args = pets.flatMap((pet) => [String(pet.id), pet.status ?? '', JSON.stringify(pet)])
-    return this.#run('psReplacePets', this.#ctx.prefix, petsBytes(pets), this.#limit, args).then((reply) =>
-      this.#refusal(reply),
-    )
+    const cost = petsBytes(pets)
+    if (pets.length > stageSlice) {
+      let largest = 0
+      for (const pet of pets) largest = Math.max(largest, pet.id)
+      return this.#staged(pets, cost, '', [String(largest), ''])
+    }
+    const args = petArgs(pets, 0, pets.length)
+    return this.#run('psReplacePets', this.#ctx.prefix, cost, this.#limit, args).then((reply) => this.#refusal(reply))
+  }
+
+  /**
+   * Many pets written in slices (scripts-staged.ts): the budget reserved first, each slice one
+   * bounded script run (awaited, so each leaves in a batch of its own and other calls run between
+   * them), then one switch; `rulesCost` '': the rules kept, as they are charged; `last`: the
+   * commit's last arguments (the largest id, or '' and the world without its pets). A refusal or a
+   * failure changes nothing.
+   */
+  async #staged(
+    pets: readonly Pet[],
+    petsCost: number,
+    rulesCost: number | '',
+    last: readonly string[],
+  ): Promise<void | StorageRefusal> {
+    const { prefix } = this.#ctx
+    const begun = await this.#run('psStageBegin', prefix, petsCost, rulesCost, this.#limit)
+    const refused = this.#refusal(begun)
+    if (refused) return refused
+    const reserved = Number(begun)
+    const stage = `${this.#base}+${randomUUID()}:`
+    try {
+      for (let from = 0; from < pets.length; from += stageSlice) {
+        await this.#run('psStageAdd', stage, stagedTtlMs, petArgs(pets, from, from + stageSlice))
+      }
+      const args = [prefix, stage, reserved, petsCost, rulesCost, this.#limit, ...last]
+      return this.#refusal(await this.#run('psStageCommit', ...args))
+    } catch (error) {
+      // Redis full (507) or away (503): the staged pets go and the reservation comes back, as far as Redis lets.
+      await this.#ctx.run('psStageAbort', this.#base, prefix, stage, reserved).catch(ignore)
+      throw error
+    }
   }
 
   generatorSeed(): Promise<number> {
@@ -316,7 +376,8 @@ export class RedisSession implements SessionState {
   hitRateLimit(key: string): MaybePromise<RateDecision | undefined> {
     return this.#withMeta((meta) => {
       if (meta.rateLimit === undefined) return undefined
-      return this.#run('psHitRateLimit', key, Date.now(), maxTrackedKeys).then((reply) => {
+      const args = [key, Date.now(), maxTrackedKeys, this.#ctx.prefix, rateLimitKeyBytes(key)]
+      return this.#run('psHitRateLimit', ...args).then((reply) => {
         if (reply === null) return undefined
         const [allowed, remaining, resetSeconds, limit, windowSeconds] = (reply as number[]).map(Number) as number[]
         return {
@@ -338,7 +399,7 @@ export class RedisSession implements SessionState {
 
   setRateLimit(policy: RateLimitPolicy | undefined): Promise<void> {
     if (this.#meta) this.#meta.rateLimit = policy && { ...policy }
-    return this.#run('psSetRateLimit', encodePolicy(policy)).then(() => undefined)
+    return this.#run('psSetRateLimit', encodePolicy(policy), this.#ctx.prefix).then(() => undefined)
   }
 
   /**
@@ -351,7 +412,7 @@ export class RedisSession implements SessionState {
   noteDeprecatedCall(operation: string, client: DeprecationClient, now: number, heard: DeprecationHeard): FirstCall {
     const key = JSON.stringify([client.authorization, client.userAgent?.slice(0, maxUserAgentChars) ?? null])
     this.#sendNote()
-    this.#note = { args: [operation, key, String(now), maxClientsPerOperation], client, heard }
+    this.#note = { args: [operation, key, String(now), maxClientsPerOperation, this.#ctx.prefix], client, heard }
     return undefined
   }
 
@@ -392,19 +453,26 @@ export class RedisSession implements SessionState {
     const size = this.#ctx.start.journalSize
     const stored = entry as JournalRecord
     const note = this.#note
+    // The entry's bytes are charged to the journal's share in the script that keeps it (luaRecord).
+    const args = [
+      this.#base,
+      encodeEntry(entry),
+      size,
+      this.#ctx.prefix,
+      String(recordBytes(entry)),
+      this.#journalShare,
+    ]
     if (note !== undefined) {
       this.#note = undefined
       // One `then` each (no `catch` first): the hot path's every request goes through here.
-      return this.#ctx
-        .run('psRecordNoted', this.#base, encodeEntry(entry), size, this.channel, ...note.args)
-        .then((reply) => {
-          const [id, first] = reply as [number, Reply]
-          this.#heard(note, first)
-          stored.id = Number(id)
-          return stored
-        }, this.#ctx.failed)
+      return this.#ctx.run('psRecordNoted', ...args, ...note.args).then((reply) => {
+        const [id, first] = reply as [number, Reply]
+        this.#heard(note, first)
+        stored.id = Number(id)
+        return stored
+      }, this.#ctx.failed)
     }
-    return this.#ctx.run('psRecord', this.#base, encodeEntry(entry), size, this.channel).then((id) => {
+    return this.#ctx.run('psRecord', ...args).then((id) => {
       stored.id = Number(id)
       return stored
     }, this.#ctx.failed)
@@ -431,7 +499,7 @@ export class RedisSession implements SessionState {
   }
 
   clearRequests(): Promise<void> {
-    return this.#call(this.#ctx.client.del(`${this.#base}j`)).then(() => undefined)
+    return this.#run('psClearJournal', this.#ctx.prefix).then(() => undefined)
   }
 
   subscribe(listener: JournalListener): () => void {
@@ -522,7 +590,13 @@ export class RedisSession implements SessionState {
   load(world: World, clock: ClockSetting, rateLimit: RateLimitPolicy | undefined): Promise<void | StorageRefusal> {
     this.#meta = undefined
     this.#ahead = undefined
-    const costs = [petsBytes(world.pets.all()), world.faults.length * ruleBytes, this.#limit]
+    const pets = world.pets.all()
+    const petsCost = petsBytes(pets)
+    const rulesCost = world.faults.length * ruleBytes
+    if (pets.length > stageSlice) {
+      return this.#staged(pets, petsCost, rulesCost, ['', encodeWorld(world, clock, rateLimit, false)])
+    }
+    const costs = [petsCost, rulesCost, this.#limit]
     return this.#run('psLoad', encodeWorld(world, clock, rateLimit), this.#ctx.prefix, ...costs).then((reply) =>
       this.#refusal(reply),
     )

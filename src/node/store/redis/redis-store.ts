@@ -278,9 +278,9 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /**
-   * The budget's state share as every replica of the prefix charges it in Redis (pets, rules,
-   * sessions; the scripts enforce it). The journal lives in Redis, bounded per session by
-   * --journal-size and each entry's cuts, not by the journal share: its figures are null and 0.
+   * The budget as every replica of the prefix charges it in Redis (the scripts enforce it): pets,
+   * rules, sessions, deprecation and rate-limit records, and the journal's share; event-stream
+   * backlogs are this replica's own (in its process, charged to its own budget).
    */
   memory(): Promise<BudgetReport> {
     const budget = this.#ctx.start.budget
@@ -288,17 +288,20 @@ export class RedisSessionStore implements SessionStore {
       bytes !== undefined && Number.isFinite(bytes) ? bytes : null
     return this.#initialisedThen(() =>
       this.#run('psMemory', this.#prefix).then((reply) => {
-        const [pets, rules, sessions] = (reply as string[]).map(Number) as [number, number, number]
-        const used = pets + rules + sessions
+        const [pets, rules, sessions, deprecations, rateLimits, journal, entries] = (reply as string[]).map(
+          Number,
+        ) as number[] as [number, number, number, number, number, number, number]
+        const streams = budget?.held('streams') ?? 0
+        const used = pets + rules + sessions + deprecations + rateLimits + streams
         return {
           budgetBytes: finite(budget?.budgetBytes),
-          usedBytes: used,
+          usedBytes: used + journal,
           state: {
             shareBytes: finite(budget?.stateShareBytes),
             usedBytes: used,
-            parts: { pets, rules, sessions, streams: 0, deprecations: 0, rateLimits: 0 },
+            parts: { pets, rules, sessions, streams, deprecations, rateLimits },
           },
-          journal: { shareBytes: null, usedBytes: 0, entries: 0 },
+          journal: { shareBytes: finite(budget?.journalShareBytes), usedBytes: journal, entries },
         }
       }, failed),
     )

@@ -1,15 +1,18 @@
-import { luaFormat, luaKeep } from './lua-common.js'
+import { deprecationClientBytes, deprecationOverflowBytes } from '../../../core/budget/costs.js'
+import { luaBudget, luaFormat, luaJournal, luaKeep } from './lua-common.js'
 
 /** The per-request controls' scripts: rate-limit windows, deprecation counters, the journal (ARGV[1]: the session's base). */
 
 /**
  * Counts a request of an API key against its window (ARGV: base, key, real
- * now, most keys tracked), on the session's clock: { allowed 1/0, remaining,
- * reset seconds, limit, window seconds }, or nil without a limit. Windows are
- * `start,count` in a hash; recency of keys in a sorted set, the least recent
- * forgotten beyond the cap, as in memory.
+ * now, most keys tracked, prefix, the window's cost), on the session's clock:
+ * { allowed 1/0, remaining, reset seconds, limit, window seconds }, or nil
+ * without a limit. Windows are `start,count` in a hash; recency of keys in a
+ * sorted set, the least recent forgotten beyond the cap, as in memory. A new
+ * key's window is counted in the budget (never refused: luaBudget's
+ * budgetNote), unless it takes the place of the least recent one.
  */
-export const hitRateLimitScript = `${luaFormat}${luaKeep}
+export const hitRateLimitScript = `${luaFormat}${luaKeep}${luaBudget}
 local b, key = ARGV[1], ARGV[2]
 local m = b .. 'm'
 local meta = redis.call('HMGET', m, 'rl', 'cm', 'cv')
@@ -30,6 +33,8 @@ redis.call('ZADD', b .. 'wo', redis.call('HINCRBY', m, 'wseq', 1), key)
 if redis.call('ZCARD', b .. 'wo') > tonumber(ARGV[4]) then
   local oldest = redis.call('ZPOPMIN', b .. 'wo')
   redis.call('HDEL', b .. 'w', oldest[1])
+elseif not stored then
+  budgetNote(ARGV[5], b, 'rateLimits', 'bw', tonumber(ARGV[6]))
 end
 local reset = math.max(1, math.ceil((start + windowMs - now) / 1000))
 local allowed = 0
@@ -45,11 +50,12 @@ if allowed == 1 then remaining = limit - count end
 return { allowed, remaining, reset, limit, win }
 `
 
-/** A new rate limit (ARGV: base, `limit,window` or '' for none) with every window fresh. */
-export const setRateLimitScript = `
+/** A new rate limit (ARGV: base, `limit,window` or '' for none, prefix) with every window fresh (their bytes given back). */
+export const setRateLimitScript = `${luaBudget}
 local b = ARGV[1]
 if ARGV[2] == '' then redis.call('HDEL', b .. 'm', 'rl') else redis.call('HSET', b .. 'm', 'rl', ARGV[2]) end
 redis.call('DEL', b .. 'w', b .. 'wo')
+budgetRelease(ARGV[3], b, 'rateLimits', 'bw')
 return 1
 `
 
@@ -60,14 +66,15 @@ return { redis.call('HGET', b .. 'm', 'rl'), redis.call('HLEN', b .. 'w') }
 `
 
 /**
- * Counting a call of a deprecated operation: `note(d, op, key, now, most
+ * Counting a call of a deprecated operation: `note(P, d, op, key, now, most
  * clients)` answers 'client' for a client's first call, 'overflow' for the
  * first call beyond the cap, else false. Counters are `calls,first,last[,order]`
  * in the hash `d`: `op\nt` (all), `op\no` (beyond the cap), `op\nn` (clients),
- * `op\nc\n<key>` (one client).
+ * `op\nc\n<key>` (one client). A new record is counted in the budget (never
+ * refused), as in memory (costs.ts). Needs luaFormat, luaKeep and luaBudget.
  */
-const luaNote = `${luaFormat}${luaKeep}
-local function note(d, op, key, now, maxClients)
+const luaNote = `
+local function note(P, d, op, key, now, maxClients)
   -- A counter's next value: one more call, the first kept, the last now, the rest (order) kept.
   local function bumped(v)
     if not v then return '1,' .. now .. ',' .. now end
@@ -86,50 +93,48 @@ local function note(d, op, key, now, maxClients)
     redis.call('HSET', d, total, bumped(got[1]), field, '1,' .. now .. ',' .. now .. ',' .. fmt(clients), count, fmt(clients + 1))
     -- A new client (rare): the hash may be new, and takes the session's TTL.
     keep(string.sub(d, 1, -2), 'd')
+    budgetNote(P, string.sub(d, 1, -2), 'deprecations', 'bd', ${deprecationClientBytes})
     return 'client'
   end
   local other = op .. '\\no'
   local was = redis.call('HGET', d, other)
   redis.call('HSET', d, total, bumped(got[1]), other, bumped(was))
-  if not was then return 'overflow' end
+  if not was then
+    budgetNote(P, string.sub(d, 1, -2), 'deprecations', 'bd', ${deprecationOverflowBytes})
+    return 'overflow'
+  end
   return false
 end
 `
 
-/** Counts a call of a deprecated operation (ARGV: base, operation, client key, now, most clients): see luaNote. */
-export const noteDeprecatedScript = `${luaNote}
-return note(ARGV[1] .. 'd', ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]))
+/** Counts a call of a deprecated operation (ARGV: base, operation, client key, now, most clients, prefix): see luaNote. */
+export const noteDeprecatedScript = `${luaFormat}${luaKeep}${luaBudget}${luaNote}
+return note(ARGV[6], ARGV[1] .. 'd', ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]))
 `
 
 /**
- * Recording a request: `record(b, tail, size, channel)` stores the entry
- * (`{"id":N` then `tail`, the JSON after the id) under the next id, drops the
- * oldest beyond the size (counted in `jd`), publishes it to every replica's subscribers and
- * answers the id.
+ * Recording a request: `record(b, tail, size, P, cost, share)` stores the entry
+ * (`{"id":N` then `tail`, the JSON after the id) under the next id, charged
+ * `cost` (journal.ts recordBytes) to the journal's share (`share` bytes, < 0:
+ * none) in the same change (luaJournal): the oldest beyond the size, then the
+ * oldest of any session beyond the share, are dropped (counted in `jd`). It is
+ * published to every replica's subscribers (`<prefix>:ev:<name>`); answers the id.
  */
-const luaRecord = `
+const luaRecord = `${luaJournal}
 -- The journal (request headers and bodies) never outlives its session: its keys take the session's TTL when made.
-local function record(b, tail, size, channel)
+local function record(b, tail, size, P, cost, share)
   local id = redis.call('INCR', b .. 'jn')
   if id == 1 then keep(b, 'jn') end
   local json = '{"id":' .. id .. tail
-  if size > 0 then
-    local length = redis.call('LPUSH', b .. 'j', json)
-    if length == 1 then keep(b, 'j') elseif length > size then
-      redis.call('LTRIM', b .. 'j', 0, size - 1)
-      if redis.call('INCR', b .. 'jd') == 1 then keep(b, 'jd') end
-    end
-  else
-    if redis.call('INCR', b .. 'jd') == 1 then keep(b, 'jd') end
-  end
-  redis.call('PUBLISH', channel, json)
+  if size > 0 then journalKeep(P, b, id, json, size, cost, share) else journalDropped(b) end
+  redis.call('PUBLISH', P .. ':ev:' .. journalName(P, b), json)
   return id
 end
 `
 
-/** Records a request (ARGV: base, the JSON after `"id":N`, journal size, channel): see luaRecord. */
-export const recordScript = `${luaKeep}${luaRecord}
-return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4])
+/** Records a request (ARGV: base, the JSON after `"id":N`, journal size, prefix, its cost, the journal's share or -1): see luaRecord. */
+export const recordScript = `${luaFormat}${luaKeep}${luaRecord}
+return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6]))
 `
 
 /**
@@ -137,7 +142,13 @@ return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4])
  * recordScript, then operation, client key, now, most clients): { id, what
  * note answers }.
  */
-export const recordNotedScript = `${luaKeep}${luaRecord}${luaNote}
-local first = note(ARGV[1] .. 'd', ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8]))
-return { record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]), first }
+export const recordNotedScript = `${luaFormat}${luaKeep}${luaBudget}${luaRecord}${luaNote}
+local first = note(ARGV[4], ARGV[1] .. 'd', ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10]))
+return { record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6])), first }
+`
+
+/** Empties a session's journal, its entries' bytes given back (ARGV: base, prefix); its ids go on. */
+export const clearJournalScript = `${luaFormat}${luaKeep}${luaJournal}
+journalRelease(ARGV[2], ARGV[1])
+return 1
 `

@@ -1,6 +1,6 @@
 import { maxTombstones } from '../../../core/sessions/tombstones.js'
 import { sessionBytes } from '../../../core/budget/costs.js'
-import { luaBudget, luaWorld } from './lua-common.js'
+import { luaBudget, luaFormat, luaJournal, luaKeep, luaWorld } from './lua-common.js'
 
 /**
  * The session registry's scripts. ARGV[1] is the key prefix; the registry is
@@ -11,8 +11,16 @@ import { luaBudget, luaWorld } from './lua-common.js'
  * keys carry the TTL (and a minute), so Redis forgets what nobody sweeps.
  */
 
+// What dropping a session gives back: its journal's entries, its state share's bytes.
+const luaGiveBack = `${luaFormat}${luaKeep}${luaBudget}${luaJournal}
+local function giveBack(P, b)
+  journalRelease(P, b)
+  budgetDrop(P, b, ${sessionBytes})
+end
+`
+
 /** Redis' clock in ms; dropping a session idle past the TTL with its tombstone (and its bytes); setting its keys' TTL. */
-const luaLifecycle = `${luaBudget}
+const luaLifecycle = `${luaGiveBack}
 local function nowMs()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -21,7 +29,7 @@ local function expireKeys(b, ms)
   for _, s in ipairs(ALL) do redis.call('PEXPIRE', b .. s, ms) end
 end
 local function entomb(P, name, now, ttl)
-  budgetDrop(P, P .. ':s:' .. name .. ':', ${sessionBytes})
+  giveBack(P, P .. ':s:' .. name .. ':')
   dropKeys(P .. ':s:' .. name .. ':')
   redis.call('ZREM', P .. ':reg', name)
   redis.call('PUBLISH', P .. ':ev:' .. name, '')
@@ -49,9 +57,9 @@ local function sweep(P, now, ttl)
 end
 `
 
-const luaDrop = `${luaBudget}
+const luaDrop = `${luaGiveBack}
 local function drop(P, name)
-  budgetDrop(P, P .. ':s:' .. name .. ':', ${sessionBytes})
+  giveBack(P, P .. ':s:' .. name .. ':')
   dropKeys(P .. ':s:' .. name .. ':')
   redis.call('ZREM', P .. ':reg', name)
   -- An empty message ends the session's event streams on every replica.
@@ -141,7 +149,8 @@ if stone then
   redis.call('ZREM', P .. ':tombz', name)
 end
 copyWorld(tpl, b)
-redis.call('DEL', b .. 'j', b .. 'jn', b .. 'w', b .. 'wo', b .. 'd')
+journalRelease(P, b)
+redis.call('DEL', b .. 'jn', b .. 'w', b .. 'wo', b .. 'd')
 -- A session's own cost (sessionBytes), counted, never refused: selecting one is a read.
 redis.call('HSET', b .. 'm', 'bs', '1')
 redis.call('HINCRBY', P .. ':mem', 'sessions', ${sessionBytes})
@@ -179,10 +188,14 @@ drop(P, name)
 return 1
 `
 
-/** What the budget's state share holds on this prefix (ARGV: prefix): pets, rules, sessions bytes. */
+/**
+ * What the budget holds on this prefix (ARGV: prefix): pets, rules, sessions, deprecation records,
+ * rate-limit windows and journal bytes, and the number of journal entries.
+ */
 export const memoryScript = `
-local got = redis.call('HMGET', ARGV[1] .. ':mem', 'pets', 'rules', 'sessions')
-for i = 1, 3 do got[i] = got[i] or '0' end
+local got = redis.call('HMGET', ARGV[1] .. ':mem', 'pets', 'rules', 'sessions', 'deprecations', 'rateLimits', 'journal')
+for i = 1, 6 do got[i] = got[i] or '0' end
+got[7] = tostring(redis.call('ZCARD', ARGV[1] .. ':jz'))
 return got
 `
 
@@ -195,16 +208,39 @@ return { redis.call('ZCARD', P .. ':s:default:i'), redis.call('ZCARD', P .. ':re
 
 /**
  * Back to the start (ARGV: base, template base, prefix): the world copied, journal emptied (its ids
- * go on), windows, counters and coverage gone; the start world is charged nothing.
+ * go on), windows, counters and coverage gone, and their bytes given back; the start world is
+ * charged nothing. A staged write in progress keeps its reservation (its commit gives it back).
  */
-export const resetScript = `${luaWorld}${luaBudget}
-local b = ARGV[1]
-budgetResize(ARGV[3], b, 0, 0, -1, 'pets')
-local bs = redis.call('HGET', b .. 'm', 'bs')
+export const resetScript = `${luaWorld}${luaFormat}${luaKeep}${luaBudget}${luaJournal}
+local b, P = ARGV[1], ARGV[3]
+budgetResize(P, b, 0, 0, -1, 'pets')
+budgetRelease(P, b, 'deprecations', 'bd')
+budgetRelease(P, b, 'rateLimits', 'bw')
+local kept = redis.call('HMGET', b .. 'm', 'bs', 'bx')
 copyWorld(ARGV[2], b)
-redis.call('DEL', b .. 'j', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn')
-if bs then redis.call('HSET', b .. 'm', 'bs', bs) end
+journalRelease(P, b)
+redis.call('DEL', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn')
+if kept[1] then redis.call('HSET', b .. 'm', 'bs', kept[1]) end
+if kept[2] then redis.call('HSET', b .. 'm', 'bx', kept[2]) end
 return 1
+`
+
+/**
+ * Writing a loaded world over a session's (luaWorld, luaBudget), once its pets and rules are charged
+ * (bp, br): its own cost, deprecation records and reservations kept; windows fresh, their bytes
+ * given back.
+ */
+export const luaLoadWorld = `
+local function loadWorld(P, b, w)
+  local kept = redis.call('HMGET', b .. 'm', 'bp', 'br', 'bs', 'bd', 'bx')
+  budgetRelease(P, b, 'rateLimits', 'bw')
+  writeWorld(b, w)
+  local fields = { 'bp', 'br', 'bs', 'bd', 'bx' }
+  for i = 1, 5 do
+    if kept[i] then redis.call('HSET', b .. 'm', fields[i], kept[i]) end
+  end
+  redis.call('DEL', b .. 'w', b .. 'wo')
+end
 `
 
 /**
@@ -212,16 +248,10 @@ return 1
  * state share or -1): the world, clock and rate limit (in its meta) at once, windows fresh; the
  * journal stays. Answers 1, or a refusal of the budget (luaBudget), changing nothing.
  */
-export const loadScript = `${luaWorld}${luaBudget}
-local b = ARGV[1]
-local pets, rules = tonumber(ARGV[4]), tonumber(ARGV[5])
-local refused = budgetResize(ARGV[3], b, pets, rules, tonumber(ARGV[6]), 'pets')
+export const loadScript = `${luaWorld}${luaBudget}${luaLoadWorld}
+local refused = budgetResize(ARGV[3], ARGV[1], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), 'pets')
 if refused then return refused end
-local bs = redis.call('HGET', b .. 'm', 'bs')
-writeWorld(b, cjson.decode(ARGV[2]))
-redis.call('HSET', b .. 'm', 'bp', string.format('%.0f', pets), 'br', string.format('%.0f', rules))
-if bs then redis.call('HSET', b .. 'm', 'bs', bs) end
-redis.call('DEL', b .. 'w', b .. 'wo')
+loadWorld(ARGV[3], ARGV[1], cjson.decode(ARGV[2]))
 return 1
 `
 
