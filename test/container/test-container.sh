@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the image and proves it: read-only run, smoke suite over the socket, uid 1000,
 # health check, stop with exit code 0 (idle and under load: busy and idle connections closed while a
-# request in flight still waits, then it is answered: stop-probe.mjs), size budget; two replicas of
+# request in flight still waits, then it is answered: stop-probe.mjs), size budget; the hostile
+# battery under the Kubernetes manifest's memory limit (memory-limit.sh); two replicas of
 # it on one redis-server (redis-replicas.sh); then runs the compose and Kubernetes recipes of
 # docs/recipes with it (recipe-compose.sh, recipe-kubernetes.sh).
 # Works with Docker or Podman: CONTAINER_ENGINE chooses, otherwise whichever works.
@@ -197,9 +198,12 @@ printf 'image %s bytes, base %s %s bytes, added %s bytes (%s MiB; budget 20 MiB)
 [ "$added" -le "$budget_bytes" ] || fail "the image adds more than 20 MiB to the base"
 ok "size within budget"
 
-# 6. two replicas on one Redis, the image as built with PETSTORE_MOCK_STORE=redis://…
+# 6. under the memory limit of deploy/kubernetes/ (--memory), the hostile battery: it keeps serving
+source test/container/memory-limit.sh
+
+# 7. two replicas on one Redis, the image as built with PETSTORE_MOCK_STORE=redis://…
 source test/container/redis-replicas.sh
 
-# 7. the container recipes of docs/recipes, run as written with this image
+# 8. the container recipes of docs/recipes, run as written with this image
 source test/container/recipe-compose.sh
 source test/container/recipe-kubernetes.sh

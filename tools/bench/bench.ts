@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { type LoadResult, type LoadSpec, runLoad, standardLoads } from './load.js'
 import { baselinePath, binPath, bundlePath, nodeFlags, type ServerProcess, startServer } from './server-process.js'
 import { redisStore } from './redis-store.js'
+import { breakdownRows, startProbedServer } from './rss-breakdown.js'
 import { yamlFigures } from './yaml.js'
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5)
@@ -20,7 +21,8 @@ const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3)
 const image = process.env['BENCH_IMAGE']
 // BENCH_ONLY=redis runs the Redis store's section alone (its ratios are to the memory store of the same run),
 // BENCH_ONLY=yaml the YAML section alone (its ratios are to the same data as JSON in the same run), BENCH_ONLY=metrics
-// what metrics cost alone (its points then taken against a ratio of 100 %: an upper bound).
+// what metrics cost alone (its points then taken against a ratio of 100 %: an upper bound),
+// BENCH_ONLY=rss the RSS after 200,000 POSTs alone, with where it is (rss-breakdown.ts).
 const only = process.env['BENCH_ONLY']
 
 /** The budgets of issue 8, as ratios to the baseline measured in the same run. */
@@ -244,23 +246,41 @@ const baselineLoads = (baseline: Record<string, LoadResult>) => {
   for (const [name, r] of Object.entries(baseline)) row('load, baseline', name, loadText(r))
 }
 
-const afterPosts = async () => {
-  const server = await startServer(['--log', 'silent', '--max-pets', '1000000'])
+/** 200,000 creates into one session, then the RSS, and where it is (rss-breakdown.ts). */
+const postsThenRss = async (args: string[]) => {
+  const { server, figures } = await startProbedServer(['--log', 'silent', '--max-pets', '1000000', ...args])
   try {
     const [, , , post] = standardLoads(1)
     const r = await runLoad(server.url, post!, { amount: 200_000 })
-    results['after200kPostsRssMiB'] = server.rssMiB()
-    row(
-      'memory',
-      'RSS after 200,000 POSTs',
-      `${mib(server.rssMiB())} (non-2xx ${r.non2xx + r.errors})`,
-      '',
-      '≤ 150 MiB',
-      server.rssMiB() <= 150 && clean(r),
-    )
+    // Read before the probe collects: the figure is the RSS as the load left it.
+    const rss = server.rssMiB()
+    return { r, rss, figures: await figures() }
   } finally {
     await server.stop()
   }
+}
+
+const afterPosts = async () => {
+  const { r, rss, figures } = await postsThenRss([])
+  results['after200kPostsRssMiB'] = rss
+  results['after200kPostsBreakdown'] = figures
+  row(
+    'memory',
+    'RSS after 200,000 POSTs',
+    `${mib(rss)} (non-2xx ${r.non2xx + r.errors})`,
+    '',
+    '≤ 150 MiB',
+    rss <= 150 && clean(r),
+  )
+  for (const [figure, value] of breakdownRows(figures)) row('memory', figure, value)
+  // The trade docs/reference/robustness.md weighs: a ring of 100 entries a session instead of 1,000.
+  const shorter = await postsThenRss(['--journal-size', '100'])
+  results['after200kPostsJournal100RssMiB'] = shorter.rss
+  row(
+    'memory',
+    'RSS after 200,000 POSTs, --journal-size 100',
+    `${mib(shorter.rss)} (non-2xx ${shorter.r.non2xx + shorter.r.errors}; V8 heap committed ${mib(shorter.figures.heap.committed / 2 ** 20)}, live ${mib(shorter.figures.live.used / 2 ** 20)})`,
+  )
 }
 
 const scale = async (small: Record<string, LoadResult>) => {
@@ -382,6 +402,7 @@ console.log(
   `petstore-mock bench: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}, ${seconds} s per load, ${rounds} rounds`,
 )
 if (only === 'redis') results['redis'] = await redisStore(row, seconds, rounds)
+else if (only === 'rss') await afterPosts()
 else if (only === 'yaml') results['yaml'] = await yamlFigures(row, rounds)
 else if (only === 'metrics') results['metricsCost'] = await metricsCost({})
 else await everything()
