@@ -83,10 +83,12 @@ export const parseYamlOffThread = async (text: string): Promise<unknown> => {
 }
 
 /**
- * JSON texts shorter than this are parsed on the event loop (lossless-json: about 15 ms at load 4
- * on 2 vCPU), sparing them the round trip to the worker.
+ * JSON texts shorter than this (characters) are parsed on the event loop, as before: at most the
+ * default --body-limit's worth, ~55 ms of lossless-json on a loaded 2-vCPU machine. The worker's heap
+ * is not the budget's: a second heap's slack cost the hostile battery's state loads (1.3 MB of wide
+ * names) 16 MiB over its bound of peak RSS at a threshold of 256 Ki characters.
  */
-export const jsonOnThreadChars = 256 * 1024
+export const jsonOnThreadChars = 2 ** 20
 
 /**
  * Parses a JSON data text as `parseJsonExact` does (the same value, LosslessNumbers included, the
