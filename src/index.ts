@@ -1,12 +1,16 @@
 /** Library entry (Node): build the app in-process and drive it with `app.request()`, or read files for it. */
 import { type AppOptions, createApp as createWebApp } from './core/app.js'
-import { yamlCodec } from './node/yaml/codec.js'
+import { jsonDataReader, yamlCodec } from './node/yaml/codec.js'
 
 export { appDefaults, type AppOptions } from './core/app.js'
 
-/** {@link createWebApp} on Node: snapshots also as YAML unless `yaml` says otherwise. */
-export const createApp = (options: AppOptions = {}) => createWebApp({ yaml: yamlCodec, ...options })
-export { yamlCodec }
+/**
+ * {@link createWebApp} on Node: snapshots also as YAML unless `yaml` says otherwise, long JSON data
+ * bodies parsed on a worker thread unless `jsonData` says otherwise.
+ */
+export const createApp = (options: AppOptions = {}) =>
+  createWebApp({ yaml: yamlCodec, jsonData: jsonDataReader, ...options })
+export { jsonDataReader, yamlCodec }
 export type { AppEnv } from './core/app.js'
 export type { ClockOption } from './core/time/clock.js'
 export type { ErrorBody } from './core/http/errors.js'

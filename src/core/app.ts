@@ -18,7 +18,7 @@ import { docsRoutes } from './docs/docs-routes.js'
 import { apiChains } from './pipeline/api-chains.js'
 import { petHandlers } from './pets/pet-handlers.js'
 import { recordPets } from './pets/record-pets.js'
-import { defaultSeed, petChecker, validatePets } from './pets/seed.js'
+import { defaultSeed, petChecker, validatePetsInSlices } from './pets/seed.js'
 import type { SpecSilences } from './spec/silences.js'
 import { bodyFieldNames } from './spec/body-fields.js'
 import type { Proxy } from './proxy/create-proxy.js'
@@ -42,6 +42,7 @@ import { withPeekedBodies } from './body/peek-body.js'
 import { apiRealm } from './faults/mock-control.js'
 import { type LatencyRange, startWorld } from './sessions/world.js'
 import type { YamlCodec } from './body/yaml-data.js'
+import type { JsonDataReader } from './body/data-body.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
 import { coverageModel } from './coverage/coverage-model.js'
 import { coverage } from './coverage/coverage-stage.js'
@@ -123,6 +124,11 @@ export interface AppOptions {
   rateLimit?: RateLimitPolicy
   /** Snapshots as YAML (the Node host's `yamlCodec`); default none: snapshots are JSON only. */
   yaml?: YamlCodec
+  /**
+   * Reads JSON state and snapshot bodies exactly (the Node host's `jsonDataReader`: on a worker
+   * thread); default: parsed on the event loop.
+   */
+  jsonData?: JsonDataReader
   /** Every session's start-up world (already validated); replaces pets, faults, delay, seed, clock and rate limit. */
   snapshot?: Snapshot
   /** Aborted when the host stops: open event streams end, so that connections can close. */
@@ -312,7 +318,7 @@ export function prepareMock(
         transport,
         operations: spec.operations.map((op) => op.id),
         validateRule,
-        validateState: (input) => validatePets(input, validatePet, 'state', { allowBareArray: false }),
+        validateState: (input) => validatePetsInSlices(input, validatePet, 'state', { allowBareArray: false }),
         validateSnapshot: createSnapshotValidator({
           validatePet,
           validateRule,
@@ -322,6 +328,7 @@ export function prepareMock(
           startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
         }),
         ...(options.yaml && { yaml: options.yaml }),
+        ...(options.jsonData && { jsonData: options.jsonData }),
         ...(proxy && { proxy: proxy.stats }),
         spec,
         coverage: covered,

@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { YamlCodec } from '../body/yaml-data.js'
+import type { JsonDataReader } from '../body/data-body.js'
 import { clockRoutes } from '../clock/clock-routes.js'
 import type { CoverageModel } from '../coverage/coverage-model.js'
 import { coverageRoutes } from '../coverage/coverage-routes.js'
@@ -47,11 +48,13 @@ export interface AdminDeps {
   /** Checks a fault rule: the rule, or a sentence naming the field. */
   validateRule(input: unknown): FaultRuleInput | string
   /** Checks `{ pets: [...] }` like fixtures; throws SeedError. */
-  validateState(input: unknown): Pet[]
+  validateState(input: unknown): Promise<Pet[]>
   /** Checks a snapshot: complete, or a sentence naming the field. */
-  validateSnapshot(input: unknown): Snapshot | string
+  validateSnapshot(input: unknown): Promise<Snapshot | string>
   /** Snapshots as YAML; none: JSON only. */
   yaml?: YamlCodec
+  /** The host's reader of JSON data bodies; none: parsed on the event loop. */
+  jsonData?: JsonDataReader
   /** Guards every route but health and the panel's files: admin tokens and their scopes (access/admin-scopes.ts). */
   guard?: MiddlewareHandler
   /** The control plane is open on a non-loopback address by choice: health says so. */

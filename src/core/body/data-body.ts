@@ -1,5 +1,5 @@
 import { ApiError, badRequest } from '../http/errors.js'
-import { parseJsonExact } from '../http/json.js'
+import { type JsonResult, parseJsonExact } from '../http/json.js'
 import type { Transport } from '../http/transport.js'
 import type { RequestContext, Stage } from '../http/stage.js'
 import { type YamlCodec, YamlTooLargeError } from './yaml-data.js'
@@ -9,12 +9,30 @@ const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml']
 
 const mediaType = (header: string | undefined): string => header?.split(';')[0]?.trim().toLowerCase() ?? ''
 
+/**
+ * Reads a JSON data body exactly, as {@link parseJsonExact} does (same value, same message); a
+ * host may read it off the event loop (the Node host's, on a worker thread).
+ */
+export type JsonDataReader = (text: string) => Promise<JsonResult>
+
+const readJson = async (read: JsonDataReader, text: string): Promise<JsonResult> => {
+  try {
+    return await read(text)
+  } catch (error) {
+    if (error instanceof YamlTooLargeError)
+      throw new ApiError(413, `Request body is too large to read as JSON: ${error.message}.`)
+    throw error
+  }
+}
+
 /** What reading a data body needs from the host. */
 export interface DataBodyDeps {
   bodyLimit: number
   transport: Transport
   /** The host's YAML; without one (msw in a browser) data bodies are JSON only. */
   yaml?: YamlCodec | undefined
+  /** The host's reader of JSON data; without one, {@link parseJsonExact} on the event loop. */
+  jsonData?: JsonDataReader | undefined
 }
 
 /**
@@ -36,7 +54,7 @@ export const readDataBody = async (c: RequestContext, deps: DataBodyDeps, noun: 
   }
   const text = await checkedBodyText(c, rules, type === 'application/json' || (yaml && deps.yaml !== undefined))
   if (!yaml) {
-    const parsed = parseJsonExact(text)
+    const parsed = deps.jsonData ? await readJson(deps.jsonData, text) : parseJsonExact(text)
     if (!parsed.ok) throw badRequest(parsed.message)
     return parsed.value
   }

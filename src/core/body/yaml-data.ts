@@ -8,7 +8,7 @@ export const safeIntegers = (value: unknown): unknown => {
   return value
 }
 
-/** A YAML text that the host could not read within the memory it gives the reader (a 413, not a 400). */
+/** A YAML text (or a JSON one, on the Node host's worker) that the host could not read within the memory it gives the reader (a 413, not a 400). */
 export class YamlTooLargeError extends Error {}
 
 /**

@@ -1,6 +1,7 @@
 import type { Faker } from '@faker-js/faker'
 import type { Pet, PetStatus } from '../spec/pet.js'
 import { petStatuses, toPet } from '../spec/pet.js'
+import { nextTurn } from '../state/next-turn.js'
 
 /**
  * The data profiles of generated pets: `realistic`, faker's pet names (what
@@ -82,13 +83,21 @@ const longName = (faker: Faker): string => {
  * others one of each {@link edgeKinds}, in an order the seed shuffles per
  * block. So 50 % realistic and 5 % of each kind (exactly, for a count that
  * is a multiple of 20). Every pet is a valid `Pet` within the mock's caps;
- * the same faker (seed) gives the same pets.
+ * the same faker (seed) gives the same pets. Made `slice` pets at a time,
+ * a turn of the event loop between two, so that other requests are answered
+ * however large the count.
  */
-export const edgePets = (faker: Faker, count: number, realistic: (id: number) => Pet): Pet[] => {
+export const edgePets = async (
+  faker: Faker,
+  count: number,
+  realistic: (id: number) => Pet,
+  slice: number,
+): Promise<Pet[]> => {
   const pets = new Array<Pet>(count)
   const statuses = [...petStatuses, undefined]
   let order: EdgeKind[] = []
   for (let id = 1; id <= count; id++) {
+    if (id % slice === 0) await nextTurn()
     const place = (id - 1) % edgeBlock
     if (place === 0) order = faker.helpers.shuffle([...edgeKinds])
     if (place % 2 === 0) {

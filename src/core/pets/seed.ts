@@ -3,11 +3,10 @@ import { type Pet, petStatuses, toPet } from '../spec/pet.js'
 import { petLimitProblem } from './pet-limits.js'
 import { describeSchemaError } from '../spec/messages.js'
 import { type DataProfile, edgePets } from './edge-profile.js'
+import { nextTurn } from '../state/next-turn.js'
 
-/** Pets generated between two turns of the event loop (a few milliseconds of work). */
-const seedSlice = 2000
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
+/** Pets generated, or checked, between two turns of the event loop (a few milliseconds of work). */
+export const petSlice = 2000
 
 /** The faker seed used when none is given, so that `--faker` alone is reproducible. */
 export const defaultSeed = 1
@@ -26,19 +25,13 @@ const entriesOf = (data: unknown, source: string, allowBareArray: boolean): unkn
   throw new SeedError(`${source}: must be ${shape}`)
 }
 
-/**
- * Checks seed entries against the contract's `Pet` schema, plus what the
- * store needs: positive ids, each used once, names within the mock's limit. Returns the pets, fields copied.
- */
-export const validatePets = (
-  data: unknown,
-  validatePet: ValidateFunction,
-  source: string,
-  options: { allowBareArray?: boolean } = {},
-): Pet[] => {
-  const entries = entriesOf(data, source, options.allowBareArray ?? true)
+// The checks of validatePets, pausing after every slice of entries for a caller to let others run.
+function* checkedPets(entries: unknown[], validatePet: ValidateFunction, source: string): Generator<void, Pet[]> {
   const firstEntryOf = new Map<number, number>()
-  return entries.map((entry, i) => {
+  const pets = new Array<Pet>(entries.length)
+  for (let i = 0; i < entries.length; i++) {
+    if (i > 0 && i % petSlice === 0) yield
+    const entry = entries[i]
     const where = `${source}: entry ${i}`
     if (!validatePet(entry)) {
       const error = validatePet.errors?.[0]
@@ -51,8 +44,51 @@ export const validatePets = (
     const first = firstEntryOf.get(pet.id)
     if (first !== undefined) throw new SeedError(`${where}: id ${pet.id} is already used by entry ${first}`)
     firstEntryOf.set(pet.id, i)
-    return toPet(pet.id, pet)
-  })
+    pets[i] = toPet(pet.id, pet)
+  }
+  return pets
+}
+
+/** Options of {@link validatePets}. */
+export interface PetEntriesOptions {
+  /** Whether a bare array of pets is accepted besides `{ pets: [...] }` (default: yes). */
+  allowBareArray?: boolean
+}
+
+/**
+ * Checks seed entries against the contract's `Pet` schema, plus what the
+ * store needs: positive ids, each used once, names within the mock's limit. Returns the pets, fields copied.
+ */
+export const validatePets = (
+  data: unknown,
+  validatePet: ValidateFunction,
+  source: string,
+  options: PetEntriesOptions = {},
+): Pet[] => {
+  const steps = checkedPets(entriesOf(data, source, options.allowBareArray ?? true), validatePet, source)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/**
+ * {@link validatePets} a slice of {@link petSlice} entries at a time, a turn of the event loop
+ * between two: a large state or snapshot is checked while other requests are answered. Changes
+ * nothing; rejects with the same {@link SeedError}.
+ */
+export const validatePetsInSlices = async (
+  data: unknown,
+  validatePet: ValidateFunction,
+  source: string,
+  options: PetEntriesOptions = {},
+): Promise<Pet[]> => {
+  const steps = checkedPets(entriesOf(data, source, options.allowBareArray ?? true), validatePet, source)
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+    await nextTurn()
+  }
 }
 
 /**
@@ -91,11 +127,11 @@ export const fakePets = async (
     const categoryId = faker.number.int({ min: 1, max: 12 })
     return toPet(id, status === undefined ? { name, categoryId } : { name, categoryId, status })
   }
-  if (data === 'edge') return edgePets(faker, count, realistic)
+  if (data === 'edge') return edgePets(faker, count, realistic, petSlice)
   const pets = new Array<Pet>(count)
   for (let id = 1; id <= count; id++) {
     // In slices: other requests are answered between them, however large the seed.
-    if (id % seedSlice === 0) await nextTurn()
+    if (id % petSlice === 0) await nextTurn()
     pets[id - 1] = realistic(id)
   }
   return pets

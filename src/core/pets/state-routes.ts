@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { dataBody } from '../body/data-body.js'
 import { jsonBody } from '../body/json-body.js'
 import type { YamlCodec } from '../body/yaml-data.js'
+import type { JsonDataReader } from '../body/data-body.js'
 import { insufficientStorage } from '../budget/insufficient-storage.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { toMiddleware } from '../http/stage.js'
@@ -37,8 +38,10 @@ export interface StateDeps {
   transport: Transport
   /** State bodies as YAML; none: JSON only. */
   yaml?: YamlCodec
-  /** Checks `{ pets: [...] }` like fixtures; throws SeedError. */
-  validateState(input: unknown): Pet[]
+  /** The host's reader of JSON data bodies; none: parsed on the event loop. */
+  jsonData?: JsonDataReader
+  /** Checks `{ pets: [...] }` like fixtures, a slice of pets at a time; rejects with a SeedError. */
+  validateState(input: unknown): Promise<Pet[]>
 }
 
 const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
@@ -67,7 +70,7 @@ export const stateRoutes = (deps: StateDeps): Hono => {
     const session = read(c)
     let pets: Pet[]
     try {
-      pets = deps.validateState(c.get('body'))
+      pets = await deps.validateState(c.get('body'))
     } catch (error) {
       if (error instanceof SeedError) throw badRequest(`${error.message}.`)
       throw error

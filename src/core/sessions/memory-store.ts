@@ -165,6 +165,8 @@ export class Session implements SessionState {
 
   /** Replaces the world (validated by the caller); the journal, clock and rate limit stay. Refused beyond the budget. */
   restore(world: World): StorageRefusal | undefined {
+    // A load checked in slices may end after its session was dropped: it goes with the session.
+    if (this.#closed) return undefined
     const refused = this.#resizeWorld(petsBytes(world.pets.all()), world.faults.length * ruleBytes)
     if (refused) return refused
     this.#setWorld(world)
@@ -181,6 +183,7 @@ export class Session implements SessionState {
 
   /** Replaces the pets (validated by the caller); new ids continue after the largest. Refused beyond the budget. */
   replacePets(pets: readonly Pet[]): StorageRefusal | undefined {
+    if (this.#closed) return undefined
     const refused = this.#resize('pets', petsBytes(pets))
     if (refused) return refused
     this.store = new PetStore(PetIndex.from(pets), this.#start.maxPets)

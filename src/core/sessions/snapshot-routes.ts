@@ -6,6 +6,7 @@ import { readDataBody } from '../body/data-body.js'
 import { restoreSnapshot, type Snapshot, snapshotOf } from './snapshot.js'
 import type { Transport } from '../http/transport.js'
 import type { YamlCodec } from '../body/yaml-data.js'
+import type { JsonDataReader } from '../body/data-body.js'
 import { attachment } from '../http/download-name.js'
 import type { SessionAccess } from '../state/session-reader.js'
 import type { SessionState } from './port.js'
@@ -19,10 +20,12 @@ export interface SnapshotDeps {
   /** Largest body read, in bytes (413 beyond). */
   bodyLimit: number
   transport: Transport
-  /** Checks a snapshot: complete, or a sentence naming the field. */
-  validateSnapshot(input: unknown): Snapshot | string
+  /** Checks a snapshot (its pets a slice at a time): complete, or a sentence naming the field. */
+  validateSnapshot(input: unknown): Promise<Snapshot | string>
   /** Snapshots as YAML; none: JSON only. */
   yaml?: YamlCodec
+  /** The host's reader of JSON data bodies; none: parsed on the event loop. */
+  jsonData?: JsonDataReader
 }
 
 /**
@@ -54,7 +57,7 @@ export const snapshotRoutes = (deps: SnapshotDeps): Hono => {
     })
     .put('/snapshot', select, async (c) => {
       const session = read(c)
-      const snapshot = deps.validateSnapshot(await readDataBody(c, deps, 'A snapshot'))
+      const snapshot = await deps.validateSnapshot(await readDataBody(c, deps, 'A snapshot'))
       if (typeof snapshot === 'string') throw badRequest(`${snapshot}.`)
       const { maxPets } = session
       if (snapshot.pets.length > maxPets) {

@@ -9,7 +9,7 @@ import type { StorageRefusal } from '../budget/storage-refusal.js'
 import { PetIndex } from '../pets/pet-index.js'
 import { createRandom, type RandomState } from '../faults/random.js'
 import { formatRate, parseRate, rateExpectation, type RateLimitPolicy } from '../rate-limit/rate-limit.js'
-import { SeedError, validatePets } from '../pets/seed.js'
+import { SeedError, validatePetsInSlices } from '../pets/seed.js'
 import type { SessionContents, SessionState } from './port.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
 import { describeSchemaError } from '../spec/messages.js'
@@ -174,10 +174,11 @@ const checkRateLimit = (input: SnapshotInput, checks: SnapshotChecks): string | 
   return formatRate(policy)
 }
 
-const complete = (input: SnapshotInput, checks: SnapshotChecks): Snapshot => {
+const complete = async (input: SnapshotInput, checks: SnapshotChecks): Promise<Snapshot> => {
   let pets: Pet[]
   try {
-    pets = validatePets(input.pets, checks.validatePet, 'pets')
+    // In slices: a large snapshot is checked while other requests are answered.
+    pets = await validatePetsInSlices(input.pets, checks.validatePet, 'pets')
   } catch (error) {
     if (error instanceof SeedError) throw new SnapshotProblem(error.message)
     throw error
@@ -204,14 +205,15 @@ const complete = (input: SnapshotInput, checks: SnapshotChecks): Snapshot => {
 /**
  * Checks a snapshot (parsed JSON or YAML): the snapshot with every default
  * filled in, or a sentence naming the field. Nothing is changed either way.
+ * Its pets are checked a slice at a time, other requests answered between.
  */
 export const createSnapshotValidator =
   (checks: SnapshotChecks) =>
-  (input: unknown): Snapshot | string => {
+  async (input: unknown): Promise<Snapshot | string> => {
     const validate = validateSnapshotSchema as ValidateFunction
     if (!validate(input)) return describeSchemaError(validate.errors![0]!, 'A snapshot')
     try {
-      return complete(input as SnapshotInput, checks)
+      return await complete(input as SnapshotInput, checks)
     } catch (error) {
       if (error instanceof SnapshotProblem) return error.message
       throw error

@@ -6,7 +6,7 @@ import { adminAccess } from '../cli/admin-access.js'
 import { adminTokenOptions } from '../cli/admin-tokens.js'
 import type { Config } from '../cli/config.js'
 import { nodeTransport } from '../server/node-transport.js'
-import { yamlCodec } from '../yaml/codec.js'
+import { jsonDataReader, yamlCodec } from '../yaml/codec.js'
 import type { StartData } from './start-data.js'
 
 const silencesOf = (config: Config): SpecSilences => ({
@@ -20,8 +20,8 @@ const silencesOf = (config: Config): SpecSilences => ({
 const stdoutSink: LogSink = { write: (text) => process.stdout.write(text) }
 
 /**
- * The app's options for a Config and what it read (the Node host's transport, YAML codec and request
- * log on stdout); the options left unset keep the app's defaults.
+ * The app's options for a Config and what it read (the Node host's transport, YAML codec, JSON data
+ * reader and request log on stdout); the options left unset keep the app's defaults.
  */
 export const appOptionsFromConfig = (config: Config, { spec, pets, snapshot, faults }: StartData): AppOptions => ({
   spec,
@@ -36,6 +36,7 @@ export const appOptionsFromConfig = (config: Config, { spec, pets, snapshot, fau
   logger: createLogger(config.log, stdoutSink),
   transport: nodeTransport,
   yaml: yamlCodec,
+  jsonData: jsonDataReader,
   ...(faults !== undefined && { faults }),
   ...(snapshot !== undefined && { snapshot }),
   ...(config.delay !== undefined && { delay: config.delay }),

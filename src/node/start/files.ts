@@ -36,8 +36,11 @@ export const readFaultRules = (
 }
 
 /** Reads a snapshot file (`--snapshot`, JSON or YAML); throws naming the file and the field. */
-export const readSnapshot = (path: string, validate: (input: unknown) => Snapshot | string): Snapshot => {
-  const snapshot = validate(readDataFile(path))
+export const readSnapshot = async (
+  path: string,
+  validate: (input: unknown) => Promise<Snapshot | string>,
+): Promise<Snapshot> => {
+  const snapshot = await validate(readDataFile(path))
   if (typeof snapshot === 'string') throw new DataFileError(`${path}: ${snapshot}`)
   return snapshot
 }

@@ -1,3 +1,4 @@
+import type { JsonDataReader } from '../../core/body/data-body.js'
 import type { YamlCodec } from '../../core/body/yaml-data.js'
 
 // Loaded on first use, neither needed by a default start: the worker that reads YAML (js-yaml is
@@ -10,3 +11,6 @@ export const yamlCodec: YamlCodec = {
   parse: async (text) => (await reader()).parseYamlOffThread(text),
   stringify: async (data) => (await writer()).stringifyInSlices(data),
 }
+
+/** JSON state and snapshot bodies on Node: a long one parsed on the YAML reader's worker thread (off-thread.ts). */
+export const jsonDataReader: JsonDataReader = async (text) => (await reader()).parseJsonOffThread(text)

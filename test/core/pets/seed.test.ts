@@ -108,11 +108,14 @@ describe('faker seeding', () => {
 })
 
 describe('a seed of 100,000 pets does not hold other clients (issue 29)', () => {
-  it('a request of another session sent after it starts is answered before it ends', async () => {
+  it.each([
+    ['realistic', {}],
+    ['edge', { data: 'edge' }],
+  ])('%s: a request of another session sent after it starts is answered before it ends', async (_, profile) => {
     const { request } = contractApp()
     const order: string[] = []
     const seeding = request('/__admin/seed', {
-      ...postJson({ count: 100_000 }),
+      ...postJson({ count: 100_000, ...profile }),
       headers: { 'Content-Type': 'application/json', 'X-Mock-Session': 'big' },
     }).then((res) => (order.push('seed'), res.status))
     // Sent once the seed has begun generating (faker loaded, the first slice under way).

@@ -61,12 +61,12 @@ const answeredWhile = async (url: string, pending: Promise<unknown>, onAnswer = 
 }
 
 /**
- * PUT `body` to /__admin/state, sending /v1 requests from the moment the server has the whole upload
+ * PUT `body` to `path` (/__admin/state), sending /v1 requests from the moment the server has the whole upload
  * (it asked for the body with 100 Continue, and the body was handed over) to its answer: its status,
  * and the CPU time of the server's worker threads at each /v1 answer meanwhile.
  */
-const uploadProbed = async (server: SpawnedServer, body: string, type: string) => {
-  const upload = takenRequest(`${server.url}/__admin/state`, { method: 'PUT', headers: { 'Content-Type': type }, body })
+const uploadProbed = async (server: SpawnedServer, body: string, type: string, path = '/__admin/state') => {
+  const upload = takenRequest(`${server.url}${path}`, { method: 'PUT', headers: { 'Content-Type': type }, body })
   await upload.sent
   const workerAt: number[] = []
   await answeredWhile(server.url, upload.responded, () => workerAt.push(workerCpu(server.child.pid!)))
@@ -166,4 +166,65 @@ describe('YAML in the server process', () => {
     }
     expect(peakRssMib(pid) - before).toBeLessThan(192)
   }, 120_000)
+})
+
+// Issue 29: a long JSON state or snapshot is parsed (lossless-json) on the same worker thread, copied
+// back a piece per turn, and its pets checked 2,000 at a time: /v1 is answered throughout.
+describe('a long JSON data upload in the server process (issue 29)', () => {
+  const pets = Array.from({ length: 100_000 }, (_, i) => ({
+    id: i + 1,
+    name: `Pet number ${i + 1}`,
+    categoryId: i % 9,
+  }))
+  const state = JSON.stringify({ pets })
+
+  it.each([
+    ['/__admin/state', state],
+    ['/__admin/snapshot', JSON.stringify({ format: 1, pets })],
+  ])(
+    'PUT %s of 100,000 pets (6.6 MiB): /v1 answers while it is read, the worker working between them (was: it waited for the whole parse)',
+    async (path, body) => {
+      server = await spawnServer(['--log', 'silent', '--body-limit', '20000000'])
+      // The first long JSON upload starts the reader's worker thread: now.
+      expect(
+        (
+          await fetch(`${server.url}/__admin/state`, {
+            method: 'PUT',
+            headers: { 'Content-Type': 'application/json' },
+            body: state,
+          })
+        ).status,
+      ).toBe(204)
+      const { status, workerAt } = await uploadProbed(server, body, 'application/json', path)
+      expect(status).toBe(204)
+      // Parsed on the event loop, no /v1 request would be answered while it is parsed, and no worker would work.
+      expect(workerAt.some((cpu, i) => i > 0 && cpu > workerAt[i - 1]!)).toBe(true)
+      const read = await fetch(`${server.url}/__admin/state`)
+      expect(((await read.json()) as { pets: unknown[] }).pets).toEqual(pets)
+    },
+    120_000,
+  )
+
+  it.each([
+    ['/__admin/state', (pets: string) => `{"pets":${pets}}`, 'state: entry 100000: id'],
+    ['/__admin/snapshot', (pets: string) => `{"format":1,"pets":${pets}}`, 'pets: entry 100000: id'],
+  ])(
+    'PUT %s: an id of 2^53+1 after 100,000 pets is refused with 400 naming it, nothing replaced',
+    async (path, wrap, field) => {
+      server = await spawnServer(['--log', 'silent', '--body-limit', '20000000'])
+      const before = await (await fetch(`${server.url}/__admin/state`)).text()
+      const list = `[${state.slice('{"pets":['.length, -2)},{"id":9007199254740993,"name":"Big","categoryId":1}]`
+      const res = await fetch(`${server.url}${path}`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: wrap(list),
+      })
+      expect(res.status).toBe(400)
+      const { code, message } = (await res.json()) as { code: string; message: string }
+      expect(code).toBe('bad_request')
+      expect(message).toBe(`${field} must be an integer between -9007199254740991 and 9007199254740991.`)
+      expect(await (await fetch(`${server.url}/__admin/state`)).text()).toBe(before)
+    },
+    120_000,
+  )
 })

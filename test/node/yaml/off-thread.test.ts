@@ -126,4 +126,23 @@ describe('an upload the YAML reader cannot hold, in the server process', () => {
     const pet = await fetch(`${server.url}/v1/pets/1`, { headers: { Authorization: 'Bearer t' } })
     expect(await pet.json()).toEqual({ id: 1, name: 'a', categoryId: 1 })
   }, 60_000)
+
+  it('a long JSON upload it cannot hold (issue 29: JSON of 256 KiB or more is read there too): 413, the next upload read', async () => {
+    server = await spawnServer(['--log', 'silent', '--body-limit', String(16 * 2 ** 20)], {}, 30_000, [
+      process.execPath,
+      '--max-old-space-size=64',
+    ])
+    const put = (body: string) =>
+      fetch(`${server!.url}/__admin/state`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body })
+    const refused = await put(`{"pets":[${'{"a":1,"b":"x","c":[1,2,3]},'.repeat(400_000)}1]}`)
+    expect(refused.status).toBe(413)
+    expect(await refused.json()).toEqual({
+      code: 'payload_too_large',
+      message: 'Request body is too large to read as JSON: it needs more memory than the reader has.',
+      status: 413,
+    })
+    expect((await put(JSON.stringify({ pets: [{ id: 1, name: 'a', categoryId: 1 }] }))).status).toBe(204)
+    const pet = await fetch(`${server.url}/v1/pets/1`, { headers: { Authorization: 'Bearer t' } })
+    expect(await pet.json()).toEqual({ id: 1, name: 'a', categoryId: 1 })
+  }, 60_000)
 })
