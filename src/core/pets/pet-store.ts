@@ -1,4 +1,5 @@
 import type { StorageRefusal } from '../budget/storage-refusal.js'
+import { withJsonText } from '../http/known-json.js'
 import type { NewPet, Pet, PetStatus } from '../spec/pet.js'
 import { toPet } from '../spec/pet.js'
 import { PetIndex } from './pet-index.js'
@@ -16,6 +17,8 @@ export class PetStore {
   readonly #added = new PetIndex()
   readonly #capacity: number
   #nextId: number
+  /** The last page listed, and the number of created pets it was listed at (see {@link list}). */
+  #page: { limit: number; status: PetStatus | undefined; added: number; pets: Pet[] } | undefined
 
   /** `nextId` (a restored snapshot's) must exceed every id of `base`; default: right after the largest. */
   constructor(base: PetIndex, capacity: number, nextId: number = base.maxId + 1) {
@@ -37,10 +40,22 @@ export class PetStore {
     return this.#added.get(id) ?? this.#base.get(id)
   }
 
-  /** Up to `limit` pets ascending by id, only those with `status` when given. */
+  /**
+   * Up to `limit` pets ascending by id, only those with `status` when given. Not to be changed: the
+   * last page is answered again, with its JSON text (http/known-json.ts), while nothing was created.
+   * A speed trick, contained here: a client polling a list asks the same page again and again, and
+   * serialising it was the largest cost of such a request (about 1 µs of 12 pets, a CPU profile of
+   * `npm run bench`'s list). Pets never change and are only ever added, so the page is the same
+   * while their number is; the text is the one the answer would have written (JSON.stringify's).
+   * One page a store, of at most the contract's largest `limit`.
+   */
   list(limit: number, status?: PetStatus): Pet[] {
+    const last = this.#page
+    if (last !== undefined && last.limit === limit && last.status === status && last.added === this.#added.size)
+      return last.pets
     const page = this.#base.first(limit, status)
     if (page.length < limit) page.push(...this.#added.first(limit - page.length, status))
+    this.#page = { limit, status, added: this.#added.size, pets: withJsonText(page, JSON.stringify(page)) }
     return page
   }
 

@@ -1,4 +1,5 @@
 import type { PetStatus } from '../spec/pet.js'
+import { queryParams } from '../http/request/query.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { ReadAheadOf } from '../sessions/select-session.js'
 
@@ -28,8 +29,10 @@ export const readAheadFor = (operation: SpecOperation): ReadAheadOf | undefined 
     const fallback = limitSchema.default ?? 20
     const maximum = limitSchema.maximum ?? fallback
     return (c) => {
-      const rawLimit = c.req.query('limit')
-      const rawStatus = c.req.query('status')
+      // The parse the later stages read too (hono's c.req.query(name) parses the URL at each call).
+      const query = queryParams(c)
+      const rawLimit = query['limit']?.[0]
+      const rawStatus = query['status']?.[0]
       if (rawLimit !== undefined && !digits.test(rawLimit)) return undefined
       const status = rawStatus === undefined ? undefined : statuses.find((s) => s === rawStatus)
       if (rawStatus !== undefined && status === undefined) return undefined

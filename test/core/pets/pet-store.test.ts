@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { type Pet } from '../../../src/core/spec/pet.js'
 import { PetIndex } from '../../../src/core/pets/pet-index.js'
 import { PetStore } from '../../../src/core/pets/pet-store.js'
+import { toJsonText } from '../../../src/core/http/known-json.js'
 
 // FC_SEED replays a failing run (its seed is printed).
 const fcSeed = process.env['FC_SEED'] === undefined ? undefined : Number(process.env['FC_SEED'])
@@ -93,6 +94,51 @@ describe('PetIndex lookups by id', () => {
         const present = new Set(ids)
         for (let id = 0; id <= 10_001; id += 7) expect(index.get(id)?.id).toBe(present.has(id) ? id : undefined)
         for (const id of ids) expect(index.get(id)?.id).toBe(id)
+      }),
+      runs(200),
+    )
+  })
+})
+
+describe('PetStore: the last page listed, answered again with its JSON text', () => {
+  it('is the same page, with the text JSON.stringify writes, until a pet is created', () => {
+    const store = new PetStore(PetIndex.from(seed), 100)
+    const first = store.list(2)
+    expect(store.list(2)).toBe(first)
+    expect(toJsonText(first)).toBe(JSON.stringify(first.map((pet) => ({ ...pet }))))
+    store.create({ name: 'k', categoryId: 2, status: 'sold' })
+    // Another query, or a create, lists afresh.
+    expect(store.list(2, 'sold')).not.toBe(first)
+    const sold = store.list(2, 'sold')
+    expect(sold.map((p) => p.id)).toEqual([10, 11])
+    expect(toJsonText(sold)).toBe(JSON.stringify(sold))
+    store.create({ name: 'l', categoryId: 2, status: 'sold' })
+    expect(store.list(3, 'sold').map((p) => p.id)).toEqual([10, 11, 12])
+    expect(store.list(5).map((p) => p.id)).toEqual([2, 7, 10, 11, 12])
+  })
+
+  it('lists, over any creates and lists, what a fresh list of every pet says, with its text', () => {
+    const statuses = [undefined, 'available', 'pending', 'sold'] as const
+    const step = fc.oneof(
+      fc.record({ create: fc.constantFrom(...statuses) }),
+      fc.record({ limit: fc.integer({ min: 1, max: 6 }), status: fc.constantFrom(...statuses) }),
+    )
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        const store = new PetStore(PetIndex.from(seed), 1000)
+        for (const s of steps) {
+          if ('create' in s) {
+            store.create({ name: 'n', categoryId: 1, ...(s.create !== undefined && { status: s.create }) })
+            continue
+          }
+          const expected = store
+            .all()
+            .filter((pet) => s.status === undefined || pet.status === s.status)
+            .slice(0, s.limit)
+          const page = store.list(s.limit, s.status)
+          expect(page).toEqual(expected)
+          expect(toJsonText(page)).toBe(JSON.stringify(expected))
+        }
       }),
       runs(200),
     )
