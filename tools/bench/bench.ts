@@ -149,8 +149,7 @@ const medianOf = <T>(items: T[], value: (item: T) => number): T =>
  */
 const compare = async (baseUrl: string, baseLoad: LoadSpec, url: string, load: LoadSpec, times = rounds) => {
   const pairs: { base: LoadResult; ours: LoadResult }[] = []
-  for (let i = 0; i < times; i++)
-    pairs.push({ base: await measure(baseUrl, baseLoad), ours: await measure(url, load) })
+  for (let i = 0; i < times; i++) pairs.push({ base: await measure(baseUrl, baseLoad), ours: await measure(url, load) })
   const ratios = pairs.map(({ base, ours }) => ours.rps / base.rps)
   return {
     base: medianOf(pairs, (p) => p.base.rps).base,
