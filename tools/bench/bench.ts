@@ -22,7 +22,8 @@ const image = process.env['BENCH_IMAGE']
 // BENCH_ONLY=redis runs the Redis store's section alone (its ratios are to the memory store of the same run),
 // BENCH_ONLY=yaml the YAML section alone (its ratios are to the same data as JSON in the same run), BENCH_ONLY=metrics
 // what metrics cost alone (its points then taken against a ratio of 100 %: an upper bound),
-// BENCH_ONLY=rss the RSS after 200,000 POSTs alone, with where it is (rss-breakdown.ts).
+// BENCH_ONLY=rss the RSS after 200,000 POSTs alone, with where it is (rss-breakdown.ts), BENCH_ONLY=throughput the
+// silent loads and what metrics cost alone.
 const only = process.env['BENCH_ONLY']
 
 /** The budgets of issue 8, as ratios to the baseline measured in the same run. */
@@ -405,7 +406,23 @@ if (only === 'redis') results['redis'] = await redisStore(row, seconds, rounds)
 else if (only === 'rss') await afterPosts()
 else if (only === 'yaml') results['yaml'] = await yamlFigures(row, rounds)
 else if (only === 'metrics') results['metricsCost'] = await metricsCost({})
+else if (only === 'throughput') await throughputOnly()
 else await everything()
+
+/** BENCH_ONLY=throughput: the silent loads beside the baseline, and what metrics cost, alone. */
+async function throughputOnly() {
+  const baseline = await startServer([], 30_000, { script: baselinePath, flags: [] })
+  try {
+    results['baselineIdleRssMiB'] = await idleRss(baseline)
+    const silent = await throughput(baseline, 'silent', ['--log', 'silent'])
+    const base = results['baseline'] as Record<string, LoadResult>
+    results['metricsCost'] = await metricsCost(
+      Object.fromEntries(Object.entries(silent).map(([name, r]) => [name, r.rps / (base[name]?.rps ?? r.rps)])),
+    )
+  } finally {
+    await baseline.stop()
+  }
+}
 
 async function everything() {
   startUp()
