@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   createMockClient,
   type FetchLike,
@@ -212,23 +212,31 @@ describe('createMockClient against the CLI on a socket', () => {
     await api('/pets?limit=3')
     await api('/pets/1')
     const urls: string[] = []
+    // The client's clock moves only by the server's waits, so that what it asks to wait is exact.
+    let now = Date.now()
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now)
     const counted = createMockClient({
       baseUrl: server.url,
       adminToken,
-      fetch: (url, init) => (urls.push(url), checkedFetch(url, init)),
+      fetch: async (url, init) => {
+        urls.push(url)
+        const wait = new URL(url).searchParams.get('wait')
+        const res = await checkedFetch(url, init)
+        if (wait !== null) now += Number(wait.slice(0, -2))
+        return res
+      },
     })
     // Not before timeoutMs (a lower bound; load only makes it later); with intervalMs 10 a poller would
     // read some 30 times: here one read, one wait the mock ends with 408, one read of what was received.
     const error = await delayedAtLeast(295, () =>
       rejection(counted.requests.waitFor({ operation: 'getPet', status: 503 }, { timeoutMs: 300, intervalMs: 10 })),
-    )
+    ).finally(() => clock.mockRestore())
     expect(urls).toHaveLength(3)
     const [first, waited, received] = urls.map((url) => new URL(url).searchParams)
     expect(Object.fromEntries(first!)).toEqual({ operation: 'getPet', status: '503' })
     expect(Object.fromEntries(waited!)).toMatchObject({ operation: 'getPet', status: '503', count: '1' })
-    expect(waited!.get('wait')).toMatch(/^\d+ms$/)
-    // The wait asked of the server is what is left of timeoutMs (a value the client sends, not a measurement).
-    expect(Number(waited!.get('wait')!.slice(0, -2))).toBeLessThanOrEqual(300)
+    // The wait asked of the server is what is left of timeoutMs: all of it, as no time passed on the client's clock.
+    expect(waited!.get('wait')).toBe('300ms')
     expect(Object.fromEntries(received!)).toEqual({ limit: '20' })
     expect(error).toBeInstanceOf(RequestNotReceivedError)
     // Journal ids keep counting across resets: read them from the entries.

@@ -71,8 +71,8 @@ describe('hang and drip over a real socket (Node host)', () => {
     const entry = await lastEntry()
     expect(entry.status).toBe(0)
     expect(entry.response).toBeUndefined()
-    // How long the client waited is its duration: a held request is journaled only once the client went.
-    expect(entry.durationMs).toBeGreaterThan(0)
+    // A held request is journaled only once the client went (the wait above), with a duration.
+    expect(Number.isFinite(entry.durationMs)).toBe(true)
     expect(hangingRequests()).toBe(0)
   })
 
