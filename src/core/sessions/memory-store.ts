@@ -222,13 +222,17 @@ export class Session implements SessionState {
   }
 
   createPet(input: NewPet): Pet | CreateRefusal {
-    const bytes = petBytes(input)
-    const refused = this.#budget.charge('pets', bytes)
+    return this.#chargedFor('pets', petBytes(input), () => this.store.create(input))
+  }
+
+  /** Charges `bytes` to `part`, then makes what they pay for: a refusal changes nothing, a 'full' gives them back. */
+  #chargedFor<T>(part: BudgetPart, bytes: number, make: () => T): T | StorageRefusal {
+    const refused = this.#budget.charge(part, bytes)
     if (refused) return refused
-    const created = this.store.create(input)
-    if (created === 'full') this.#budget.release('pets', bytes)
-    else this.#charged.pets += bytes
-    return created
+    const made = make()
+    if (made === 'full') this.#budget.release(part, bytes)
+    else this.#charged[part] += bytes
+    return made
   }
 
   generatorSeed(): number {
@@ -246,23 +250,13 @@ export class Session implements SessionState {
   }
 
   addFault(input: FaultRuleInput): FaultRule | FaultsFull | StorageRefusal {
-    const refused = this.#budget.charge('rules', ruleBytes)
-    if (refused) return refused
-    const added = this.faults.add(input)
-    if (added === 'full') this.#budget.release('rules', ruleBytes)
-    else this.#charged.rules += ruleBytes
-    return added
+    return this.#chargedFor('rules', ruleBytes, () => this.faults.add(input))
   }
 
   putFault(name: string, input: FaultRuleInput): PutFaultResult | FaultsFull | StorageRefusal {
     // A replace holds no more than the rule it replaces; a new name costs a rule.
     if (this.faults.list().some((rule) => rule.name === name)) return this.faults.put(name, input)
-    const refused = this.#budget.charge('rules', ruleBytes)
-    if (refused) return refused
-    const put = this.faults.put(name, input)
-    if (put === 'full') this.#budget.release('rules', ruleBytes)
-    else this.#charged.rules += ruleBytes
-    return put
+    return this.#chargedFor('rules', ruleBytes, () => this.faults.put(name, input))
   }
 
   removeNamedFault(name: string): boolean {
