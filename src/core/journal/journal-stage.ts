@@ -1,5 +1,6 @@
 import { isJsonType } from '../http/json.js'
-import { type JournalRecord, keepBody, keepHeaders, keepUrl, type RecordedResponse, type Shaping } from './journal.js'
+import { type JournalRecord, keepBody, type RecordedResponse, type Shaping } from './journal.js'
+import { RepeatedParts } from './repeated-parts.js'
 import { authorizationOf, redactAuthorization } from '../http/request/authorization.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
 import type { SessionReader } from '../state/session-reader.js'
@@ -31,15 +32,15 @@ const isJsonText = (text: string): boolean => {
 }
 
 /** The answer as recorded: its parts as built (respond.ts), else read from the Response (a copy). */
-const responseOf = (c: RequestContext, res: Response): RecordedResponse | Promise<RecordedResponse> => {
+const responseOf = (
+  c: RequestContext,
+  res: Response,
+  parts: RepeatedParts,
+): RecordedResponse | Promise<RecordedResponse> => {
   const built = builtAnswer(res)
   // Reading a built answer's parts from the Response would turn its plain headers into a web Headers.
-  if (built !== undefined) {
-    const recorded: RecordedResponse = { status: res.status, headers: built.headers }
-    if (c.req.method !== 'HEAD' && built.text !== null && built.text !== '')
-      recorded.body = keepBody(built.text, built.json)
-    return recorded
-  }
+  if (built !== undefined)
+    return parts.response(res.status, built.headers, c.req.method === 'HEAD' ? null : built.text, built.json)
   // Replaced on the way out (malformed_body, CORS headers merged by hono) or built by a hono middleware.
   const headers: string[] = []
   res.headers.forEach((value, name) => headers.push(name, value))
@@ -54,9 +55,8 @@ const responseOf = (c: RequestContext, res: Response): RecordedResponse | Promis
     })
 }
 
-/** Request headers as kept: a fresh list, Authorization redacted. */
-const keptHeaders = (c: RequestContext, transport: Transport): string[] => {
-  const headers = transport.requestHeaders(c)
+/** Request headers as kept, in place: Authorization redacted. */
+const redacted = (headers: string[]): string[] => {
   for (let i = 0; i + 1 < headers.length; i += 2) {
     const name = headers[i]!
     if (name.length === 13 && name.toLowerCase() === 'authorization')
@@ -83,6 +83,7 @@ const record = (
   clock: RequestClock,
   res: Response | undefined,
   { transport, session }: JournalOptions,
+  parts: RepeatedParts,
 ): MaybePromise<unknown> => {
   const journal = session(c)
   if (journal === undefined) return
@@ -94,28 +95,30 @@ const record = (
   // (in one array kept for every request: almost none is cut, and this is synchronous).
   const cut = cuts
   cut.length = 0
-  const entry: Omit<JournalRecord, 'id'> = {
+  const bodyText = c.get('bodyText')
+  // One literal with every field, those absent undefined: an entry lives for its journal's 1,000
+  // requests, and fields added one by one would cost it a property array of its own.
+  const entry: JournalRecord = {
+    id: 0,
     time: Date.now(),
     method: c.req.method,
-    url: keepUrl(c.req.url, cut),
-    path: keepUrl(c.req.path, cut, 'path'),
+    url: parts.url(c.req.url, cut),
+    path: parts.path(c.req.path, cut),
     operation,
     status: reset ? 0 : res.status,
     durationMs: Math.round(clock.elapsedMs() * 100) / 100,
-    headers: keepHeaders(keptHeaders(c, transport), cut),
+    headers: parts.headers(transport.requestHeaders(c), cut, redacted),
+    apiKeyFingerprint: apiKeyOf(authorizationOf(c)),
+    body: bodyText === undefined ? undefined : parts.body(bodyText, c.get('body') !== undefined),
+    response: undefined,
+    shapedBy,
+    violations: c.get('violations'),
+    traceId: c.get('trace')?.traceId,
+    cut: undefined,
   }
-  const fingerprint = apiKeyOf(authorizationOf(c))
-  if (fingerprint !== undefined) entry.apiKeyFingerprint = fingerprint
   if (cut.length > 0) entry.cut = cut.slice()
-  const bodyText = c.get('bodyText')
-  if (bodyText !== undefined) entry.body = keepBody(bodyText, c.get('body') !== undefined)
-  if (shapedBy !== undefined) entry.shapedBy = shapedBy
-  const violations = c.get('violations')
-  if (violations !== undefined) entry.violations = violations
-  const trace = c.get('trace')
-  if (trace !== undefined) entry.traceId = trace.traceId
   if (reset) return journal.record(entry)
-  return whenReady(responseOf(c, res), store, entry, journal)
+  return whenReady(responseOf(c, res, parts), store, entry, journal)
 }
 
 const passOn = (_: unknown, res: Response): Response => res
@@ -144,7 +147,8 @@ const recorded = (
   clock: RequestClock,
   res: Response,
   options: JournalOptions,
-): Answer => whenReady(record(c, operation, clock, res, options), passOn, res)
+  parts: RepeatedParts,
+): Answer => whenReady(record(c, operation, clock, res, options, parts), passOn, res)
 
 /** Options of {@link journal}. */
 export interface JournalOptions {
@@ -163,6 +167,7 @@ export interface JournalOptions {
 export const journal = (operation: SpecOperation | undefined, options: JournalOptions): Stage => {
   const id = operation?.id ?? null
   const { onError } = options
+  const parts = new RepeatedParts()
   return (c, next) => {
     const clock = requestClock(c)
     if (operation) c.set('operation', operation)
@@ -170,15 +175,15 @@ export const journal = (operation: SpecOperation | undefined, options: JournalOp
     try {
       answer = settled(c, next, onError)
     } catch (error) {
-      void record(c, id, clock, undefined, options)
+      void record(c, id, clock, undefined, options, parts)
       throw error
     }
-    if (!(answer instanceof Promise)) return recorded(c, id, clock, answer, options)
+    if (!(answer instanceof Promise)) return recorded(c, id, clock, answer, options, parts)
     // Not whenReady: a rejected answer (a reset connection) is journaled too, as status 0.
     return answer.then(
-      (res) => recorded(c, id, clock, res, options),
+      (res) => recorded(c, id, clock, res, options, parts),
       (error: unknown) => {
-        void record(c, id, clock, undefined, options)
+        void record(c, id, clock, undefined, options, parts)
         throw error
       },
     )

@@ -48,6 +48,24 @@ describe('journal entries as the Redis store keeps them (the answer body after a
     )
   })
 
+  it("an entry as the journal stage makes it (id 0 first, absent fields undefined) is stored under the script's id only", () => {
+    const entry: JournalRecord = {
+      id: 0,
+      ...base,
+      apiKeyFingerprint: undefined,
+      body: undefined,
+      response: { status: 200, headers: {}, body: { text: '[]', json: true } },
+      shapedBy: undefined,
+      cut: undefined,
+    }
+    const json = stored(9, entry)
+    expect(json.match(/"id":/g)).toHaveLength(1)
+    const { id: _, ...rest } = entry
+    expect(decodeEntry(json)).toEqual({ id: 9, ...JSON.parse(JSON.stringify(rest)) })
+    expect(Object.keys(decodeEntry(json))).toEqual(['id', ...Object.keys(base), 'response'])
+    expect(stored(4, { id: 0 } as unknown as JournalRecord)).toBe('{"id":4}')
+  })
+
   it('leaves the entry it encodes as it was', () => {
     const entry: Omit<JournalRecord, 'id'> = {
       ...base,

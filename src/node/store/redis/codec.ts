@@ -21,9 +21,18 @@ const bodySeparator = '\u0000'
  */
 export const encodeEntry = (entry: Omit<JournalRecord, 'id'>): string => {
   const body = entry.response?.body
-  if (body === undefined) return afterId(entry)
+  if (body === undefined) return entryAfterId(entry)
   const { text, ...rest } = body
-  return `${afterId({ ...entry, response: { ...entry.response!, body: rest } })}${bodySeparator}${text}`
+  return `${entryAfterId({ ...entry, response: { ...entry.response!, body: rest } })}${bodySeparator}${text}`
+}
+
+// The journal stage's entries carry `id: 0` first (one shape for every entry: journal-stage.ts);
+// the id is the script's to give, so that one is left out.
+const entryAfterId = (entry: object): string => {
+  const json = JSON.stringify(entry)
+  if (!json.startsWith('{"id":')) return json === '{}' ? '}' : `,${json.slice(1)}`
+  const comma = json.indexOf(',')
+  return comma === -1 ? '}' : json.slice(comma)
 }
 
 /** A stored journal entry, as recorded. */
