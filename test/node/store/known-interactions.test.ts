@@ -26,11 +26,20 @@ const note = () => {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve))
 
+const counters = Object.freeze(['getPet 200'])
+
+/** Counts the interaction once in each session named, letting each count's script answer before the next. */
+const countIn = async (ctx: SessionContext, sessions: string[], interaction: ReturnType<typeof note>['note']) => {
+  for (const name of sessions) {
+    new RedisSession(ctx, name).countCoverage(counters, interaction)
+    await settle()
+  }
+}
+
 describe("coverage on Redis: an interaction's seed is sent until the replica has seen it kept", () => {
   it('sends the seed the first time, then only the key, without making the seed', async () => {
     const { ctx, calls } = replica([1, 1, 1])
     const { made, note: interaction } = note()
-    const counters = Object.freeze(['getPet 200'])
     new RedisSession(ctx, 'a').countCoverage(counters, interaction)
     await settle()
     new RedisSession(ctx, 'a').countCoverage(counters, interaction)
@@ -47,13 +56,7 @@ describe("coverage on Redis: an interaction's seed is sent until the replica has
   it('when Redis no longer keeps it (2: cleared, maybe by another replica), sends the seed at once, counting nothing twice', async () => {
     const { ctx, calls } = replica([1, 2, 1, 1])
     const { note: interaction } = note()
-    const counters = Object.freeze(['getPet 200'])
-    new RedisSession(ctx, 'a').countCoverage(counters, interaction)
-    await settle()
-    new RedisSession(ctx, 'a').countCoverage(counters, interaction)
-    await settle()
-    new RedisSession(ctx, 'a').countCoverage(counters, interaction)
-    await settle()
+    await countIn(ctx, ['a', 'a', 'a'], interaction)
     expect(calls.map((call) => call.slice(2, 6))).toEqual([
       [1, 'getPet 200', 'getPet 200 id=1', JSON.stringify(seed)],
       [1, 'getPet 200', 'getPet 200 id=1', ''],
@@ -65,13 +68,7 @@ describe("coverage on Redis: an interaction's seed is sent until the replica has
   it('another session, or one left out beyond the bound (0), gets its seed sent again', async () => {
     const { ctx, calls } = replica([0, 0, 1])
     const { note: interaction } = note()
-    const counters = Object.freeze(['getPet 200'])
-    new RedisSession(ctx, 'a').countCoverage(counters, interaction)
-    await settle()
-    new RedisSession(ctx, 'a').countCoverage(counters, interaction)
-    await settle()
-    new RedisSession(ctx, 'b').countCoverage(counters, interaction)
-    await settle()
+    await countIn(ctx, ['a', 'a', 'b'], interaction)
     expect(calls.map((call) => [call[1], call[5]])).toEqual([
       ['p:s:a:', JSON.stringify(seed)],
       ['p:s:a:', JSON.stringify(seed)],

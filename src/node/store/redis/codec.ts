@@ -29,8 +29,8 @@ export const encodeEntry = (entry: Omit<JournalRecord, 'id'>): string => {
 // The journal stage's entries carry `id: 0` first (one shape for every entry: journal-stage.ts);
 // the id is the script's to give, so that one is left out.
 const entryAfterId = (entry: object): string => {
+  if (!('id' in entry)) return afterId(entry)
   const json = JSON.stringify(entry)
-  if (!json.startsWith('{"id":')) return json === '{}' ? '}' : `,${json.slice(1)}`
   const comma = json.indexOf(',')
   return comma === -1 ? '}' : json.slice(comma)
 }
