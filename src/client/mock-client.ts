@@ -128,6 +128,12 @@ export interface MockClient {
   sessions: {
     /** Every session with its sizes, least recently used first. */
     list(): Promise<SessionSummary[]>
+    /**
+     * Makes the session exist (POST /__admin/sessions/{name}): created with the start-up pets when new or
+     * expired, else only marked used; resolves with its summary. Admin reads of a session no request has
+     * made yet answer 404 until then.
+     */
+    open(name: string): Promise<SessionSummary>
     /** Drops a session and everything in it; 404 when unknown, 400 for the default one. */
     delete(name: string): Promise<void>
   }
@@ -246,6 +252,8 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
     },
     sessions: {
       list: async () => (await adminJson<SessionList>(target, { method: 'GET', path: '/sessions' })).sessions,
+      open: (name) =>
+        adminJson<SessionSummary>(target, { method: 'POST', path: `/sessions/${encodeURIComponent(name)}` }),
       delete: (name) => adminVoid(target, { method: 'DELETE', path: `/sessions/${encodeURIComponent(name)}` }),
     },
     withSession: (name) => createMockClient({ ...options, session: name }),

@@ -17,7 +17,7 @@ import { StreamBadge } from './views/stream-badge.js'
 import { TokenDialog } from './views/token-dialog.js'
 import type { TokenBroker } from './api/token-broker.js'
 import { TimePanel } from './views/time-panel.js'
-import type { ClockView, CoverageReport, FaultRule, JournalEntry, Pet, RateLimitView, SessionSummary } from './types.js'
+import type { FaultRule, FaultRuleInput, JournalEntry, SeedRequest } from './types.js'
 import { useJournal } from './api/use-journal.js'
 
 /** What the page tells the panel about its server (data attributes of the page). */
@@ -48,16 +48,13 @@ export function App(props: PanelProps) {
   const client = useMemo(() => adminClient(session, tokens), [session, tokens])
 
   // Sessions are the server's, not the session's: kept (not blanked) when another one is picked.
-  const sessions = useResource(
-    () => client.json<{ sessions: SessionSummary[] }>('/sessions').then((b) => b.sessions),
-    tokens,
-  )
-  const rules = useResource(() => client.json<{ faults: FaultRule[] }>('/faults').then((b) => b.faults), client)
-  const pets = useResource(() => client.json<{ pets: Pet[] }>('/state').then((b) => b.pets), client)
-  const coverage = useResource(() => client.json<CoverageReport>('/coverage'), client)
+  const sessions = useResource(() => client.call((mock) => mock.sessions.list()), tokens)
+  const rules = useResource(() => client.call((mock) => mock.faults.list()), client)
+  const pets = useResource(() => client.call((mock) => mock.state.get()), client)
+  const coverage = useResource(() => client.call((mock) => mock.coverage()), client)
   const reloadCoverage = useThrottled(() => void coverage.reload(), 1000)
-  const clock = useResource(() => client.json<ClockView>('/clock'), client)
-  const rate = useResource(() => client.json<RateLimitView>('/rate-limit'), client)
+  const clock = useResource(() => client.call((mock) => mock.clock.get()), client)
+  const rate = useResource(() => client.call((mock) => mock.rateLimit.get()), client)
   const reloadRules = useThrottled(() => void rules.reload(), 300)
   const reloadPets = useThrottled(() => void pets.reload(), 1000)
   const reloadSessions = useThrottled(() => void sessions.reload(), 1000)
@@ -121,42 +118,39 @@ export function App(props: PanelProps) {
   // A rule from the form comes as its request text (a JSON answer body spliced in as typed: form-values.ts).
   const addRule = (body: object | string, label?: string) =>
     rulesAction.run(async () => {
-      const res =
+      const rule =
         typeof body === 'string'
-          ? await client.request('/faults', {
-              method: 'POST',
-              headers: { 'Content-Type': 'application/json' },
-              body,
-            })
-          : await client.send('POST', '/faults', body)
-      const rule = (await res.json()) as FaultRule
+          ? ((await (
+              await client.request({ method: 'POST', path: '/faults', text: { contentType: 'application/json', body } })
+            ).json()) as FaultRule)
+          : await client.call((mock) => mock.faults.add(body as FaultRuleInput))
       await rules.reload()
       reloadSessions()
       notify(`Rule ${rule.id} added${label ? `: ${label}` : ''}.`)
     })
   const deleteRule = (id: number) =>
     rulesAction.run(async () => {
-      await client.send('DELETE', `/faults/${id}`)
+      await client.call((mock) => mock.faults.remove(id))
       await rules.reload()
       notify(`Rule ${id} deleted.`)
     })
   const clearRules = () =>
     rulesAction.run(async () => {
-      await client.send('DELETE', '/faults')
+      await client.call((mock) => mock.faults.clear())
       await rules.reload()
       notify('Every rule of this session removed.')
     })
 
   const clearRequests = () =>
     requestsAction.run(async () => {
-      await client.send('DELETE', '/requests')
+      await client.call((mock) => mock.requests.clear())
       journal.clear()
       setSelected(undefined)
       notify('Requests cleared.')
     })
   const downloadHar = () =>
     requestsAction.run(async () => {
-      const res = await client.request('/requests.har')
+      const res = await client.request({ method: 'GET', path: '/requests.har' })
       const name = dispositionFilename(res.headers.get('Content-Disposition'))
       saveFile(await res.blob(), name ?? downloadName(session, fileStamp(new Date()), '.har'))
       notify('HAR downloaded.')
@@ -164,16 +158,19 @@ export function App(props: PanelProps) {
   const downloadBundle = () =>
     requestsAction.run(async () => {
       const stamp = fileStamp(new Date())
-      const [snapshot, har] = await Promise.all([client.request('/snapshot'), client.request('/requests.har')])
-      const [snapshotBlob, harBlob] = await Promise.all([snapshot.blob(), har.blob()])
-      saveFile(snapshotBlob, downloadName(session, stamp, '.snapshot.yaml'))
+      const [snapshot, har] = await Promise.all([
+        client.call((mock) => mock.snapshot.yaml()),
+        client.request({ method: 'GET', path: '/requests.har' }),
+      ])
+      const harBlob = await har.blob()
+      saveFile(new Blob([snapshot], { type: 'application/yaml' }), downloadName(session, stamp, '.snapshot.yaml'))
       saveFile(harBlob, downloadName(session, stamp, '.har'))
       notify('Bundle downloaded: the snapshot and the HAR.')
     })
 
   const reset = () =>
     stateAction.run(async () => {
-      await client.send('POST', '/reset')
+      await client.call((mock) => mock.reset())
       journal.clear()
       setSelected(undefined)
       reloadAll()
@@ -181,7 +178,8 @@ export function App(props: PanelProps) {
     })
   const seed = (body: Record<string, unknown>) =>
     stateAction.run(async () => {
-      await client.send('POST', '/seed', body)
+      // The form sends what was typed, checked by the server (a 400 naming the field).
+      await client.call((mock) => mock.seed(body as SeedRequest))
       await pets.reload()
       reloadSessions()
       notify(
@@ -190,11 +188,8 @@ export function App(props: PanelProps) {
     })
   const upload = (file: File) =>
     stateAction.run(async () => {
-      await client.request('/state', {
-        method: 'PUT',
-        headers: { 'Content-Type': fileContentType(file.name) },
-        body: await file.text(),
-      })
+      const text = { contentType: fileContentType(file.name), body: await file.text() }
+      await client.request({ method: 'PUT', path: '/state', text })
       await pets.reload()
       reloadSessions()
       notify(`Pets replaced from ${file.name}.`)
@@ -202,14 +197,13 @@ export function App(props: PanelProps) {
 
   const clearCoverage = () =>
     coverageAction.run(async () => {
-      await client.send('DELETE', '/coverage')
+      await client.call((mock) => mock.clearCoverage())
       await coverage.reload()
       notify('Coverage counts cleared.')
     })
   const downloadPact = (consumer: string) =>
     coverageAction.run(async () => {
-      const res = await client.request(`/pact?consumer=${encodeURIComponent(consumer)}`)
-      const pact = (await res.json()) as { consumer: { name: string }; provider: { name: string } }
+      const pact = await client.call((mock) => mock.pact({ consumer }))
       const blob = new Blob([`${JSON.stringify(pact, null, 2)}\n`], { type: 'application/json' })
       saveFile(blob, `${pact.consumer.name}-${pact.provider.name}.json`)
       notify('Pact file downloaded.')
@@ -217,36 +211,33 @@ export function App(props: PanelProps) {
 
   const loadBundle = (file: File) =>
     stateAction.run(async () => {
-      await client.request('/snapshot', {
-        method: 'PUT',
-        headers: { 'Content-Type': fileContentType(file.name) },
-        body: await file.text(),
-      })
+      const text = { contentType: fileContentType(file.name), body: await file.text() }
+      await client.request({ method: 'PUT', path: '/snapshot', text })
       reloadAll()
       notify(`Bundle loaded from ${file.name}: pets, rules, latency, seed, clock and rate limit replaced.`)
     })
 
   const setClock = (body: { now?: string; frozen: boolean }) =>
     timeAction.run(async () => {
-      await client.send('PUT', '/clock', body)
+      await client.call((mock) => mock.clock.set(body))
       await clock.reload()
       notify('Clock set.')
     })
   const realTime = () =>
     timeAction.run(async () => {
-      await client.send('DELETE', '/clock')
+      await client.call((mock) => mock.clock.reset())
       await clock.reload()
       notify('Clock back to real time.')
     })
   const setRate = (text: string) =>
     timeAction.run(async () => {
-      await client.send('PUT', '/rate-limit', { rate: text })
+      await client.call((mock) => mock.rateLimit.set(text))
       await rate.reload()
       notify(`Rate limit set to ${text}.`)
     })
   const noLimit = () =>
     timeAction.run(async () => {
-      await client.send('DELETE', '/rate-limit')
+      await client.call((mock) => mock.rateLimit.clear())
       await rate.reload()
       notify('Rate limit off.')
     })

@@ -1,3 +1,4 @@
+import { adminErrorText } from './api/admin-client.js'
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 
 /** Data loaded from the admin API: the last value, the last failure, and a way to load again. */
@@ -8,7 +9,7 @@ export interface Resource<T> {
 }
 
 /** The words of a failure: the server's message for admin errors. */
-export const failureText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+export const failureText = adminErrorText
 
 /**
  * Loads `load()` now and whenever `key` changes (a new session), and on

@@ -237,6 +237,30 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     await page.context().close()
   })
 
+  it('opens a session no request has made yet (its URL, or "Open"): no 404, no error box, its 12 pets', async () => {
+    const { page } = await openPanel(`${server.url}/sessions/fresh-by-url`)
+    const failed: string[] = []
+    const watch = (p: Page) => p.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`))
+    watch(page)
+    await live(page)
+    await expect.poll(() => total(page).textContent()).toBe('12')
+    const rulesCard = page.getByRole('region', { name: 'Fault rules' })
+    await expect.poll(() => rulesCard.getByText('No rules', { exact: false }).count()).toBeGreaterThan(0)
+    expect(await page.locator('.error').allTextContents()).toEqual([])
+
+    // "Open" in the picker: another name no request has made.
+    await page.getByLabel('New session name').fill('fresh-by-open')
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
+    await live(page)
+    await expect.poll(() => total(page).textContent()).toBe('12')
+    await expect
+      .poll(() => page.getByLabel('Session', { exact: true }).locator('option[value="fresh-by-open"]').textContent())
+      .toBe('fresh-by-open · 12 pets · 0 rules · 0 requests')
+    expect(await page.locator('.error').allTextContents()).toEqual([])
+    expect(failed).toEqual([])
+    await page.context().close()
+  })
+
   it('switches session, seeds, replaces pets from a file, resets, downloads the HAR and the bundle', async () => {
     expect((await createPet('qa-2')).status).toBe(201)
     const { page } = await openPanel()

@@ -1,15 +1,11 @@
+import { type AdminRequest, type AdminTarget, type FetchLike, sendAdmin } from '../../client/admin-http.js'
+import { MockAdminError } from '../../client/mock-admin-error.js'
+import { createMockClient, type MockClient } from '../../client/mock-client.js'
 import { type TokenBroker, TokenDismissed } from './token-broker.js'
 
-/** An admin call that failed: the status and the server's own words (the `Error` body's message). */
-export class AdminError extends Error {
-  override name = 'AdminError'
-  readonly status: number
-
-  constructor(status: number, message: string) {
-    super(message)
-    this.status = status
-  }
-}
+/** The server's own words of a failed admin call (the `Error` body's message), else the error's message. */
+export const adminErrorText = (error: unknown): string =>
+  error instanceof MockAdminError ? error.body.message : error instanceof Error ? error.message : String(error)
 
 /** The message of an `Error` body, else the text, else the status line. */
 export const errorMessage = async (res: Response): Promise<string> => {
@@ -25,54 +21,80 @@ export const errorMessage = async (res: Response): Promise<string> => {
   return text.trim() || `HTTP ${res.status} ${res.statusText}`.trim()
 }
 
-/** Admin calls bound to one session, with the admin token when one is needed. */
-export interface AdminClient {
-  readonly session: string
-  /** A successful answer; AdminError otherwise (after asking for the token on a 401). */
-  request(path: string, init?: RequestInit): Promise<Response>
-  /** The JSON of a successful GET. */
-  json<T>(path: string): Promise<T>
-  /** A call with a JSON body (or none). */
-  send(method: string, path: string, body?: unknown): Promise<Response>
-}
-
 // Every try but the first waits for a person to type a token; the bound only stops a runaway loop.
 const maxTries = 20
 
-/** Calls /__admin as `session`; the token comes from `tokens` and is asked for on a 401. */
-export const adminClient = (session: string, tokens: TokenBroker, base = '/__admin'): AdminClient => {
-  const request = async (path: string, init: RequestInit = {}): Promise<Response> => {
+/**
+ * A `fetch` that sends the admin token the broker holds and, on a 401, asks for one (once for every call
+ * refused at the same time) and tries again; the last answer is returned as it is (a 401 when dismissed).
+ */
+export const tokenFetch =
+  (tokens: TokenBroker, send: FetchLike = (url, init) => globalThis.fetch(url, init)): FetchLike =>
+  async (url, init) => {
     for (let attempt = 1; ; attempt++) {
       const used = tokens.token
       const headers = new Headers(init.headers)
-      headers.set('X-Mock-Session', session)
       if (used !== undefined) headers.set('Authorization', `Bearer ${used}`)
-      const res = await fetch(`${base}${path}`, { ...init, headers })
-      if (res.ok) return res
-      const message = await errorMessage(res)
-      if (res.status !== 401 || attempt >= maxTries) throw new AdminError(res.status, message)
+      const res = await send(url, { ...init, headers })
+      if (res.status !== 401 || attempt >= maxTries) return res
       // Another call got a token meanwhile: try it before asking.
       if (tokens.token !== undefined && tokens.token !== used) continue
       try {
-        await tokens.ask({ message, refused: used !== undefined })
+        await tokens.ask({ message: await errorMessage(res.clone()), refused: used !== undefined })
       } catch (error) {
-        if (error instanceof TokenDismissed) throw new AdminError(401, message)
+        if (error instanceof TokenDismissed) return res
         throw error
       }
     }
   }
+
+/**
+ * The panel's admin calls, bound to one session: the typed client (`petstore-mock/client`) over HTTP with
+ * the token the broker holds, and the same client's raw requests for what is a file or a stream.
+ */
+export interface AdminClient {
+  readonly session: string
+  /**
+   * Makes the session exist before it is read (`POST /__admin/sessions/{name}`: created when new, else
+   * only marked used), once; an admin read of a session no request has made yet is a 404.
+   */
+  open(): Promise<void>
+  /** Calls the typed client of the session (every failure a `MockAdminError`) once the session is open. */
+  call<T>(use: (mock: MockClient) => Promise<T>): Promise<T>
+  /** A raw admin request (files, the event stream), once the session is open; `MockAdminError` on failure. */
+  request(request: AdminRequest): Promise<Response>
+}
+
+/** Calls /__admin of `origin` as `session`; the token comes from `tokens` and is asked for on a 401. */
+export const adminClient = (
+  session: string,
+  tokens: TokenBroker,
+  origin: string = (globalThis as unknown as { location: { origin: string } }).location.origin,
+): AdminClient => {
+  const target: AdminTarget = { baseUrl: origin, session, fetch: tokenFetch(tokens) }
+  const mock = createMockClient({ baseUrl: origin, session, fetch: target.fetch })
+  let opening: Promise<void> | undefined
+  const open = (): Promise<void> => {
+    // A failed open (no token yet, the cap reached) is tried again by the next call.
+    opening ??= mock.sessions.open(session).then(
+      () => {},
+      (error: unknown) => {
+        opening = undefined
+        throw error
+      },
+    )
+    return opening
+  }
   return {
     session,
-    request,
-    json: async <T>(path: string) =>
-      (await (await request(path, { headers: { Accept: 'application/json' } })).json()) as T,
-    send: (method, path, body) =>
-      request(path, {
-        method,
-        ...(body !== undefined && {
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        }),
-      }),
+    open,
+    call: async (use) => {
+      await open()
+      return use(mock)
+    },
+    request: async (request) => {
+      await open()
+      return sendAdmin(target, request)
+    },
   }
 }

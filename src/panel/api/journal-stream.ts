@@ -1,4 +1,5 @@
-import { AdminError, type AdminClient } from './admin-client.js'
+import { MockAdminError } from '../../client/mock-admin-error.js'
+import { type AdminClient, adminErrorText } from './admin-client.js'
 import { SseParser } from './sse.js'
 import type { TokenBroker } from './token-broker.js'
 import type { JournalEntry } from '../types.js'
@@ -68,19 +69,14 @@ export const followJournal = async ({ client, tokens, signal, onState, onEntries
   while (!signal.aborted) {
     let body: ReadableStream<Uint8Array> | null = null
     try {
-      const stream = client.request('/requests/stream', {
-        headers: { Accept: 'text/event-stream' },
-        cache: 'no-store',
-        signal,
-      })
+      const stream = client.request({ method: 'GET', path: '/requests/stream', accept: 'text/event-stream', signal })
       // Loaded even when the stream fails, so the table is never empty for want of a live feed.
       const opened = await stream.then(
         (res) => ({ res }),
         (error: unknown) => ({ error }),
       )
       if ('res' in opened) body = opened.res.body
-      const history = await client.json<{ requests: JournalEntry[] }>('/requests')
-      onEntries(history.requests)
+      onEntries(await client.call((mock) => mock.requests.list()))
       if ('error' in opened) throw opened.error
       if (!body) throw new Error('The live feed answered without a body.')
       onState({ state: 'live' })
@@ -93,8 +89,8 @@ export const followJournal = async ({ client, tokens, signal, onState, onEntries
       onState({ state: 'reconnecting', reason: 'The server closed the live feed.' })
     } catch (error) {
       if (signal.aborted) return
-      const reason = error instanceof Error ? error.message : String(error)
-      if (error instanceof AdminError && error.status === 401) {
+      const reason = adminErrorText(error)
+      if (error instanceof MockAdminError && error.status === 401) {
         onState({ state: 'locked', reason })
         await Promise.race([tokens.nextToken(), untilAborted(signal)])
         continue

@@ -6,6 +6,7 @@ import type { JournalEntry } from '../../../src/panel/types.js'
 import { journalEntry } from '../entries.js'
 
 const entry = journalEntry
+const origin = 'http://127.0.0.1:4010'
 const event = (e: JournalEntry) => `id: ${e.id}\nevent: request\ndata: ${JSON.stringify(e)}\n\n`
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -16,8 +17,10 @@ const fakeServer = () => {
   const streams: ReadableStreamDefaultController<Uint8Array>[] = []
   const encoder = new TextEncoder()
   let refuse: { res: Response; streamOnly: boolean } | undefined
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+  vi.stubGlobal('fetch', async (href: string, init: RequestInit = {}) => {
+    const url = href.replace(origin, '').replace(/\?$/, '')
     if (refuse && (!refuse.streamOnly || url.endsWith('/stream'))) return refuse.res.clone()
+    if (url === '/__admin/sessions/default') return json({ name: 'default', pets: 12, faults: 0, requests: 0 })
     if (url === '/__admin/requests') return json({ requests: [...history].reverse() })
     if (url === '/__admin/requests/stream') {
       const body = new ReadableStream<Uint8Array>({ start: (c) => void streams.push(c) })
@@ -39,7 +42,7 @@ const follow = (tokens = new TokenBroker()) => {
   const received: number[][] = []
   const controller = new AbortController()
   const done = followJournal({
-    client: adminClient('default', tokens),
+    client: adminClient('default', tokens, origin),
     tokens,
     signal: controller.signal,
     onState: (s) => states.push(s),
