@@ -1,26 +1,15 @@
-import type { PreparedMock } from '../core/app.js'
-import {
-  checkRuleName,
-  ruleValidatorFor,
-  type FaultRule,
-  type FaultRuleInput,
-  maxFaultRules,
-} from '../core/faults/fault-rules.js'
-import { insufficientStorage } from '../core/budget/insufficient-storage.js'
-import { isStorageRefusal } from '../core/budget/storage-refusal.js'
-import type { JournalQuery } from '../core/journal/journal.js'
-import type { JournalEntry } from '../core/journal/journal-entry.js'
-import { toEntry } from '../core/journal/journal-entry.js'
-import { isSessionName } from '../core/state/session-name.js'
-import type { Pet } from '../core/spec/pet.js'
-import type { SessionState } from '../core/sessions/port.js'
-import { type MaybePromise, whenReady } from '../core/state/maybe-promise.js'
+import { MockAdminError } from '../client/mock-admin-error.js'
+import { createMockClient, type MockClient } from '../client/mock-client.js'
 import { PetstoreMockError } from './errors.js'
-import { coverageModel, type CoverageModel } from '../core/coverage/coverage-model.js'
-import { type CoverageReport, coverageReport } from '../core/coverage/coverage-report.js'
-import { type PactDocument, pactDocument } from '../core/pact/pact-document.js'
-import { packageVersion } from '../generated/contract.js'
-import { checkPets } from './options.js'
+
+type Answer<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>
+type FaultRule = Answer<MockClient['faults']['add']>
+type FaultRuleInput = Parameters<MockClient['faults']['add']>[0]
+type JournalEntry = Answer<MockClient['requests']['list']>[number]
+type JournalQuery = NonNullable<Parameters<MockClient['requests']['list']>[0]>
+type Pet = Answer<MockClient['state']['get']>[number]
+type CoverageReport = Answer<MockClient['coverage']>
+type PactDocument = Answer<MockClient['pact']>
 
 /** Which session a control works on; default: the one requests without X-Mock-Session use. */
 export interface SessionOption {
@@ -28,8 +17,9 @@ export interface SessionOption {
 }
 
 /**
- * The mock's controls without HTTP, for test set-up: what /__admin offers,
- * as calls. Each resolves once the start-up pets are ready (faker).
+ * The mock's controls without HTTP, for test set-up: `client` is petstore-mock/client's typed client,
+ * answered by the mock in the same process (no socket, no worker). The flat calls (`addFault`,
+ * `journal`, …) are the earlier names, kept as deprecated aliases of the client's.
  */
 export interface PetstoreControls {
   /**
@@ -38,128 +28,104 @@ export interface PetstoreControls {
    */
   readonly ready: Promise<void>
   /**
+   * The typed client of petstore-mock/client over the mock in this process: the same calls, answers
+   * and `MockAdminError`s as against a server (`client.faults.add(…)`, `client.withSession('a')`).
+   */
+  readonly client: MockClient
+  /**
    * Back to the start-up state: pets, fault rules, empty journal, ids. With
    * no session named, every session (named ones are dropped); else that one.
    */
   reset(options?: SessionOption): Promise<void>
-  /** The session's journal, newest first (as GET /__admin/requests). */
+  /** @deprecated Use `client.requests.list(query)` (`client.withSession(name)` for a session). */
   journal(query?: JournalQuery & SessionOption): Promise<JournalEntry[]>
+  /** @deprecated Use `client.requests.clear()`. */
   clearJournal(options?: SessionOption): Promise<void>
-  /** The session's fault rules, with remaining counts. */
+  /** @deprecated Use `client.faults.list()`. */
   faults(options?: SessionOption): Promise<FaultRule[]>
-  /** Adds a rule (checked as POST /__admin/faults); resolves with it, id included. */
+  /** @deprecated Use `client.faults.add(rule)`. */
   addFault(rule: FaultRuleInput, options?: SessionOption): Promise<FaultRule>
-  /**
-   * Sets the rule named `name` (as PUT /__admin/faults/{name}): replaced in place when the
-   * session has one of that name, else added; resolves with it and whether it was created.
-   */
+  /** @deprecated Use `client.faults.put(name, rule)`. */
   putFault(name: string, rule: FaultRuleInput, options?: SessionOption): Promise<{ rule: FaultRule; created: boolean }>
-  /** Removes one rule by id or name (as DELETE /__admin/faults/{rule}); false when there is none. */
+  /** @deprecated Use `client.faults.remove(rule)` (which rejects with a 404 where this resolves false). */
   removeFault(rule: number | string, options?: SessionOption): Promise<boolean>
+  /** @deprecated Use `client.faults.clear()`. */
   clearFaults(options?: SessionOption): Promise<void>
-  /** Every pet of the session, by id. */
+  /** @deprecated Use `client.state.get()`. */
   pets(options?: SessionOption): Promise<Pet[]>
-  /** Replaces the session's pets (checked like fixtures); new ids continue after the largest. */
+  /** @deprecated Use `client.state.put(pets)`. */
   setPets(pets: readonly Pet[], options?: SessionOption): Promise<void>
-  /** The session's contract coverage (as GET /__admin/coverage). */
+  /** @deprecated Use `client.coverage()`. */
   coverage(options?: SessionOption): Promise<CoverageReport>
-  /** Forgets the session's coverage counts and kept interactions. */
+  /** @deprecated Use `client.clearCoverage()`. */
   clearCoverage(options?: SessionOption): Promise<void>
-  /** The session's distinct interactions as a Pact V4 document (as GET /__admin/pact). */
+  /** @deprecated Use `client.pact({ consumer, provider })`. */
   pact(options: { consumer: string; provider?: string } & SessionOption): Promise<PactDocument>
 }
 
-/** What the controls work on: the sessions and the contract, not the app (its routes may come later). */
-type MockState = Pick<PreparedMock, 'sessions' | 'spec'>
-
-const sessionOf = (mock: MockState, options: SessionOption = {}): MaybePromise<SessionState> => {
-  const name = options.session
-  if (name !== undefined && (typeof name !== 'string' || !isSessionName(name))) {
-    throw new PetstoreMockError(`session must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)})`)
-  }
-  return mock.sessions.session(name)
-}
+// The origin the in-process client names: loopback, which the admin Host check always accepts.
+const inProcessOrigin = 'http://127.0.0.1'
 
 /**
- * Controls over the mock `start` makes (or made: it makes it once) and `made` resolves with once it
- * exists, whoever started it.
+ * Controls over the mock `send` answers (the app's own `fetch`, in this process) once `made` resolves
+ * with it, whoever started it. Every argument is checked by the admin routes, as over HTTP: the
+ * deprecated calls name themselves in the server's message (`addFault: status must be …`).
  */
-export const createControls = (start: () => Promise<MockState>, made: Promise<MockState>): PetstoreControls => {
-  // Checked as the admin API checks, against the operations of the contract in use.
-  let validateRule: Promise<ReturnType<typeof ruleValidatorFor>> | undefined
-  const ruleValidator = () => (validateRule ??= start().then((mock) => ruleValidatorFor(mock.spec)))
-  const on = async <T>(
-    options: SessionOption | undefined,
-    use: (session: SessionState, mock: MockState) => MaybePromise<T>,
-  ): Promise<T> => {
-    const mock = await start()
-    return use(await sessionOf(mock, options), mock)
+export const createControls = (
+  send: (request: Request) => Promise<Response>,
+  made: Promise<unknown>,
+  adminToken: string | undefined,
+): PetstoreControls => {
+  const client = createMockClient({
+    baseUrl: inProcessOrigin,
+    ...(adminToken !== undefined && { adminToken }),
+    fetch: (url, init) => send(new Request(url, init)),
+  })
+  const on = async <T>(name: string, options: SessionOption | undefined, use: (c: MockClient) => Promise<T>) => {
+    try {
+      const session = options?.session
+      if (session === undefined) return await use(client)
+      // A control that names a session makes it, as it always did (an admin read alone would be a 404).
+      await client.sessions.open(session)
+      return await use(client.withSession(session))
+    } catch (error) {
+      if (error instanceof MockAdminError) throw new PetstoreMockError(`${name}: ${error.body.message}`)
+      throw error
+    }
   }
-  let model: CoverageModel | undefined
-  const modelOf = (mock: MockState): CoverageModel => (model ??= coverageModel(mock.spec))
   const pending = made.then(() => undefined)
   pending.catch(() => {})
   return {
     ready: pending,
-    reset: async (options) => {
-      const mock = await start()
-      if (options?.session !== undefined) return (await sessionOf(mock, options)).reset()
-      for (const session of await mock.sessions.sessions()) {
-        if (!(await mock.sessions.dropSession(session.name))) await session.reset()
-      }
-    },
-    journal: ({ session, ...query } = {}) =>
-      on({ session }, (s, mock) => {
-        const operations = mock.spec.operations.map((op) => op.id)
-        if (query.operation !== undefined && !operations.includes(query.operation)) {
-          throw new PetstoreMockError(`journal: operation must be one of ${operations.join(', ')}`)
+    client,
+    reset: (options) =>
+      on('reset', options, async (c) => {
+        if (options?.session !== undefined) return c.reset()
+        for (const { name } of await c.sessions.list()) {
+          if (name !== 'default') await c.sessions.delete(name)
         }
-        return whenReady(s.requests(query), (records) => records.map(toEntry))
+        await c.reset()
       }),
-    clearJournal: (options) => on(options, (s) => s.clearRequests()),
-    faults: (options) => on(options, (s) => s.listFaults()),
-    addFault: async (input, options) => {
-      const rule = (await ruleValidator())(input)
-      if (typeof rule === 'string') throw new PetstoreMockError(`addFault: ${rule}`)
-      const added = await on(options, (s) => s.addFault(rule))
-      if (added === 'full')
-        throw new PetstoreMockError(`addFault: the session holds ${maxFaultRules} fault rules, the most it may`)
-      if (isStorageRefusal(added)) throw new PetstoreMockError(`addFault: ${insufficientStorage(added).message}`)
-      return added
-    },
-    putFault: async (name, input, options) => {
-      const problem = checkRuleName(name)
-      if (problem) throw new PetstoreMockError(`putFault: ${problem}`)
-      const rule = (await ruleValidator())(input)
-      if (typeof rule === 'string') throw new PetstoreMockError(`putFault: ${rule}`)
-      const put = await on(options, (s) => s.putFault(name, rule))
-      if (put === 'full')
-        throw new PetstoreMockError(`putFault: the session holds ${maxFaultRules} fault rules, the most it may`)
-      if (isStorageRefusal(put)) throw new PetstoreMockError(`putFault: ${insufficientStorage(put).message}`)
-      return put
-    },
-    removeFault: (ref, options) =>
-      on(options, (s) => (typeof ref === 'number' ? s.removeFault(ref) : s.removeNamedFault(ref))),
-    clearFaults: (options) => on(options, (s) => s.clearFaults()),
-    pets: (options) => on(options, (s) => s.allPets()),
-    setPets: (pets, options) =>
-      on(options, (s, mock) =>
-        whenReady(s.replacePets(checkPets(pets, mock.spec, s.maxPets, 'setPets')), (refused) => {
-          if (refused) throw new PetstoreMockError(`setPets: ${insufficientStorage(refused).message}`)
-        }),
+    journal: ({ session, ...query } = {}) => on('journal', { session }, (c) => c.requests.list(query)),
+    clearJournal: (options) => on('clearJournal', options, (c) => c.requests.clear()),
+    faults: (options) => on('faults', options, (c) => c.faults.list()),
+    addFault: (rule, options) => on('addFault', options, (c) => c.faults.add(rule)),
+    putFault: (name, rule, options) => on('putFault', options, (c) => c.faults.put(name, rule)),
+    removeFault: (rule, options) =>
+      on('removeFault', options, (c) =>
+        c.faults.remove(rule).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof MockAdminError && error.code === 'not_found') return false
+            throw error
+          },
+        ),
       ),
-    coverage: (options) =>
-      on(options, (s, mock) =>
-        whenReady(s.coverageCounts(), (counts) => coverageReport(modelOf(mock), s.name, counts)),
-      ),
-    clearCoverage: (options) => on(options, (s) => s.clearCoverage()),
-    pact: ({ consumer, provider, session } = { consumer: '' }) =>
-      on({ session }, (s, mock) => {
-        if (typeof consumer !== 'string' || consumer === '') throw new PetstoreMockError('pact: consumer is required')
-        const name = provider ?? String(mock.spec.document['info']?.['title'] ?? 'provider')
-        return whenReady(s.keptInteractions(), (kept) =>
-          pactDocument(mock.spec, kept, { consumer, provider: name, session: s.name, version: packageVersion }),
-        )
-      }),
+    clearFaults: (options) => on('clearFaults', options, (c) => c.faults.clear()),
+    pets: (options) => on('pets', options, (c) => c.state.get()),
+    setPets: (pets, options) => on('setPets', options, (c) => c.state.put(pets)),
+    coverage: (options) => on('coverage', options, (c) => c.coverage()),
+    clearCoverage: (options) => on('clearCoverage', options, (c) => c.clearCoverage()),
+    pact: ({ session, ...names } = { consumer: '' }) => on('pact', { session }, (c) => c.pact(names)),
   }
 }

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
 import { http, type HttpHandler } from 'msw'
-import { type AppEnv, type PreparedMock, prepareMock } from '../core/app.js'
+import { type AppEnv, type AppOptions, type PreparedMock, prepareMock } from '../core/app.js'
 import { ConnectionResetError } from '../core/http/errors.js'
 import type { Pet } from '../core/spec/pet.js'
 import { fakePets } from '../core/pets/seed.js'
@@ -90,8 +90,16 @@ export const createHandlers = (options: HandlersOptions = {}): PetstoreHandlers 
     }),
   )
   checkMswMajor(handler)
-  return Object.assign([handler], createControls(start, made))
+  const answer = async (request: Request): Promise<Response> => appOf(await start()).fetch(request)
+  return Object.assign([handler], createControls(answer, made, controlToken(checked.app)))
 }
+
+/**
+ * The admin token the in-process controls send: the unscoped one, else the first unscoped entry of
+ * `adminTokens` (SECRET, without =PATTERN or :read).
+ */
+const controlToken = ({ adminToken, adminTokens }: AppOptions): string | undefined =>
+  adminToken ?? adminTokens?.find((token) => !/[=:]/.test(token))
 
 /**
  * Throws unless `handler` was made by msw 3 (the peer dependency's range, ^3): msw 3's handlers, and

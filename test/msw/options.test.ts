@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fakePets } from '../../src/core/pets/seed.js'
+import { MockAdminError } from '../../src/client/index.js'
 import { createHandlers, type HandlersOptions, PetstoreMockError } from '../../src/msw/index.js'
 import { delayedAtLeast } from '../helpers/asked-delay.js'
 import { auth, postJson } from '../helpers/contract.js'
@@ -68,8 +69,12 @@ describe('controls without HTTP', () => {
 
   it.each<[string, (h: ReturnType<typeof createHandlers>) => Promise<unknown>, string]>([
     ['addFault', (h) => h.addFault({ status: 200 }), 'addFault: status must be an integer between 400 and 599'],
-    ['setPets', (h) => h.setPets([{ id: 0, name: 'a', categoryId: 1 }]), 'setPets: entry 0: id must be a positive'],
-    ['session', (h) => h.pets({ session: 'a b' }), 'session must be 1 to 64 characters'],
+    [
+      'setPets',
+      (h) => h.setPets([{ id: 0, name: 'a', categoryId: 1 }]),
+      'setPets: state: entry 0: id must be a positive',
+    ],
+    ['session', (h) => h.pets({ session: 'a b' }), 'pets: A session name is 1 to 64 characters'],
     ['journal', (h) => h.journal({ operation: 'deletePet' }), 'journal: operation must be one of listPets'],
   ])('refuses a bad %s argument', async (_, call, message) => {
     await expect(call(createHandlers({ origins: 'any' }))).rejects.toThrow(`petstore-mock/msw: ${message}`)
@@ -81,7 +86,42 @@ describe('controls without HTTP', () => {
       { id: 1, name: 'a', categoryId: 1 },
       { id: 2, name: 'b', categoryId: 1 },
     ]
-    await expect(handlers.setPets(two)).rejects.toThrow('setPets: 2 pets exceed maxPets 1')
+    await expect(handlers.setPets(two)).rejects.toThrow(
+      'setPets: 2 pets exceed the capacity of 1; nothing was replaced.',
+    )
+    expect(await handlers.pets()).toHaveLength(12)
+  })
+})
+
+describe('the typed client over the mock in this process (handlers.client)', () => {
+  it('is petstore-mock/client: the same calls, answers and MockAdminError as over HTTP, each session its own', async () => {
+    const handlers = createHandlers({ origins: 'any', adminToken: 'secret-admin-token' })
+    expect(handlers.client.baseUrl).toBe('http://127.0.0.1')
+    const rule = await handlers.client.faults.add({ operation: 'getPet', status: 503, times: 1 })
+    expect(rule).toEqual({ id: 1, operation: 'getPet', status: 503, times: 1, remaining: 1 })
+    expect(await handlers.faults()).toEqual([rule])
+    const team = handlers.client.withSession('team-a')
+    // As over HTTP, an admin read of a session nothing made yet is a 404; a change, or open(), makes it.
+    await expect(team.faults.list()).rejects.toMatchObject({ status: 404, code: 'session_not_found' })
+    await team.state.put([{ id: 3, name: 'c', categoryId: 1 }])
+    expect(await team.faults.list()).toEqual([])
+    // The flat calls make the session they name, as they always did.
+    expect(await handlers.faults({ session: 'team-b' })).toEqual([])
+    expect(await handlers.pets({ session: 'team-a' })).toEqual([{ id: 3, name: 'c', categoryId: 1 }])
+    const refused = await handlers.client.faults.add({ status: 200 }).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(MockAdminError)
+    expect(refused).toMatchObject({ status: 400, code: 'bad_request' })
+    // The flat (deprecated) calls say the same words: the rule is checked once, by the admin route.
+    await expect(handlers.addFault({ status: 200 })).rejects.toThrow(
+      `petstore-mock/msw: addFault: ${(refused as MockAdminError).body.message}`,
+    )
+    expect(await handlers.removeFault(9)).toBe(false)
+    expect((await handlers.client.sessions.list()).map((s) => s.name).sort()).toEqual(['default', 'team-a', 'team-b'])
+  })
+
+  it('sends the admin token the options name, scoped tokens aside', async () => {
+    const handlers = createHandlers({ origins: 'any', adminTokens: ['ro-secret-1234:read', 'full-secret-1234'] })
+    expect(await handlers.client.faults.add({ status: 500 })).toMatchObject({ id: 1 })
   })
 })
 
