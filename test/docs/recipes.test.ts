@@ -170,6 +170,53 @@ describe('docs/recipes/library.md', () => {
   )
 })
 
+describe('docs/recipes/typed-client.md', () => {
+  const page = 'docs/recipes/typed-client.md'
+
+  it('shows complete files and the commands that run them', () => {
+    expect(recipeFiles(page).map((file) => file.path)).toEqual([
+      'test/in-process.test.ts',
+      'test/against-server.test.ts',
+    ])
+    expect(recipeCommands(page)).toEqual([
+      'npm init -y',
+      'npm pkg set type=module',
+      'node --test test/in-process.test.ts',
+      'npx petstore-mock --port 4010 --api-key test-key',
+      'node --test test/against-server.test.ts',
+    ])
+  })
+
+  it(
+    'in a project made as it says: the in-process file passes, the server file passes against ' +
+      'petstore-mock started as the page says (on a free port), and both type-check',
+    async () => {
+      const recipe = project(page)
+      const inProcess = await runNode(recipe.dir, ['--test', 'test/in-process.test.ts'])
+      expect(inProcess.output).toMatch(/^ℹ pass 3$/m)
+      expect(inProcess.code).toBe(0)
+      // `npx petstore-mock --port 4010 --api-key test-key`: the installed bin, on a free port instead.
+      const served = await startProcess(
+        recipe.dir,
+        process.execPath,
+        ['node_modules/petstore-mock/dist/bin.js', '--host', '127.0.0.1', '--port', '0', '--api-key', 'test-key'],
+        /listening on (http:\/\/\S+)/,
+      )
+      try {
+        const run = await runNode(recipe.dir, ['--test', 'test/against-server.test.ts'], 120_000, {
+          PETSTORE_MOCK_URL: served.match[1]!,
+        })
+        expect(run.output).toMatch(/^ℹ pass 2$/m)
+        expect(run.code).toBe(0)
+      } finally {
+        expect(await served.stop()).toBe(0)
+      }
+      expect(await typeCheck(recipe, tsconfig({ lib: ['ES2023', 'DOM'], types: ['node'] }))).toBe('')
+    },
+    slow,
+  )
+})
+
 // Storybook's own runner needs a browser; here each story's set-up runs as Storybook runs it (the
 // preview's beforeEach, with the addon's worker as `msw`, then the story's), with msw's setupServer in
 // the worker's place, and the mock must then answer as the story says. The page's origin is
