@@ -24,6 +24,7 @@ const read = (path: string): string => readFileSync(new URL(path, root), 'utf8')
 export const generatedPaths = {
   contract: 'src/generated/contract.ts',
   validators: 'src/generated/validators.ts',
+  snapshotValidator: 'src/generated/snapshot-validator.ts',
   openapiTypes: 'src/generated/openapi-types.ts',
   panel: 'src/generated/panel.ts',
   adminDocument: 'src/generated/admin-document.ts',
@@ -81,7 +82,7 @@ const withoutNotes = (schema: unknown, inProperties = false): unknown => {
  * (admin-openapi.yaml's FaultRuleInput) and for snapshots: plain functions, no `new Function` at run time, so the
  * mock runs under a strict Content-Security-Policy and starts without compiling.
  */
-const validatorsModule = (): string => {
+const contractAjv = () => {
   const document = parse(read('openapi.yaml'))
   const formats = `{${Object.entries(integerFormats)
     .map(([name, f]) => `${name}: { type: "number", validate: ${f.validate.toString()} }`)
@@ -89,20 +90,25 @@ const validatorsModule = (): string => {
   const ajv = new Ajv({ ...contractAjvOptions, code: { source: true, esm: true, formats: new _Code(formats) } })
   for (const [name, format] of Object.entries(integerFormats)) ajv.addFormat(name, format)
   ajv.addSchema(document, documentId)
-  const pointers = schemaPointers(document)
-  const names: Record<string, string> = { faultRule: 'fault-rule', snapshot: 'snapshot' }
   // A fault rule's shape is admin-openapi.yaml's FaultRuleInput, the schema the document shows clients:
   // one schema, compiled here (the document itself stays out of the hot bundle).
   ajv.addSchema({ $id: 'admin', components: withoutNotes(parse(read('admin-openapi.yaml')).components) }, 'admin')
   ajv.addSchema({ $ref: 'admin#/components/schemas/FaultRuleInput' }, 'fault-rule')
   ajv.addSchema(snapshotSchema, 'snapshot')
+  return { ajv, document }
+}
+
+const validatorsModule = (): string => {
+  const { ajv, document } = contractAjv()
+  const pointers = schemaPointers(document)
+  const names: Record<string, string> = { faultRule: 'fault-rule' }
   pointers.forEach((pointer, i) => {
     ajv.addSchema({ $ref: `${documentId}#${pointer}` }, `contract-${i}`)
     names[`contract${i}`] = `contract-${i}`
   })
   const byPointer = pointers.map((pointer, i) => `  ${JSON.stringify(pointer)}: contract${i},`)
   return [
-    header("openapi.yaml, admin-openapi.yaml's FaultRuleInput and the snapshot schema"),
+    header("openapi.yaml and admin-openapi.yaml's FaultRuleInput"),
     '// @ts-nocheck',
     standaloneCode(ajv, names),
     '',
@@ -113,6 +119,18 @@ const validatorsModule = (): string => {
     '',
   ].join('\n')
 }
+
+/**
+ * The snapshot's validator, a module of its own: only PUT /__admin/snapshot and a snapshot given at start
+ * use it, so it is loaded on first use (its own chunk in a browser bundle: msw's budget).
+ */
+const snapshotValidatorModule = (): string =>
+  [
+    header("openapi.yaml, admin-openapi.yaml's FaultRuleInput and the snapshot schema"),
+    '// @ts-nocheck',
+    standaloneCode(contractAjv().ajv, { snapshot: 'snapshot' }),
+    '',
+  ].join('\n')
 
 /** `paths`, `components` and `operations` of openapi.yaml for `petstore-mock/types` (openapi-fetch users). */
 const openapiTypesModule = async (): Promise<string> =>
@@ -153,6 +171,7 @@ const adminTypesModule = async (): Promise<string> =>
 export const generatedFiles = async (): Promise<Record<string, string>> => ({
   [generatedPaths.contract]: contractModule(),
   [generatedPaths.validators]: validatorsModule(),
+  [generatedPaths.snapshotValidator]: snapshotValidatorModule(),
   [generatedPaths.openapiTypes]: await openapiTypesModule(),
   [generatedPaths.panel]: panelModule(header),
   [generatedPaths.adminDocument]: adminDocumentModule(),

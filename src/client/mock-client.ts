@@ -25,8 +25,8 @@ type SessionList = AdminAnswer<'listSessions', 200>
 type SessionSummary = SessionList['sessions'][number]
 type Snapshot = AdminAnswer<'getSnapshot', 200>
 import { type AdminTarget, adminJson, adminText, adminVoid, type FetchLike, sendAdmin } from './admin-http.js'
-import { matches, type RequestMatcher, serverQuery } from './request-filter.js'
-import { type ReadJournal, type WaitForOptions, waitForRequest } from './wait-for.js'
+import type { RequestMatcher } from './request-filter.js'
+import type { ReadJournal, WaitForOptions } from './wait-for.js'
 import { MockAdminError } from './mock-admin-error.js'
 
 /** Options of {@link createMockClient}. */
@@ -205,9 +205,13 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
     requests: {
       list: (query) => listRequests(query),
       clear: () => adminVoid(target, { method: 'DELETE', path: '/requests' }),
-      waitFor: (matcher, waitOptions = {}) => waitForRequest(readJournal, matcher, waitOptions, where),
-      count: async (matcher = {}) =>
-        (await receivedSoFar(serverQuery(matcher))).filter((entry) => matches(entry, matcher)).length,
+      // The matching is loaded on first use: the msw bundle carries the client, and most set-ups never wait.
+      waitFor: async (matcher, waitOptions = {}) =>
+        (await import('./wait-for.js')).waitForRequest(readJournal, matcher, waitOptions, where),
+      count: async (matcher = {}) => {
+        const { matches, serverQuery } = await import('./request-filter.js')
+        return (await receivedSoFar(serverQuery(matcher))).filter((entry) => matches(entry, matcher)).length
+      },
       har: (query = {}) => adminJson<Har>(target, { method: 'GET', path: '/requests.har', query: { ...query } }),
     },
     snapshot: {

@@ -1,7 +1,6 @@
 import { Hono } from 'hono'
 import { attachment } from '../http/download-name.js'
 import type { SessionAccess } from '../state/session-reader.js'
-import { toHar } from './har.js'
 import { journalQuery } from './journal-query.js'
 import type { JournalSlice } from './journal-slice.js'
 
@@ -23,7 +22,9 @@ export const harRoutes = (deps: HarDeps): Hono => {
     const headers = { 'Content-Disposition': attachment(journal.name, '.har') }
     // A HEAD (hono runs this handler for it, then drops the body) is not worth a HAR.
     if (c.req.method === 'HEAD') return c.body(null, 200, { ...headers, 'Content-Type': 'application/json' })
-    const records = await journal.requests(journalQuery(c.req.query(), deps.operations))
+    const query = journalQuery(c.req.query(), deps.operations)
+    // Loaded on first use: its own chunk in a browser bundle (msw's budget).
+    const [records, { toHar }] = await Promise.all([journal.requests(query), import('./har.js')])
     return c.json(toHar(records, { name: 'petstore-mock', version: deps.version }), 200, headers)
   })
 }

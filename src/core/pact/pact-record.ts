@@ -3,7 +3,7 @@ import type { BuiltAnswer } from '../http/respond.js'
 import type { RequestContext } from '../http/stage.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { InteractionNote, PactSeed } from './pact-seed.js'
-import { stateOfAnswer } from './provider-states.js'
+import { stateOfAnswer } from './answer-state.js'
 // The variables read here: the body and its text.
 import type {} from '../http/read-body.js'
 

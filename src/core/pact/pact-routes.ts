@@ -9,9 +9,7 @@ import { type Pet, petStatuses } from '../spec/pet.js'
 import type { Spec } from '../spec/spec.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { SessionAccess } from '../state/session-reader.js'
-import { pactDocument } from './pact-document.js'
 import type { PactSlice } from './pact-slice.js'
-import { petsForState, readStateChange } from './provider-states.js'
 
 /** What setting a provider state up needs of the session: its pets (pets/ holds them: PetsSlice). */
 export interface StatePets {
@@ -45,6 +43,9 @@ const nameParam = (value: string | undefined, field: string): string | undefined
 }
 
 /**
+ * The Pact document and the provider states' set-up are loaded by their routes on first use (their own
+ * chunk in a browser bundle: msw's budget).
+ *
  * GET /__admin/pact?consumer=NAME[&provider=NAME]: the session's distinct
  * interactions as a Pact V4 document; POST /__admin/provider-states: the Pact
  * verifier's state change calls, set up in the session.
@@ -58,10 +59,11 @@ export const pactRoutes = (deps: PactDeps): Hono => {
     if (consumer === undefined) throw badRequest('consumer is required: GET /__admin/pact?consumer=NAME.')
     const provider = nameParam(c.req.query('provider'), 'provider') ?? title
     const session = read(c)
-    const kept = await session.keptInteractions()
+    const [kept, { pactDocument }] = await Promise.all([session.keptInteractions(), import('./pact-document.js')])
     return c.json(pactDocument(deps.spec, kept, { consumer, provider, session: session.name, version: deps.version }))
   })
   routes.post('/provider-states', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
+    const { petsForState, readStateChange } = await import('./provider-states.js')
     const change = readStateChange(c.get('body'))
     const session = read(c)
     const pets = petsForState(change, {

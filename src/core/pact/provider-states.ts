@@ -1,12 +1,10 @@
 import { ApiError, badRequest } from '../http/errors.js'
 import type { Pet, PetStatus } from '../spec/pet.js'
-import type { ProviderState } from './pact-seed.js'
 
 /**
- * The provider states of the pacts the mock writes, both ways: named from
- * the mock's own state as an answer showed it (what a consumer's request
- * relied on), and set up again in a session when the Pact verifier asks
- * (POST /__admin/provider-states). One vocabulary:
+ * The provider states of the pacts the mock writes, set up again in a session when the Pact verifier
+ * asks (POST /__admin/provider-states); answer-state.ts names them from an answer (what a consumer's
+ * request relied on). One vocabulary:
  *
  * - `a pet with id 7 exists` (params: the pet) and `no pet with id 999` (params: `{ id }`): getPet;
  * - `pets exist` / `pets with status available exist` (params: `{ pets: [the first pet listed] }`,
@@ -27,36 +25,6 @@ export const knownStates = [
   'no pets exist',
   'no pet with status {status} exists',
 ]
-
-const idParam = (raw: string): number | string => (Number.isSafeInteger(Number(raw)) ? Number(raw) : raw)
-
-/** What the answer shows of the state it relied on; undefined for an answer that relied on none. */
-export const stateOfAnswer = (
-  operation: string,
-  status: number,
-  answer: { petId?: string; statusFilter?: string; json?: unknown; listed?: number },
-): ProviderState | undefined => {
-  if (operation === 'getPet' && answer.petId !== undefined) {
-    if (status === 200 && answer.json && typeof answer.json === 'object') {
-      return { name: `a pet with id ${answer.petId} exists`, params: { ...(answer.json as Record<string, unknown>) } }
-    }
-    if (status === 404) return { name: `no pet with id ${answer.petId}`, params: { id: idParam(answer.petId) } }
-    return undefined
-  }
-  if (operation === 'listPets' && status === 200 && answer.listed !== undefined) {
-    const filter = answer.statusFilter
-    if (answer.listed === 0) {
-      return filter === undefined
-        ? { name: 'no pets exist' }
-        : { name: `no pet with status ${filter} exists`, params: { status: filter } }
-    }
-    const pets = Array.isArray(answer.json) ? answer.json : []
-    return filter === undefined
-      ? { name: 'pets exist', params: { pets } }
-      : { name: `pets with status ${filter} exist`, params: { status: filter, pets } }
-  }
-  return undefined
-}
 
 /** A state change request of the Pact verifier (its provider-states set-up call). */
 export interface StateChange {

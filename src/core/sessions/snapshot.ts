@@ -1,5 +1,4 @@
 import type { ValidateFunction } from 'ajv'
-import { snapshot as validateSnapshotSchema } from '../../generated/validators.js'
 import { clockAt, type ClockSetting, type ClockView, realClock } from '../time/clock.js'
 import { clockRangeExpectation, inClockRange } from '../time/clock-range.js'
 import { checkRuleName, type FaultRule, type FaultRuleInput, maxDelayMs, maxFaultRules } from '../faults/fault-rules.js'
@@ -210,7 +209,8 @@ const complete = async (input: SnapshotInput, checks: SnapshotChecks): Promise<S
 export const createSnapshotValidator =
   (checks: SnapshotChecks) =>
   async (input: unknown): Promise<Snapshot | string> => {
-    const validate = validateSnapshotSchema as ValidateFunction
+    // Loaded on first use: its own chunk in a browser bundle (msw's budget).
+    const validate = (await import('../../generated/snapshot-validator.js')).snapshot as ValidateFunction
     if (!validate(input)) return describeSchemaError(validate.errors![0]!, 'A snapshot')
     try {
       return await complete(input as SnapshotInput, checks)
