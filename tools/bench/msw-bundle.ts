@@ -3,11 +3,13 @@ import { build, type Metafile } from 'esbuild'
 
 /**
  * The size budget of the browser bundle of petstore-mock/msw (what an app loads at start), gzip bytes.
- * 60 KB until this round; 72 KB since the browser runs what the server runs of sessions by prefix and
- * key, contract coverage and Pact recording, rules' own answers and targeting, and journal paging
- * (47 KB before them, 66.5 KB after; the admin API's OpenAPI document is a lazy chunk).
+ * 60 KB until issue 38's round before; 72 KB then (sessions by prefix and key, coverage and Pact
+ * recording, rules' own answers and targeting, journal paging: 47 KB before them, 66.5 KB after).
+ * Issue 38 asks for 60 again: the controls now carry the typed client (+3 KB), and the Pact document,
+ * provider states, HAR export, snapshot validator and the client's waiting load on first use (-3.6 KB):
+ * 68.1 KB. The rest of the way is the admin router itself (about 6 KB: see docs/internals/performance.md).
  */
-export const bundleBudgetBytes = 72 * 1024
+export const bundleBudgetBytes = 69 * 1024
 
 /** Packages that must never reach the browser bundle: run-time compilers, parsers, the Node host. */
 export const forbiddenInBundle = [/node_modules\/ajv\//, /node_modules\/yaml\//, /@hono\/node-server/, /^src\/node\//]
