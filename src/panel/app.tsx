@@ -93,6 +93,11 @@ export function App(props: PanelProps) {
     void rate.reload()
   }, [sessions.reload, rules.reload, pets.reload, coverage.reload, clock.reload, rate.reload])
 
+  // A session the panel opened (made, when new) is listed at once, not at the next poll.
+  useEffect(() => {
+    void client.open().then(reloadSessions, () => {})
+  }, [client, reloadSessions])
+
   useEffect(() => {
     const timer = setInterval(() => document.visibilityState === 'visible' && void sessions.reload(), sessionsPollMs)
     return () => clearInterval(timer)

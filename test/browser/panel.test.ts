@@ -254,7 +254,9 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     await live(page)
     await expect.poll(() => total(page).textContent()).toBe('12')
     await expect
-      .poll(() => page.getByLabel('Session', { exact: true }).locator('option[value="fresh-by-open"]').textContent())
+      .poll(() => page.getByLabel('Session', { exact: true }).locator('option[value="fresh-by-open"]').textContent(), {
+        timeout: 5000,
+      })
       .toBe('fresh-by-open · 12 pets · 0 rules · 0 requests')
     expect(await page.locator('.error').allTextContents()).toEqual([])
     expect(failed).toEqual([])
