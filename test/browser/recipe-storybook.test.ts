@@ -69,23 +69,25 @@ const root = '#storybook-root'
 const statusIs = (text: string) =>
   `document.querySelector('${root} [role=status]')?.textContent === ${JSON.stringify(text)}`
 
+/** The names the story lists now. */
+const names = (tab: Page) => tab.$$eval(`${root} li`, (items) => items.map((item) => item.textContent))
+
 describe('docs/recipes/storybook.md in Storybook', () => {
   it('Default: the bundled pets; adding Rex works', async () => {
     await story('petlist--default', async (tab) => {
-      await tab.waitForSelector(`${root} li`, wait)
-      expect(await tab.$$eval(`${root} li`, (items) => items.map((item) => item.textContent))).toEqual(
-        fixturePets.map((pet) => pet.name),
-      )
+      // What is asserted is waited for: the list re-renders after the status line says "Added Rex"
+      // (once failed: 12 items counted while the page already listed Rex).
+      await expect.poll(() => names(tab), wait).toEqual(fixturePets.map((pet) => pet.name))
       await tab.click(`${root} button`)
       await tab.waitForFunction(statusIs('Added Rex'), null, wait)
-      expect(await tab.$$eval(`${root} li`, (items) => items.length)).toBe(fixturePets.length + 1)
+      await expect.poll(() => names(tab), wait).toEqual([...fixturePets.map((pet) => pet.name), 'Rex'])
     })
   })
 
   it('Empty: no pets', async () => {
     await story('petlist--empty', async (tab) => {
       await tab.waitForSelector(`${root} >> text=No pets yet`, wait)
-      expect(await tab.$$eval(`${root} li`, (items) => items.length)).toBe(0)
+      expect(await names(tab)).toEqual([])
     })
   })
 
