@@ -2,19 +2,14 @@ import { existsSync, globSync, readdirSync, readFileSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { docPages } from '../helpers/doc-links.js'
 import { recipeFiles } from './recipe-files.js'
 
 // Every `src/…` path the documentation names is one of the repository's, read from the pages at run
 // time: a file moved or renamed leaves no page pointing at the old place (docs/reference/robustness.md
 // once named src/core/journal/event-streams.ts, which never existed).
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.md'))
-    .map((path) => posix.join('docs', path.split('\\').join('/')))
-    .sort(),
-]
+const pages = docPages(root)
 
 /** `src/…` at a word's start (not `/src/…`, a URL's path): its characters up to what cannot be in a path. */
 const sourcePath = /(?<![\w./-])src\/[\w./*{},<>-]*/g
