@@ -6,6 +6,7 @@ import type { Pet } from '../core/spec/pet.js'
 import { fakePets } from '../core/pets/seed.js'
 import { createControls, type PetstoreControls } from './controls.js'
 import { PetstoreMockError } from './errors.js'
+import { checkNodeVersion } from './node-version.js'
 import { checkedInFull, checkOptions, type HandlersOptions } from './options.js'
 import { requestPattern } from './request-pattern.js'
 import { whenIdle } from './when-idle.js'
@@ -24,9 +25,11 @@ export type PetstoreHandlers = HttpHandler[] & PetstoreControls
  * TypeError). Options are checked at once: a bad one throws a
  * PetstoreMockError naming it. The app's routes are registered and routed
  * later, when the page is idle (while msw starts its worker), or by the
- * first request if it comes first.
+ * first request if it comes first. In a Node.js older than msw 3 needs
+ * (22.12), throws a one-line PetstoreMockError naming it.
  */
 export const createHandlers = (options: HandlersOptions = {}): PetstoreHandlers => {
+  checkNodeVersion()
   const checked = checkOptions(options)
   const pattern = requestPattern(checked.spec.basePath, checked.origins)
   const { faker } = checked

@@ -6,6 +6,7 @@ import { banner } from './cli/banner.js'
 import { parseCommandLine, usage } from './cli/cli.js'
 import type { Config } from './cli/config.js'
 import { exitCodes, failureOf } from './cli/exit-codes.js'
+import type { FaultRuleInput } from '../core/faults/fault-rules.js'
 import { subcommandOf } from './cli/subcommands.js'
 import { embeddedRouters } from './server/embedded-routers.js'
 import { usePreparedRouter } from './server/prepared-router.js'
@@ -26,6 +27,8 @@ export interface ServerApp {
   app: Hono<AppEnv>
   source: string
   count: number
+  /** The rules a --faults file installed (the banner names them). */
+  faults?: FaultRuleInput[] | undefined
   stopping: AbortController
   /** Banner lines of what watches it (traces), and what flushes them when it stops (observe/). */
   observed: { banner: string[]; shutdown(): Promise<void> }
@@ -53,7 +56,7 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   const options = { ...base, signal: stopping.signal, observe: observed.options }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
-  return { app, source: data.source, count: data.pets.length, stopping, observed, memory }
+  return { app, source: data.source, count: data.pets.length, faults: data.faults, stopping, observed, memory }
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
@@ -61,7 +64,7 @@ export const startServer = async (
   config: Config,
   env: NodeJS.ProcessEnv = {},
 ): Promise<RunningServer & { banner: string }> => {
-  const { app, source, count, stopping, observed, memory } = await serverApp(config, env)
+  const { app, source, count, faults, stopping, observed, memory } = await serverApp(config, env)
   let running: RunningServer
   try {
     running = await listen(app, config)
@@ -74,7 +77,7 @@ export const startServer = async (
   // Open event streams end first, so that their connections close with the idle ones; the traces
   // still pending are exported last.
   const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs).then(observed.shutdown))
-  return { ...running, close, banner: banner(running.url, config, source, count, observed.banner, memory) }
+  return { ...running, close, banner: banner(running.url, config, source, count, observed.banner, memory, faults) }
 }
 
 /**

@@ -157,7 +157,7 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     await page.getByRole('button', { name: 'Add rule' }).click()
     const ruleList = page.getByRole('list', { name: 'Active rules' })
     await expect.poll(() => ruleList.textContent()).toContain('createPet answers 503')
-    expect(await ruleList.textContent()).toContain('2 of 2 left')
+    await expect.poll(() => ruleList.textContent()).toContain('2 of 2 left')
     const rules = (await (await call(server.url, '/__admin/faults')).json()) as { faults: unknown[] }
     expect(rules.faults).toEqual([{ id: 1, operation: 'createPet', status: 503, times: 2, remaining: 2 }])
 
@@ -172,21 +172,22 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
         .toBe(String(expected))
       console.log(`row with ${expected} shown ${Date.now() - sent} ms after the request was sent`)
     }
-    expect(await rows(page).count()).toBe(3)
+    await expect.poll(() => rows(page).count()).toBe(3)
     const injected = rows(page).nth(1)
-    expect(await injected.getByRole('cell').nth(6).textContent()).toBe('rule 1: 503')
+    await expect.poll(() => injected.getByRole('cell').nth(6).textContent()).toBe('rule 1: 503')
     // The rule ran out: the list follows.
     await expect.poll(() => page.getByText('No rules: every call is answered normally.').isVisible()).toBe(true)
 
     // Keyboard: the newest row is in the tab order, Enter opens it, the arrow keys move.
     const newest = rows(page).first().getByRole('button')
     await newest.focus()
+    // The panel renders after the key's event: wait for what is asserted.
     await page.keyboard.press('Enter')
-    expect(await newest.getAttribute('aria-expanded')).toBe('true')
+    await expect.poll(() => newest.getAttribute('aria-expanded')).toBe('true')
     await page.keyboard.press('ArrowDown')
     const second = injected.getByRole('button')
-    expect(await second.getAttribute('aria-expanded')).toBe('true')
-    expect(await second.evaluate((b) => b.matches(':focus'))).toBe(true)
+    await expect.poll(() => second.getAttribute('aria-expanded')).toBe('true')
+    await expect.poll(() => second.evaluate((b) => b.matches(':focus'))).toBe(true)
     const details = page.locator('#request-details')
     await expect.poll(() => details.textContent()).toContain('Shaped by rule 1: 503')
     const text = (await details.textContent())!
@@ -362,16 +363,18 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
       .poll(() => headline.textContent(), { timeout: 5000 })
       .toBe('3 of 8 documented responses covered (37.5 %), 3 requests')
     const responses = card.getByRole('list', { name: 'Documented responses' }).getByRole('listitem')
-    expect(await responses.allTextContents()).toEqual([
-      '200listPets1',
-      '401listPetsnot covered',
-      '201createPet1',
-      '400createPetnot covered',
-      '401createPetnot covered',
-      '200getPetnot covered',
-      '401getPetnot covered',
-      '404getPet1',
-    ])
+    await expect
+      .poll(() => responses.allTextContents())
+      .toEqual([
+        '200listPets1',
+        '401listPetsnot covered',
+        '201createPet1',
+        '400createPetnot covered',
+        '401createPetnot covered',
+        '200getPetnot covered',
+        '401getPetnot covered',
+        '404getPet1',
+      ])
     // Live: a request of the app under test shows within seconds (the card reloads at most once a second).
     expect((await call(server.url, '/v1/pets/1', { session: 'qa-cov', headers: { Prefer: 'code=401' } })).status).toBe(
       401,
@@ -379,7 +382,7 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     await expect
       .poll(() => headline.textContent(), { timeout: 5000 })
       .toBe('4 of 8 documented responses covered (50 %), 4 requests')
-    expect(await responses.nth(6).textContent()).toBe('401getPet1, 1 injected')
+    await expect.poll(() => responses.nth(6).textContent()).toBe('401getPet1, 1 injected')
 
     await card.getByLabel('Consumer of the Pact file').fill('qa-app')
     const [download] = await Promise.all([

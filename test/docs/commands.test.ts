@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { Lexer, type Tokens } from 'marked'
+import { engineMismatches } from '../../scripts/node-runtime.mjs'
 import { readPage } from '../helpers/doc-tables.js'
 
 // The commands a newcomer copies from the README and the install page must work as written, in a
@@ -44,5 +47,19 @@ describe('README.md', () => {
     for (const script of ['test:browser', 'test:redis', 'test:container', 'test:testcontainers']) {
       expect(quickStart).toContain(`npm run ${script}`)
     }
+  })
+})
+
+describe('docs/install.md', () => {
+  it("the sample output on Node 20.20 counts the packages the lock file's engines refuse there, as the prepare script does", () => {
+    const page = readPage('docs/install.md')
+    const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8')) as Parameters<
+      typeof engineMismatches
+    >[0]
+    const { satisfies } = createRequire(import.meta.url)('semver') as { satisfies: (...args: unknown[]) => boolean }
+    const count = engineMismatches(lock, 'v20.20.2', satisfies).length
+    expect(page).toContain(`petstore-mock: ${count} packages ask for a newer Node.js than v20.20.2`)
+    expect(page).toContain(`print ${count * 5} more lines first: five lines of \`EBADENGINE\` for`)
+    expect(page).toContain(`each of those ${count} packages`)
   })
 })

@@ -3,16 +3,10 @@ import { tmpdir } from 'node:os'
 import { dirname, join, posix, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { brokenLinks, pageLinks } from '../helpers/doc-links.js'
+import { brokenLinks, docPages, pageLinks } from '../helpers/doc-links.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.md'))
-    .map((path) => posix.join('docs', path.split('\\').join('/')))
-    .sort(),
-]
+const pages = docPages(root)
 
 describe('the documentation', () => {
   it('has pages in docs/', () => {

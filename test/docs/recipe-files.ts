@@ -205,10 +205,29 @@ export interface Ran {
   output: string
 }
 
-/** Runs `node <repo's node_modules>/<script> …args` in `cwd` (bounded: killed after `timeoutMs`). */
-export const runNode = (cwd: string, args: string[], timeoutMs = 120_000, env: NodeJS.ProcessEnv = {}): Promise<Ran> =>
+/**
+ * The Node.js that runs what a recipe's user types (msw init, vite, storybook): this one, or
+ * $PETSTORE_MOCK_RECIPE_NODE, with which .ci/run checks the recipes' "Needs" lines on the machine's
+ * Node 20 and on Node 22. The test's own tools (tsc, vitest) stay on this one.
+ */
+export const userNode: string = process.env['PETSTORE_MOCK_RECIPE_NODE'] || process.execPath
+
+/** The version of {@link userNode}, as `v20.20.2`. */
+export const userNodeVersion = (): string =>
+  userNode === process.execPath
+    ? process.version
+    : execFileSync(userNode, ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim()
+
+/** Runs `node <repo's node_modules>/<script> …args` in `cwd` (bounded: killed after `timeoutMs`), on `node`. */
+export const runNode = (
+  cwd: string,
+  args: string[],
+  timeoutMs = 120_000,
+  env: NodeJS.ProcessEnv = {},
+  node: string = process.execPath,
+): Promise<Ran> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(node, args, {
       cwd,
       env: userEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -289,3 +308,17 @@ export const startProcess = (
       reject(new Error(`${command} ${args.join(' ')} exited with ${code} before ${ready}: ${output}`))
     })
   })
+
+/** The Node.js a recipe page's "**Needs**" line names (`Node.js 22.12 or later`), as [major, minor]; undefined when it names none. */
+export const neededNode = (page: string): [number, number] | undefined => {
+  const match = /^\*\*Needs\*\* Node\.js (\d+)\.(\d+) or later/m.exec(readFileSync(join(repoRoot, page), 'utf8'))
+  return match ? [Number(match[1]), Number(match[2])] : undefined
+}
+
+/** Whether a Node.js version (`v20.20.2`) is at least what `page` says it needs. */
+export const meetsNeeds = (page: string, version: string): boolean => {
+  const needed = neededNode(page)
+  if (!needed) throw new Error(`${page}: its **Needs** line names no Node.js version`)
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number)
+  return major > needed[0] || (major === needed[0] && minor >= needed[1])
+}

@@ -1,7 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, extname, isAbsolute, relative, resolve } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, extname, isAbsolute, join, posix, relative, resolve } from 'node:path'
 import GithubSlugger from 'github-slugger'
 import { Lexer, type Token } from 'marked'
+
+/** The documentation's pages under `root`: README.md, then every Markdown page under docs/, sorted, with / separators. */
+export const docPages = (root: string): string[] => [
+  'README.md',
+  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.md'))
+    .map((path) => posix.join('docs', path.split('\\').join('/')))
+    .sort(),
+]
 
 /** What a Markdown page links to and which anchors its headings define. */
 export interface PageLinks {

@@ -221,7 +221,7 @@ describe('the CLI over a real socket', () => {
   })
 
   it.each([
-    [['--bogus'], 2, "Unknown option '--bogus'"],
+    [['--bogus'], 2, 'unknown option --bogus'],
     [['--port', 'x'], 2, '--port must be an integer (got "x")'],
     [['--fixtures', '/nonexistent/pets.yaml'], 1, '/nonexistent/pets.yaml: cannot read'],
     [['--faker', '--count', '20', '--max-pets', '10'], 2, '20 seed pets exceed --max-pets 10'],
@@ -240,7 +240,24 @@ describe('the CLI over a real socket', () => {
     const result = run(args)
     expect(result.status).toBe(code)
     expect(result.stderr).toContain(message)
-    if (code === 2) expect(result.stderr).toContain('Usage: petstore-mock')
+    // A mistake: the message and where --help is, not the usage (which would bury it).
+    if (code === 2) {
+      expect(result.stderr).not.toContain('Usage: petstore-mock')
+      expect(
+        result.stderr.endsWith('\nRun petstore-mock --help for every option (or see docs/reference/options.md).\n'),
+      ).toBe(true)
+    }
+  })
+
+  it('a mistyped flag: the error, the flag meant, where --help is; nothing else', () => {
+    const result = run(['--max-session', '3'])
+    expect(result.status).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toBe(
+      'petstore-mock: unknown option --max-session\n' +
+        'did you mean --max-sessions?\n' +
+        'Run petstore-mock --help for every option (or see docs/reference/options.md).\n',
+    )
   })
 
   it('prints --help and --version', () => {

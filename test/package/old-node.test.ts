@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { pinnedNode, supportsNode } from '../../scripts/node-runtime.mjs'
 import { findOldNode, withoutCompileCache } from '../helpers/old-node.js'
@@ -45,6 +46,28 @@ describe('the built bin on a Node older than 22.12', () => {
       `petstore-mock needs Node.js 22.12 or later (this is Node.js ${process.versions.node}); ` +
         'or run the container: docker run --rm -p 4010:4010 petstore-mock\n',
     )
+  })
+})
+
+describe.runIf(oldNode.real)(`petstore-mock/testcontainers on ${oldNode.label}`, () => {
+  it('one line naming the Node.js Testcontainers 12.2 needs, before Testcontainers loads (its undici throws on Node 20)', () => {
+    const entry = fileURLToPath(new URL('../../dist/testcontainers/index.js', import.meta.url))
+    const result = spawnSync(
+      oldNode.argv[0]!,
+      [...oldNode.argv.slice(1), '--input-type=module', '-e', `await import(${JSON.stringify(entry)})`],
+      {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    )
+    const version = spawnSync(oldNode.argv[0]!, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim()
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain(
+      `petstore-mock/testcontainers: needs Node.js 22.22 or later, as Testcontainers 12.2's engines say (this is Node.js ${version})`,
+    )
+    expect(result.stderr).not.toMatch(stackFrame)
+    expect(result.stderr).not.toContain('undici')
   })
 })
 

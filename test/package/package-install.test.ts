@@ -24,6 +24,12 @@ const entryPoints = (): string[] => {
 }
 
 describe('npm pack', () => {
+  it('leaves its tarball where git ignores it (npm pack writes <name>-<version>.tgz into the clone)', () => {
+    const tarball = `${pkg.name}-${pkg.version}.tgz`
+    const ignored = spawnSync('git', ['check-ignore', '--no-index', '-q', tarball], { cwd: root, encoding: 'utf8' })
+    expect(ignored.status, `${tarball} is not ignored: ${ignored.stderr}`).toBe(0)
+  })
+
   it('of an unbuilt clone builds first (the prepare script): the tarball has every file exports and bin name', () => {
     // A copy of the sources without dist/; node_modules is the checkout's (nothing to download).
     const tree = join(temp, 'tree')

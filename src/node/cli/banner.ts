@@ -8,6 +8,7 @@ import { adminTokensBanner, adminTokensOf } from './admin-tokens.js'
 import type { Config } from './config.js'
 import { defaultJournalShare } from '../../core/budget/memory-budget.js'
 import type { DerivedBudget } from '../memory/memory-budget-option.js'
+import type { FaultRuleInput } from '../../core/faults/fault-rules.js'
 import { silenceSwitches } from './silence-switches.js'
 
 // Only the switches set away from their defaults: a default start prints nothing more.
@@ -23,6 +24,43 @@ const timeBanner = (config: Config): string[] => [
   ...(config.sunset === 'ignore' ? ['  sunset: ignored (deprecated operations never answer 410)'] : []),
   ...(config.rateLimit ? [`  rate limit: ${formatRate(config.rateLimit)} per API key`] : []),
 ]
+
+// Latency on every /v1 answer (--delay): none at 0.
+const delayBanner = (config: Config): string[] => {
+  const delay = config.delay
+  if (delay === undefined || delay.max === 0) return []
+  return delay.min === delay.max
+    ? [`  delay: every /v1 answer ${delay.max} ms later (--delay)`]
+    : [`  delay: every /v1 answer ${delay.min}-${delay.max} ms later, a seeded draw (--delay)`]
+}
+
+// Most rules named one a line; the rest counted (GET /__admin/faults lists them all).
+const shownRules = 5
+
+/** One rule of a --faults file in words: `createPet pet 3: 503, +200 ms, 2 times, probability 0.5, with conditions`. */
+export const ruleText = (rule: FaultRuleInput): string => {
+  const what: string[] = []
+  if (rule.status !== undefined) what.push(String(rule.status))
+  if (rule.fault !== undefined) what.push(rule.fault.replace(/_/g, ' '))
+  if (rule.body !== undefined || rule.headers !== undefined) what.push('own answer')
+  if (rule.breaksContract) what.push('beyond the contract')
+  if (rule.delayMs !== undefined) what.push(`+${rule.delayMs} ms`)
+  if (rule.times !== undefined) what.push(rule.times === 1 ? 'once' : `${rule.times} times`)
+  if (rule.probability !== undefined) what.push(`probability ${rule.probability}`)
+  // Their values stay out: a condition may name an API key.
+  if (rule.when !== undefined) what.push('with conditions')
+  const target = `${rule.operation ?? 'every operation'}${rule.petId === undefined ? '' : ` pet ${rule.petId}`}`
+  return `${target}: ${what.join(', ')}`
+}
+
+// The rules a --faults file installed in every session at start-up.
+const faultsBanner = (config: Config, faults: readonly FaultRuleInput[] | undefined): string[] => {
+  if (faults === undefined || config.faults === undefined) return []
+  const head = `  faults: ${faults.length} rule${faults.length === 1 ? '' : 's'} from ${config.faults}, in every session`
+  const rows = faults.slice(0, shownRules).map((rule, i) => `    rule ${i + 1}: ${ruleText(rule)}`)
+  const more = faults.length > shownRules ? [`    ${faults.length - shownRules} more: GET /__admin/faults`] : []
+  return [head, ...rows, ...more]
+}
 
 const memoryBanner = ({ mib, from }: DerivedBudget): string => {
   const journal = Math.floor(mib * defaultJournalShare)
@@ -67,7 +105,7 @@ const adminBanner = (config: Config): string => {
  * to open, the auth mode, where the `count` pets came from (`source`), the admin API and its guards,
  * every option set away from its default that changes answers, and a curl line to paste. Secrets are
  * never in it: API keys as the journal redacts them, passwords in URLs as ***. `observed`: the lines
- * of what watches it (traces, see observe/).
+ * of what watches it (traces, see observe/); `faults`: the rules the --faults file installed.
  */
 export const banner = (
   listening: string,
@@ -76,6 +114,7 @@ export const banner = (
   count: number,
   observed: readonly string[] = [],
   memory?: DerivedBudget,
+  faults?: readonly FaultRuleInput[],
 ): string => {
   const { url, allInterfaces } = reachableUrl(listening)
   const auth =
@@ -95,6 +134,8 @@ export const banner = (
     ...(memory ? [memoryBanner(memory)] : []),
     ...adminAccessBanner(config),
     ...timeBanner(config),
+    ...delayBanner(config),
+    ...faultsBanner(config, faults),
     ...silencesBanner(config),
     ...(config.proxy !== undefined
       ? [

@@ -12,13 +12,24 @@ import { isHttpUrl } from '../../core/proxy/upstream-url.js'
 import { configDefaults, type Config } from './config.js'
 import { checkStore, storeExpectation } from '../store/store-option.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
-import { Environment, envPrefix } from './environment.js'
+import { Environment } from './environment.js'
 import { conflictOf } from './conflicts.js'
 import { dataProfileExpectation, isDataProfile } from '../../core/pets/edge-profile.js'
+import { closestFlag } from './did-you-mean.js'
 
-/** A command line that cannot be run: exit code 2, message and usage. */
+export { usage } from './help-text.js'
+
+/** A command line that cannot be run: exit code 2, the message, a hint when there is one, and where --help is. */
 export class UsageError extends Error {
   override name = 'UsageError'
+
+  /** A line after the message, such as the flag a mistyped one was probably meant to be. */
+  readonly hint: string | undefined
+
+  constructor(message: string, hint?: string) {
+    super(message)
+    this.hint = hint
+  }
 }
 
 /** Options that contradict each other (conflicts.ts): exit code 2 and one line, no usage. */
@@ -138,6 +149,18 @@ const parseOptions = optionSpecs.map((spec) => [
 export const defaultLogFormat = (stream: { isTTY?: boolean } = process.stdout): LogFormat =>
   stream.isTTY ? 'pretty' : 'json'
 
+/**
+ * parseArgs' error as a UsageError: an unknown flag named plainly, with the known flag closest to it
+ * (parseArgs' own text goes on about positional arguments, which the server takes none of).
+ */
+const parseArgsError = (error: Error & { code?: string }): UsageError => {
+  const unknown = error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec(error.message)?.[1] : undefined
+  if (unknown === undefined) return new UsageError(error.message)
+  const known = [...optionSpecs.map((spec) => spec.flag), 'help', 'version']
+  const near = unknown.startsWith('--') ? closestFlag(unknown.slice(2), known) : undefined
+  return new UsageError(`unknown option ${unknown}`, near === undefined ? undefined : `did you mean --${near}?`)
+}
+
 // A value's own text out of a message: the variable may hold a secret.
 const withoutValue = (message: string): string => message.replace(/ \(got [^]*\)$/, '')
 
@@ -165,7 +188,7 @@ export const parseCommandLine = (
       allowPositionals: false,
     })
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw parseArgsError(error as Error & { code?: string })
   }
   const values = parsed.values as Record<string, string | boolean | string[] | undefined>
   if (values['help']) return { run: 'help' }
@@ -206,27 +229,4 @@ export const parseCommandLine = (
   const conflict = conflictOf(config as unknown as Config, given)
   if (conflict !== undefined) throw new OptionConflict(conflict)
   return { run: 'serve', config: config as unknown as Config, notes: environment.notes }
-}
-
-/** The --help text: every option with its variable and default. */
-export const usage = (): string => {
-  const rows = optionSpecs.map((spec) => {
-    const arg = spec.kind === 'boolean' ? '' : listKinds.includes(spec.kind) ? ' <value>…' : ' <value>'
-    return `  --${spec.flag}${arg}\n      ${spec.help}. Env ${spec.env}. Default: ${spec.default ?? '-'}`
-  })
-  return [
-    'Usage: petstore-mock [options]',
-    '       petstore-mock verify URL [options]   check a deployment against the contract (verify --help)',
-    '       petstore-mock coverage URL [options] contract coverage of a session, a CI gate (coverage --help)',
-    '       petstore-mock pact URL --consumer NAME  a Pact file of what a session did (pact --help)',
-    '',
-    'A contract-exact, stateful mock of the Pet Store API.',
-    '',
-    `Options (each also an environment variable; flags win). The variables' former names, without`,
-    `${envPrefix}, are still read, with a note on stderr; the prefixed name wins over them:`,
-    ...rows,
-    '  -h, --help       Show this help',
-    '  -v, --version    Show the version',
-    '',
-  ].join('\n')
 }

@@ -1,7 +1,7 @@
 import { SeedError } from '../../core/pets/seed.js'
 import { DataFileError } from '../start/data-file-error.js'
 import { StoreClientMissing } from '../store/open-store.js'
-import { OptionConflict, usage, UsageError } from './cli.js'
+import { OptionConflict, UsageError } from './cli.js'
 
 /** The command's exit codes (`main` returns none while it serves: the process exits when stopped). */
 export const exitCodes = {
@@ -13,6 +13,9 @@ export const exitCodes = {
   usage: 2,
 } as const
 
+/** Where a command line's mistake sends the user. */
+export const helpPointer = 'Run petstore-mock --help for every option (or see docs/reference/options.md).'
+
 /** What a failed start prints on stderr and exits with. */
 export interface Failure {
   code: (typeof exitCodes)[keyof typeof exitCodes]
@@ -20,7 +23,7 @@ export interface Failure {
 }
 
 /**
- * The exit code and the text on stderr for what a start threw: a usage error with the usage,
+ * The exit code and the text on stderr for what a start threw: a usage error with its hint and --help,
  * contradicting options and a missing store client in one line (exit 2); bad data naming the file
  * and entry, anything else as "cannot start" (exit 1).
  */
@@ -28,8 +31,11 @@ export const failureOf = (error: unknown): Failure => {
   // One line: the usage would bury which two options disagree.
   if (error instanceof OptionConflict) return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
   if (error instanceof StoreClientMissing) return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
-  if (error instanceof UsageError)
-    return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n\n${usage()}` }
+  // The mistake, a hint, and where the options are: the whole usage would bury the one useful line.
+  if (error instanceof UsageError) {
+    const hint = error.hint === undefined ? '' : `${error.hint}\n`
+    return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n${hint}${helpPointer}\n` }
+  }
   const message =
     error instanceof SeedError || error instanceof DataFileError
       ? error.message

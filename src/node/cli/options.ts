@@ -139,7 +139,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     kind: 'integer',
     default: String(appDefaults.maxSessions),
     ...range('maxSessions'),
-    help: 'Most sessions kept; the least recently used is dropped beyond',
+    help: 'Most named sessions kept (the default one always exists besides); a new one beyond is refused (503 too_many_sessions), never made by dropping a live one',
   },
   {
     flag: 'faults',

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { FaultRuleInput } from '../../../src/core/faults/fault-rules.js'
 import { banner, reachableUrl } from '../../../src/node/cli/banner.js'
 import { configDefaults, type Config } from '../../../src/node/cli/config.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
@@ -62,6 +66,40 @@ describe('the banner', () => {
     expect(text).toContain('forwards to https://qa:***@staging.example.com/v1')
     expect(text).toContain('store: redis://user:***@redis:6379')
   })
+
+  it.each([
+    [{ min: 0, max: 0 }, undefined],
+    [{ min: 250, max: 250 }, '  delay: every /v1 answer 250 ms later (--delay)'],
+    [{ min: 100, max: 600 }, '  delay: every /v1 answer 100-600 ms later, a seeded draw (--delay)'],
+  ])('--delay %j: %j', (delay, line) => {
+    const text = lines({ delay })
+    expect(text.filter((l) => l.startsWith('  delay:'))).toEqual(line === undefined ? [] : [line])
+  })
+
+  it('names the rules a --faults file installed, one a line, five at most, conditions without their values', () => {
+    const rules: FaultRuleInput[] = [
+      { operation: 'createPet', status: 503, times: 2 },
+      { delayMs: 200, probability: 0.5 },
+      { operation: 'getPet', petId: 3, fault: 'connection_reset', times: 1 },
+      { operation: 'listPets', status: 418, body: 'teapot', breaksContract: true },
+      { operation: 'getPet', status: 404, when: { apiKey: 'team-a-secret-key' } },
+      { status: 500 },
+      { status: 502 },
+    ]
+    const text = banner('http://127.0.0.1:4010', config({ faults: 'faults.yaml' }), 'x', 12, [], undefined, rules)
+    const from = text.indexOf('  faults:')
+    expect(text.slice(from).split('\n').slice(0, 7)).toEqual([
+      '  faults: 7 rules from faults.yaml, in every session',
+      '    rule 1: createPet: 503, 2 times',
+      '    rule 2: every operation: +200 ms, probability 0.5',
+      '    rule 3: getPet pet 3: connection reset, once',
+      '    rule 4: listPets: 418, own answer, beyond the contract',
+      '    rule 5: getPet: 404, with conditions',
+      '    2 more: GET /__admin/faults',
+    ])
+    expect(text).not.toContain('team-a')
+    expect(lines({}).join('\n')).not.toContain('faults:')
+  })
 })
 
 describe('the banner of the built command', () => {
@@ -84,6 +122,22 @@ describe('the banner of the built command', () => {
       expect(server.stderr()).not.toContain('team-a')
     } finally {
       expect(await server.stop()).toBe(0)
+    }
+  })
+
+  it('with --faults and --delay: the rules the file installed and the latency', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-banner-'))
+    const file = join(dir, 'faults.json')
+    writeFileSync(file, JSON.stringify([{ operation: 'createPet', status: 503, times: 2 }]))
+    const server = await spawnServer(['--faults', file, '--delay', '5-20', '--log', 'silent'])
+    try {
+      expect(server.stderr()).toContain(
+        `  faults: 1 rule from ${file}, in every session\n    rule 1: createPet: 503, 2 times\n`,
+      )
+      expect(server.stderr()).toContain('  delay: every /v1 answer 5-20 ms later, a seeded draw (--delay)\n')
+    } finally {
+      expect(await server.stop()).toBe(0)
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

@@ -51,7 +51,9 @@ describe('the variables: PETSTORE_MOCK_ and the flag', () => {
 
   it('--help names the prefixed ones and says the former names are read', () => {
     for (const spec of optionSpecs) expect(usage()).toContain(`Env ${spec.env}.`)
-    expect(usage()).toContain(`former names, without\n${envPrefix}, are still read, with a note on stderr`)
+    expect(usage(80).replace(/\s+/g, ' ')).toContain(
+      `former names, without ${envPrefix}, are still read, with a note on stderr`,
+    )
   })
 })
 

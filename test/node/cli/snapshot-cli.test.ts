@@ -92,6 +92,6 @@ describe('--snapshot FILE / PETSTORE_MOCK_SNAPSHOT', () => {
   })
 
   it('is listed by --help with its variable', () => {
-    expect(run(['--help']).stdout).toMatch(/--snapshot <value>\n.*Env PETSTORE_MOCK_SNAPSHOT\./)
+    expect(run(['--help']).stdout).toMatch(/--snapshot <value>\n(      .*\n)*?      Env PETSTORE_MOCK_SNAPSHOT\./)
   })
 })
