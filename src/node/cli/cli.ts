@@ -3,28 +3,19 @@ import { maxDelayMs } from '../../core/faults/fault-rules.js'
 import { clockSettingExpectation, isClockSetting } from '../../core/time/clock-range.js'
 import { instantExpectation, parseInstant } from '../../core/time/instant.js'
 import type { LogFormat } from '../../core/http/log.js'
-import { asHostName, asOrigin } from './admin-access.js'
+import { asHostName, asOrigin } from '../config/admin-access.js'
 import { parseRate, rateExpectation } from '../../core/rate-limit/rate-limit.js'
 import { parseSilence } from '../../core/spec/silences.js'
 import { parseAdminToken } from '../../core/access/admin-scopes.js'
-import { silenceSwitches } from './silence-switches.js'
+import { silenceSwitches } from '../config/silence-switches.js'
 import { isHttpUrl } from '../../core/proxy/upstream-url.js'
-import { configDefaults, type Config } from './config.js'
+import { configDefaults, type Config } from '../config/config.js'
 import { checkStore, storeExpectation } from '../store/store-option.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
-import { Environment, envPrefix } from './environment.js'
+import { Environment, envPrefix } from '../config/environment.js'
 import { conflictOf } from './conflicts.js'
 import { dataProfileExpectation, isDataProfile } from '../../core/pets/edge-profile.js'
-
-/** A command line that cannot be run: exit code 2, message and usage. */
-export class UsageError extends Error {
-  override name = 'UsageError'
-}
-
-/** Options that contradict each other (conflicts.ts): exit code 2 and one line, no usage. */
-export class OptionConflict extends UsageError {
-  override name = 'OptionConflict'
-}
+import { OptionConflict, UsageError } from '../config/usage-errors.js'
 
 /** What the command line asks for; `notes`: lines for stderr about the variables read (deprecated names). */
 export type Command = { run: 'serve'; config: Config; notes: string[] } | { run: 'help' } | { run: 'version' }

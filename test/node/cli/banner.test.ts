@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { banner, reachableUrl } from '../../../src/node/cli/banner.js'
-import { configDefaults, type Config } from '../../../src/node/cli/config.js'
+import { configDefaults, type Config } from '../../../src/node/config/config.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
 
 const config = (over: Partial<Config>): Config => ({ ...configDefaults, log: 'silent', ...over })

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { parseCommandLine, UsageError } from '../../../src/node/cli/cli.js'
+import { parseCommandLine } from '../../../src/node/cli/cli.js'
+import { UsageError } from '../../../src/node/config/usage-errors.js'
 import { binPath, spawnServer } from '../../helpers/spawn-server.js'
 import { startStandIn } from '../../helpers/stand-in.js'
 
