@@ -7,6 +7,7 @@ import { JournalFeed } from '../../../src/core/journal/journal-feed.js'
 import { listen, type RunningServer } from '../../../src/node/server/server.js'
 import { idleConnection, takenRequest } from '../../helpers/in-flight.js'
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 const record = (i: number, size = 10) => ({
   time: Date.now(),
@@ -170,14 +171,14 @@ describe('GET /__admin/requests/stream (CLI)', () => {
 
   it('streams the entries of its session, behind the admin token, each with its answer', async () => {
     expect((await fetch(`${server.url}/__admin/requests/stream`)).status).toBe(401)
-    const headers = { Authorization: 'Bearer adm', 'X-Mock-Session': 'qa' }
+    const headers = { ...bearer('adm'), 'X-Mock-Session': 'qa' }
     const res = await fetch(`${server.url}/__admin/requests/stream`, { headers })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/event-stream')
     expect(res.headers.get('cache-control')).toBe('no-cache')
     const events = sseReader(res.body!)
     expect(await events.next(1)).toEqual([['retry: 1000']])
-    const api = { Authorization: 'Bearer key-1234567' }
+    const api = bearer('key-1234567')
     await fetch(`${server.url}/v1/pets/1`, { headers: api })
     await fetch(`${server.url}/v1/pets/404`, { headers: { ...api, 'X-Mock-Session': 'qa' } })
     const [[id, event, data]] = (await events.next(1)) as [string[]]
@@ -204,7 +205,7 @@ describe('GET /__admin/requests/stream (CLI)', () => {
     const idle = await idleConnection(own.url)
     // The yardstick: a request the server has in hand (100 Continue) and answers 2.5 s later. Held open
     // until the server's 5 s grace forced them, the stream and the idle connection would end after it.
-    const inFlight = takenRequest(`${own.url}/v1/pets?__delay=2500`, { headers: { Authorization: 'Bearer t' } })
+    const inFlight = takenRequest(`${own.url}/v1/pets?__delay=2500`, { headers: bearer() })
     await inFlight.taken
     let answered = false
     void inFlight.answer.then(() => (answered = true))
