@@ -75,6 +75,11 @@ describe('journalEventStream over a socket', () => {
     })
   })
   afterAll(() => server.close(1000))
+  /** The journal's listeners once they are `expected` or 3 s have passed: what to assert, not a wait that throws. */
+  const listenersOnceSettled = async (expected: number): Promise<number> => {
+    await until(() => journal.listeners === expected).catch(() => {})
+    return journal.listeners
+  }
 
   it('sends retry, then one event per new record, and nothing historical', async () => {
     journal.record(record(0))
@@ -92,13 +97,20 @@ describe('journalEventStream over a socket', () => {
     await events.cancel()
   })
 
-  it('closing the stream unsubscribes', async () => {
+  it('closing the stream unsubscribes it, and only it: the one left open still gets each record', async () => {
+    const open = sseReader((await fetch(`${server.url}/stream`)).body!)
+    expect(await open.next(1)).toEqual([['retry: 1000']])
     const aborted = new AbortController()
-    const res = await fetch(`${server.url}/stream`, { signal: aborted.signal })
-    await sseReader(res.body!).next(1)
-    await until(() => journal.listeners === 1)
+    const closing = sseReader((await fetch(`${server.url}/stream`, { signal: aborted.signal })).body!)
+    expect(await closing.next(1)).toEqual([['retry: 1000']])
+    expect(await listenersOnceSettled(2)).toBe(2)
     aborted.abort()
-    await until(() => journal.listeners === 0)
+    expect(await listenersOnceSettled(1)).toBe(1)
+    const next = journal.record(record(3))
+    const [event] = await open.next(1)
+    expect(event!.slice(0, 2)).toEqual([`id: ${next.id}`, 'event: request'])
+    await open.cancel()
+    expect(await listenersOnceSettled(0)).toBe(0)
   })
 
   it('ends when the journal ends its subscriptions (session dropped, server stopping)', async () => {
