@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 /** What every Node suite runs with (this file's and vitest.redis.config.ts's projects). */
@@ -11,36 +14,26 @@ export const nodeSuites = {
   globalSetup: ['test/helpers/build.ts'],
 }
 
+/** The suites that build contractApp only to check what the `redis-lb` project stands on (nginx, three replicas). */
+const contractSelfChecks = ['test/node/store/load-balanced.test.ts']
+
 /**
- * The end-to-end contract suites: every file that builds its app with contractApp (test/helpers/contract.ts).
- * The `prefix` project runs them again with every request through a session path prefix
+ * The end-to-end contract suites: every file under test/ that builds its app with contractApp
+ * (test/helpers/contract.ts), found when the configuration loads, so that a new suite is in without
+ * being listed. The `prefix` project runs them again with every request through a session path prefix
  * (`/sessions/<name>/…`, test/helpers/session-prefix.ts) instead of X-Mock-Session: every answer must be
  * the same; vitest.redis.config.ts runs them on Redis, through nginx, and through the prefix on Redis.
  */
-export const contractSuites = [
-  'test/core/bad-input.test.ts',
-  'test/core/budget/budget-routes.test.ts',
-  'test/core/properties.test.ts',
-  'test/core/access/{admin-guard,admin-scopes,api-key-auth,cors}.test.ts',
-  'test/core/admin/{admin-routes,admin-document}.test.ts',
-  'test/core/body/data-body.test.ts',
-  'test/core/clock/clock-routes.test.ts',
-  'test/core/coverage/coverage-routes.test.ts',
-  'test/core/docs/docs-routes.test.ts',
-  'test/core/faults/{fault-routes,mock-control,rule-answer,rule-match}.test.ts',
-  'test/core/http/stage.test.ts',
-  'test/core/journal/{har-routes,journal-paging,requests-routes,stream-routes}.test.ts',
-  'test/core/lifecycle/{deprecation-routes,sunset-stage}.test.ts',
-  'test/core/observe/observe.test.ts',
-  'test/core/pact/pact-routes.test.ts',
-  'test/core/panel/panel-routes.test.ts',
-  'test/core/pets/{pets,seed,state-routes}.test.ts',
-  'test/core/pipeline/read-ahead.test.ts',
-  'test/core/rate-limit/rate-limit-stage.test.ts',
-  'test/core/sessions/{session-routes,snapshot-routes,session-lifecycle,session-selection,session-by-key}.test.ts',
-  'test/core/spec/served-document.test.ts',
-  'test/core/spec/spec-driven.test.ts',
-]
+export const contractSuites: string[] = readdirSync(fileURLToPath(new URL('test', import.meta.url)), {
+  recursive: true,
+  encoding: 'utf8',
+})
+  .map((path) => `test/${path.split(sep).join('/')}`)
+  .filter(
+    (path) => path.endsWith('.test.ts') && !path.startsWith('test/browser/') && !contractSelfChecks.includes(path),
+  )
+  .filter((path) => /\bcontractApp\(/.test(readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8')))
+  .sort()
 
 /**
  * The contract suites the `prefix` projects leave out: sessions named by API key (--session-by-key),

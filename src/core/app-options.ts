@@ -5,7 +5,7 @@ import { checkSilences, type SpecSilences } from './spec/silences.js'
 
 /**
  * The defaults of the app's options, the one place they are written: createApp
- * applies them, and the hosts (src/node/cli/config.ts, src/msw/options.ts) start
+ * applies them, and the hosts (src/node/config/config.ts, src/msw/options.ts) start
  * from them. In a module of its own (with the checks) so that a host reads
  * them without loading the app.
  */

@@ -99,6 +99,16 @@ describe('imports in src/', () => {
     expect(twoWayFolders(graph, 'core')).toEqual([])
   })
 
+  it('point one way between folders of the Node host: no two folders of src/node import each other', () => {
+    expect(twoWayFolders(graph, 'node')).toEqual([])
+  })
+
+  it('keep the subcommands together: each one the command line loads lives under src/node/commands/', () => {
+    const loaded = graph.get('node/cli/subcommands.ts') ?? []
+    expect(loaded.length).toBeGreaterThanOrEqual(3)
+    expect(loaded.filter((target) => !target.startsWith('node/commands/'))).toEqual([])
+  })
+
   it('point down the house: features import the floor and the listed edges only, the floor only itself', () => {
     expect(layerBreaches(graph, 'core', house, allowedFeatureEdges)).toEqual([])
   })
@@ -127,6 +137,8 @@ describe('imports in src/', () => {
     expect(graph.get('core/http/respond.ts')).toContain('core/http/stage.ts')
     expect(graph.get('core/app.ts')).toContain('core/sessions/snapshot.ts')
     expect(graph.get('core/journal/journal-stage.ts')).toContain('core/journal/journal-notes.ts')
+    // A subcommand is loaded by import() when named: an edge too.
+    expect(graph.get('node/cli/subcommands.ts')).toContain('node/commands/verify/command.ts')
   })
 })
 
@@ -157,6 +169,21 @@ describe('the checks, on small trees', () => {
     const pairGraph = importGraph(join(dir, 'pair'))
     expect(importCircles(pairGraph)).toEqual([])
     expect(twoWayFolders(pairGraph, 'core')).toEqual(['core/a <-> core/b'])
+  })
+
+  it('twoWayFolders finds, under src/node, a folder and its subfolder importing each other and a CLI its config', () => {
+    write('host/node/store/open-store.ts', "export const open = () => import('./redis/redis-store.js')\n")
+    write('host/node/store/store-errors.ts', 'export const errors = 0\n')
+    write(
+      'host/node/store/redis/redis-store.ts',
+      "import { errors } from '../store-errors.js'\nexport const r = errors\n",
+    )
+    write('host/node/cli/cli.ts', "import type { Config } from '../config/config.js'\nexport type C = Config\n")
+    write('host/node/config/config.ts', "import type {} from '../cli/cli.js'\nexport type Config = object\n")
+    write('host/node/start/start.ts', "import type { Config } from '../config/config.js'\nexport type S = Config\n")
+    const hostGraph = importGraph(join(dir, 'host'))
+    expect(twoWayFolders(hostGraph, 'node')).toEqual(['node/cli <-> node/config', 'node/store <-> node/store/redis'])
+    expect(twoWayFolders(hostGraph, 'core')).toEqual([])
   })
 
   it('layerBreaches finds an import up, one between features that is not listed, and a folder in no layer', () => {

@@ -99,11 +99,15 @@ describe(`docs/recipes/storybook.md in Storybook, built on Node.js ${userNodeVer
     })
   })
 
-  it('CreateFails: the list loads, adding Rex fails with 503', async () => {
+  it('CreateFails: the list loads, adding Rex fails with 503 and adds nothing', async () => {
     await story('petlist--create-fails', async (tab) => {
+      const names = () => tab.$$eval(`${root} li`, (items) => items.map((item) => item.textContent))
       await tab.waitForSelector(`${root} li`, wait)
+      expect(await names()).toEqual(fixturePets.map((pet) => pet.name))
       await tab.click(`${root} button`)
-      await tab.waitForFunction(statusIs('Could not add Rex (503)'), null, wait)
+      await tab.waitForFunction(`${statusIs('Could not add Rex (503)')} || ${statusIs('Added Rex')}`, null, wait)
+      expect(await tab.$eval(`${root} [role=status]`, (status) => status.textContent)).toBe('Could not add Rex (503)')
+      expect(await names()).toEqual(fixturePets.map((pet) => pet.name))
     })
   })
 })

@@ -11,6 +11,7 @@ import { delayedAtLeast } from '../helpers/asked-delay.js'
 import { fixturePets, packageVersion } from '../../src/generated/contract.js'
 import { assertContract } from '../helpers/contract.js'
 import { type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
+import { bearer } from '../helpers/auth.js'
 
 const adminToken = 'admin-secret'
 let server: SpawnedServer
@@ -27,7 +28,7 @@ const api = (path: string, init: RequestInit & { session?: string } = {}) =>
   checkedFetch(`${server.url}/v1${path}`, {
     ...init,
     headers: {
-      Authorization: 'Bearer t',
+      ...bearer(),
       'Content-Type': 'application/json',
       ...(init.session ? { 'X-Mock-Session': init.session } : {}),
     },
@@ -114,7 +115,7 @@ describe('createMockClient against the CLI on a socket', () => {
     const hidden = await api('/pets/1')
     expect(hidden.status).toBe(404)
     expect(await hidden.json()).toEqual({ code: 'not_found', message: 'Hidden from this client.', status: 404 })
-    const other = await checkedFetch(`${server.url}/v1/pets/1`, { headers: { Authorization: 'Bearer other' } })
+    const other = await checkedFetch(`${server.url}/v1/pets/1`, { headers: bearer('other') })
     expect(other.status).toBe(200)
     const refused = await rejection(mock.faults.add({ operation: 'listPets', status: 200, body: 'not a list' }))
     expect(refused.status).toBe(400)
@@ -280,7 +281,7 @@ describe('createMockClient against the CLI on a socket', () => {
   it('works on a session’s base URL, /sessions/<name> (issue 28): the same calls, that session only', async () => {
     const job = createMockClient({ baseUrl: `${server.url}/sessions/ci-job`, adminToken, fetch: checkedFetch })
     await job.faults.add({ operation: 'listPets', status: 503 })
-    const api = { Authorization: 'Bearer key-1' }
+    const api = bearer('key-1')
     expect((await fetch(`${server.url}/sessions/ci-job/v1/pets`, { headers: api })).status).toBe(503)
     expect((await fetch(`${server.url}/v1/pets`, { headers: api })).status).toBe(200)
     expect(await mock.faults.list()).toEqual([])
@@ -551,7 +552,7 @@ describe('HAR and snapshots (GET /__admin/requests.har, GET/PUT /__admin/snapsho
   })
 
   it('requests.waitFor matches request headers, names in any case', async () => {
-    await checkedFetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer t', 'X-Request-Id': 'abc-1' } })
+    await checkedFetch(`${server.url}/v1/pets`, { headers: { ...bearer(), 'X-Request-Id': 'abc-1' } })
     const entry = await mock.requests.waitFor({ headers: { 'X-Request-ID': 'abc-1' } }, { timeoutMs: 1000 })
     expect(entry.headers['x-request-id']).toBe('abc-1')
     expect(entry.response?.status).toBe(200)

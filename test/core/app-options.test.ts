@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { appDefaults, optionLimits, OptionError } from '../../src/core/app-options.js'
 import { type AppOptions, createApp } from '../../src/core/app.js'
-import { configDefaults } from '../../src/node/cli/config.js'
+import { configDefaults } from '../../src/node/config/config.js'
 
 describe('checkAppOptions (run by createApp; the hosts translate their inputs to it)', () => {
   it.each<[AppOptions, string]>([

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { answerOf, useBothHosts } from '../helpers/both-hosts.js'
+import { bearer } from '../helpers/auth.js'
 
 // OPTIONS without Origin is not a CORS preflight: RFC 9110 §9.3.7, it asks what the path supports.
 // Every path with routes answers 204 with Allow (the path's methods and OPTIONS), with no auth on /v1
 // (as preflights) and behind the admin guard and token on /__admin (health's included). A preflight (with Origin) is
 // answered by the CORS policy, as before.
-const admin = { Authorization: 'Bearer admin-secret' }
+const admin = bearer('admin-secret')
 const hosts = useBothHosts(['--api-key', 'test-key', '--admin-token', 'admin-secret'], {
   apiKeys: ['test-key'],
   adminToken: 'admin-secret',
@@ -24,7 +25,7 @@ const rows: Row[] = [
   ['/v1/pets', '/v1/pets', {}, allows('GET, HEAD, POST, OPTIONS')],
   ['/v1/pets/{petId}', '/v1/pets/7', {}, allows('GET, HEAD, OPTIONS')],
   ['/v1/pets/{petId}, a petId that is no id', '/v1/pets/abc', {}, allows('GET, HEAD, OPTIONS')],
-  ['/v1/pets with a wrong API key', '/v1/pets', { Authorization: 'Bearer wrong' }, allows('GET, HEAD, POST, OPTIONS')],
+  ['/v1/pets with a wrong API key', '/v1/pets', bearer('wrong'), allows('GET, HEAD, POST, OPTIONS')],
   ['/v1/pets with a query', '/v1/pets?limit=0', {}, allows('GET, HEAD, POST, OPTIONS')],
   ['an unknown /v1 path', '/v1/owners', {}, error(404, 'not_found', 'No route for OPTIONS /v1/owners.')],
   ['/openapi.yaml', '/openapi.yaml', {}, allows('GET, HEAD, OPTIONS')],
@@ -81,7 +82,7 @@ describe.each(hosts)('OPTIONS without Origin on $name', (host) => {
   })
 
   it('a 405 lists OPTIONS in Allow too', async () => {
-    const res = await host.fetch('/v1/pets/7', { method: 'DELETE', headers: { Authorization: 'Bearer test-key' } })
+    const res = await host.fetch('/v1/pets/7', { method: 'DELETE', headers: bearer('test-key') })
     expect(await answerOf(res)).toEqual(
       error(405, 'method_not_allowed', 'DELETE is not allowed on /v1/pets/7; use GET, HEAD.', [
         ['allow', 'GET, HEAD, OPTIONS'],

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { type AppOptions, createApp, prepareMock } from '../../src/core/app.js'
 import { bundledSpec } from '../../src/core/spec/bundled-spec.js'
 import { specFromDocument } from '../../src/core/spec/spec.js'
+import { onePet } from '../helpers/fixtures.js'
+import { bearer } from '../helpers/auth.js'
 
 const routesOf = (app: ReturnType<typeof createApp>) => app.routes.map(({ method, path }) => `${method} ${path}`)
 
@@ -25,9 +27,9 @@ describe('prepareMock (createApp in two steps, for src/msw/)', () => {
   })
 
   it('hands out the sessions and contract the app works on before its routes exist', async () => {
-    const prepared = prepareMock({ pets: [{ id: 1, name: 'a', categoryId: 1 }] })
+    const prepared = prepareMock({ pets: onePet() })
     prepared.sessions.default.replacePets([{ id: 5, name: 'e', categoryId: 2 }])
-    const res = await prepared.build().request('/v1/pets', { headers: { Authorization: 'Bearer t' } })
+    const res = await prepared.build().request('/v1/pets', { headers: bearer() })
     expect(await res.json()).toEqual([{ id: 5, name: 'e', categoryId: 2 }])
     expect(prepared.spec).toBe(bundledSpec())
   })

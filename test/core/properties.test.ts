@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { SchemaObject } from '../../src/core/spec/schema.js'
 import { auth, contractApp, postJson, sendableInHeader, sendableInUrl, spec } from '../helpers/contract.js'
 import { extraKeys, invalidNewPetText, validValue } from '../helpers/arbitraries.js'
+import { onePet } from '../helpers/fixtures.js'
 
 // Replay a failure with FC_SEED=<seed printed in the failure> npm test.
 const seed = process.env['FC_SEED'] === undefined ? undefined : Number(process.env['FC_SEED'])
@@ -10,7 +11,7 @@ const runs = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !
 
 const newPetSchema: SchemaObject = { $ref: '#/components/schemas/NewPet' }
 const validNewPet = validValue(spec, newPetSchema) as fc.Arbitrary<Record<string, unknown>>
-const pets = [{ id: 1, name: 'a', categoryId: 1, status: 'sold' as const }]
+const pets = onePet({ status: 'sold' })
 
 const snapshot = async (request: ReturnType<typeof contractApp>['request']) => (await request('/__admin/state')).text()
 

@@ -104,12 +104,12 @@ describe('deploy/kubernetes', () => {
     const [container] = find('Deployment', 'petstore-mock').spec.template.spec.containers
     const env = container.env as { name: string; value?: string }[]
     expect(env.find((e) => e.name === 'PETSTORE_MOCK_HOST')?.value).toBe('0.0.0.0')
-    // Off loopback and without ALLOWED_HOSTS, the Host check is off (src/node/cli/admin-access.ts):
+    // Off loopback and without ALLOWED_HOSTS, the Host check is off (src/node/config/admin-access.ts):
     // petstore-mock.<ns>.svc.cluster.local reaches /__admin as petstore-mock does. docs/recipes/kubernetes.md
     // names the Service's names with `*` labels instead, and its test asks as each of them.
     expect(env.map((e) => e.name)).not.toContain('PETSTORE_MOCK_ALLOWED_HOSTS')
-    const { adminAccess } = await import('../../src/node/cli/admin-access.js')
-    const { configDefaults } = await import('../../src/node/cli/config.js')
+    const { adminAccess } = await import('../../src/node/config/admin-access.js')
+    const { configDefaults } = await import('../../src/node/config/config.js')
     expect(adminAccess({ ...configDefaults, log: 'silent', host: '0.0.0.0', allowedHosts: [] }).allowedHosts).toBe(
       'any',
     )

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { coverageUsage } from '../../src/node/coverage-cli/coverage-command.js'
-import { pactUsage } from '../../src/node/coverage-cli/pact-command.js'
+import { coverageUsage } from '../../src/node/commands/coverage/coverage-command.js'
+import { pactUsage } from '../../src/node/commands/pact/pact-command.js'
 import { bundledSpec } from '../../src/core/spec/bundled-spec.js'
 import { binPath, type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
 import { startStandIn } from '../helpers/stand-in.js'
 import { recipeFiles, repoRoot } from './recipe-files.js'
+import { bearer } from '../helpers/auth.js'
 
 // Every example of the coverage and Pact sections of docs/ci.md, of the README's CI section, of the
 // GitHub Actions recipe's coverage and pact steps, and of the subcommands' lines in
@@ -48,7 +49,7 @@ let work: string
 
 /** The suite of the examples: listPets 200 and 401, createPet 201 and 400, in `session`. */
 const suite = async (session: string): Promise<void> => {
-  const headers = { 'X-Mock-Session': session, Authorization: 'Bearer t' }
+  const headers = { 'X-Mock-Session': session, ...bearer() }
   const post = (body: unknown) =>
     fetch(`${server.url}/v1/pets`, {
       method: 'POST',
@@ -207,7 +208,7 @@ describe('docs/recipes/github-actions.md: the coverage and pact steps', () => {
       const summary = join(work, 'summary.md')
       const env = { PETSTORE_MOCK_ADMIN_TOKEN: 'ci-admin', GITHUB_STEP_SUMMARY: summary }
       const gate = local(stepRun('Contract coverage'), mock.url)
-      const t = { Authorization: 'Bearer t' }
+      const t = bearer()
       await fetch(`${mock.url}/v1/pets`, { headers: t })
       const failing = await run([], { script: gate, env })
       expect(failing.code).toBe(1)

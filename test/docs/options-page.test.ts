@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { optionSpecs } from '../../src/node/cli/options.js'
-import { verifyUsage } from '../../src/verify/command.js'
+import { verifyUsage } from '../../src/node/commands/verify/command.js'
 import { codeSpans, pageTables, readPage } from '../helpers/doc-tables.js'
 
 // docs/reference/options.md promises every option of the command: the table must list exactly the

@@ -5,10 +5,11 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse, parseAllDocuments } from 'yaml'
-import { legacyName } from '../../src/node/cli/environment.js'
+import { legacyName } from '../../src/node/config/environment.js'
 import { optionSpecs } from '../../src/node/cli/options.js'
 import { type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
 import { recipeCommands, recipeFiles, repoRoot } from './recipe-files.js'
+import { bearer } from '../helpers/auth.js'
 
 // The container recipes of docs/recipes (GitHub Actions, compose, Kubernetes) need an engine to run
 // whole: here their files are parsed and checked against the repository, and everything in them that
@@ -42,7 +43,7 @@ afterAll(async () => {
   await server?.stop()
   rmSync(work, { recursive: true, force: true })
 })
-const admin = { Authorization: 'Bearer ci-admin' }
+const admin = bearer('ci-admin')
 const reset = () => fetch(`${server.url}/__admin/reset`, { method: 'POST', headers: admin })
 
 /** The words of a shell command line: quotes removed, `\` line continuations joined (no expansion). */
@@ -178,7 +179,7 @@ describe('docs/recipes/compose.md', () => {
     const create = () =>
       fetch(`${server.url}/v1/pets`, {
         method: 'POST',
-        headers: { Authorization: 'Bearer ci-key', 'Content-Type': 'application/json' },
+        headers: { ...bearer('ci-key'), 'Content-Type': 'application/json' },
         body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
       })
     expect((await create()).status).toBe(503)
@@ -215,7 +216,7 @@ describe('docs/recipes/compose.md', () => {
       PETSTORE_MOCK_API_KEYS: 'dev-key',
     })
     try {
-      const res = await fetch(`${mock.url}/v1/pets`, { headers: { Authorization: 'Bearer dev-key' } })
+      const res = await fetch(`${mock.url}/v1/pets`, { headers: bearer('dev-key') })
       expect(await res.json()).toEqual((parse(fileOf(page, 'my-pets.yaml')) as { pets: unknown[] }).pets)
     } finally {
       await mock.stop()
@@ -284,7 +285,7 @@ describe('docs/recipes/kubernetes.md: the names /__admin answers', () => {
             host: '127.0.0.1',
             port,
             path: '/__admin/requests',
-            headers: { Host: host, Authorization: 'Bearer k8s-admin' },
+            headers: { Host: host, ...bearer('k8s-admin') },
           },
           (res) => {
             res.resume()
@@ -327,7 +328,7 @@ describe('docs/ci.md', () => {
       .map((arg) => (arg.startsWith('ci/') ? join(work, arg) : arg))
     const mock = await spawnServer([...args, '--log', 'silent'])
     try {
-      const headers = { Authorization: 'Bearer ci', 'Content-Type': 'application/json' }
+      const headers = { ...bearer('ci'), 'Content-Type': 'application/json' }
       const listed = await fetch(`${mock.url}/v1/pets`, { headers })
       expect(await listed.json()).toEqual((parse(fileOf(page, 'ci/pets.yaml')) as { pets: unknown[] }).pets)
       const create = () =>

@@ -10,6 +10,7 @@ import {
   startProcess,
   tool,
 } from './recipe-files.js'
+import { bearer } from '../helpers/auth.js'
 
 // Every recipe of docs/recipes whose files run in Node: extracted from the page into a temporary project
 // that has the packed petstore-mock installed, type-checked (strict) and run as the page says. The Vite
@@ -169,7 +170,7 @@ describe('docs/recipes/library.md', () => {
         },
       )
       try {
-        const res = await fetch(`${served.match[1]}/v1/pets?limit=1`, { headers: { Authorization: 'Bearer dev-key' } })
+        const res = await fetch(`${served.match[1]}/v1/pets?limit=1`, { headers: bearer('dev-key') })
         expect(res.status).toBe(200)
         expect(await res.json()).toEqual([{ id: 1, name: 'Biscuit', categoryId: 1, status: 'available' }])
       } finally {

@@ -6,6 +6,7 @@ import { nodeTransport } from '../../src/node/server/node-transport.js'
 import { adminDocumentedStatuses, assertAdminDocument } from './admin-document.js'
 import { testLoadBalanced, testReplicaStores, testStore } from './test-store.js'
 import { testSessionPrefix, throughPrefix, withoutPrefix } from './session-prefix.js'
+import { bearer } from './auth.js'
 
 const balanced = testLoadBalanced ? await import('./load-balanced.js') : undefined
 
@@ -189,7 +190,7 @@ export const sendableInUrl = (text: string): boolean => balanced === undefined |
 
 /** Headers with a valid bearer token, plus any given. */
 export const auth = (extra: Record<string, string> = {}, token = 'test-token'): Record<string, string> => ({
-  Authorization: `Bearer ${token}`,
+  ...bearer(token),
   ...extra,
 })
 

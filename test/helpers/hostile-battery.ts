@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { bearer } from './auth.js'
 
 /** What the battery saw: its answers by status, the refusals' bodies, and what must read back. */
 export interface BatteryReport {
@@ -45,7 +46,7 @@ export const hostileBattery = async (servers: string | readonly string[]): Promi
   const send = async (path: string, session: string, init: RequestInit = {}): Promise<Response> => {
     const res = await fetch(`${urls[turn++ % urls.length]}${path}`, {
       ...init,
-      headers: { Authorization: 'Bearer battery', 'X-Mock-Session': session, ...init.headers },
+      headers: { ...bearer('battery'), 'X-Mock-Session': session, ...init.headers },
     })
     report.statuses[res.status] = (report.statuses[res.status] ?? 0) + 1
     if (res.status >= 500) {

@@ -26,10 +26,26 @@ export interface LoadBalancer {
   stop(): Promise<void>
 }
 
-/** Starts nginx on a free loopback port with its own prefix directory and the shared proxy configuration. */
-export const startLoadBalancer = async (upstreams: readonly string[]): Promise<LoadBalancer> => {
+/**
+ * Starts nginx on a free loopback port with its own prefix directory and the shared proxy configuration;
+ * `maxBodySize` (nginx's size syntax) replaces its `client_max_body_size`, which the shared file keeps
+ * above the replicas' --body-limit ("raise both together"): as a deployment whose replicas take larger
+ * bodies raises it.
+ */
+export const startLoadBalancer = async (
+  upstreams: readonly string[],
+  options: { maxBodySize?: string } = {},
+): Promise<LoadBalancer> => {
   ensureNginx()
   const dir = mkdtempSync(join(tmpdir(), 'petstore-nginx-'))
+  let proxyConf = sharedProxyConf
+  if (options.maxBodySize !== undefined) {
+    const shared = readFileSync(sharedProxyConf, 'utf8')
+    const raised = shared.replace(/client_max_body_size \S+;/, `client_max_body_size ${options.maxBodySize};`)
+    if (raised === shared) throw new Error(`no client_max_body_size to raise in ${sharedProxyConf}`)
+    proxyConf = join(dir, 'petstore-proxy.conf')
+    writeFileSync(proxyConf, raised)
+  }
   const port = await freePort()
   const conf = `
 pid ${dir}/nginx.pid;
@@ -52,7 +68,7 @@ ${upstreams.map((u) => `        server ${u};`).join('\n')}
     }
     server {
         listen 127.0.0.1:${port};
-        include ${sharedProxyConf};
+        include ${proxyConf};
     }
 }
 `

@@ -1,6 +1,7 @@
+import { bearer } from './auth.js'
 /** A scenario touching every request-path call of the state port, and how to run it on an app (test/core/sessions/port.test.ts, the Redis store's tests). */
 
-const auth = { Authorization: 'Bearer t', 'Content-Type': 'application/json' }
+const auth = { ...bearer(), 'Content-Type': 'application/json' }
 const admin = { 'Content-Type': 'application/json' }
 
 /** One scenario touching every request-path call of the port: pets, ids, rules, latency, rate limit, clock, journal, deprecations, sessions. */

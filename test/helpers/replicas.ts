@@ -1,4 +1,5 @@
 import { type SpawnedServer, spawnServer } from './spawn-server.js'
+import { bearer } from './auth.js'
 
 let prefixes = 0
 
@@ -19,8 +20,7 @@ export const startReplicas = async (
   return { replicas, prefix, stop: async () => void (await Promise.all(replicas.map((r) => r.stop('SIGKILL')))) }
 }
 
-export const bearer = { Authorization: 'Bearer t' }
-export const jsonHeaders = { ...bearer, 'Content-Type': 'application/json' }
+export const jsonHeaders = { ...bearer(), 'Content-Type': 'application/json' }
 
 /** A POST/PUT of JSON with a token. */
 export const sendJson = (method: string, body: unknown): RequestInit => ({

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { defaultFakerCount, optionLimits } from '../../src/msw/limits.js'
-import { configDefaults } from '../../src/node/cli/config.js'
+import { configDefaults } from '../../src/node/config/config.js'
 import { optionSpecs } from '../../src/node/cli/options.js'
 import { bundleBudgetBytes, bundleMsw, forbiddenInBundle } from '../../tools/bench/msw-bundle.js'
 

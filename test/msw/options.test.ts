@@ -8,6 +8,8 @@ import { createHandlers, type HandlersOptions, PetstoreMockError } from '../../s
 import { delayedAtLeast } from '../helpers/asked-delay.js'
 import { auth, postJson } from '../helpers/contract.js'
 import { fetchChecked as request } from '../helpers/msw.js'
+import { onePet } from '../helpers/fixtures.js'
+import { bearer } from '../helpers/auth.js'
 
 describe('createHandlers options', () => {
   it.each<[HandlersOptions, string]>([
@@ -30,7 +32,7 @@ describe('createHandlers options', () => {
       },
       'pets: entry 1: id 1 is already used by entry 0',
     ],
-    [{ pets: [{ id: 1, name: 'a', categoryId: 1 }], maxPets: 0 }, 'pets: 1 pets exceed maxPets 0'],
+    [{ pets: onePet(), maxPets: 0 }, 'pets: 1 pets exceed maxPets 0'],
     [{ faults: [{ status: 503 }, { status: 200 }] }, 'faults: entry 1: status must be an integer between 400 and 599'],
     [{ faults: [{ operation: 'deletePet', status: 500 }] }, 'faults: entry 0: operation must be one of listPets'],
     [{ faults: [{ fault: 'boom' } as never] }, 'faults: entry 0: fault must be one of connection_reset'],
@@ -55,7 +57,7 @@ describe('createHandlers options', () => {
 
 describe('controls without HTTP', () => {
   it('reset() brings every session back and drops named ones; reset({ session }) only that one', async () => {
-    const handlers = createHandlers({ origins: 'any', pets: [{ id: 1, name: 'a', categoryId: 1 }] })
+    const handlers = createHandlers({ origins: 'any', pets: onePet() })
     await handlers.setPets([], { session: 'x' })
     await handlers.setPets([{ id: 7, name: 'b', categoryId: 2 }])
     await handlers.addFault({ status: 500 })
@@ -234,7 +236,7 @@ describe('matching, faker and latency in setupServer', () => {
     })
     server.resetHandlers(...handlers)
     expect((await request('/__admin/faults')).status).toBe(401)
-    const listed = await request('/__admin/faults', { headers: { Authorization: 'Bearer admin-secret' } })
+    const listed = await request('/__admin/faults', { headers: bearer('admin-secret') })
     expect(await listed.json()).toEqual({ faults: [{ id: 1, operation: 'getPet', status: 502 }] })
     expect((await request('/v1/pets/1', { headers: auth() })).status).toBe(502)
   })

@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createHandlers } from '../../src/msw/index.js'
+import { bearer } from '../helpers/auth.js'
 
 // Where there is a page (location.origin: a browser, happy-dom, jsdom; stubbed here, so that Node's
 // fetch, which msw intercepts with no CORS of its own, makes the calls): createHandlers() answers
@@ -24,7 +25,7 @@ afterAll(() => {
 })
 
 const call = (url: string) =>
-  fetch(url, { headers: { Authorization: 'Bearer k' } }).then(
+  fetch(url, { headers: bearer('k') }).then(
     (res) => res.status,
     (error: Error) => error.message,
   )

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHandlers } from '../../src/msw/index.js'
 import { assertContract, auth, postJson } from '../helpers/contract.js'
 import { type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
+import { onePet } from '../helpers/fixtures.js'
 
 // "Byte for byte": the same requests, in the same order, to a spawned server and through msw give the same
 // status, headers and body bytes. Left out of the comparison: what Node's HTTP layer adds on the wire and no
@@ -67,7 +68,7 @@ const steps: [string, RequestInit?, 'malformed'?][] = [
   ['/v1/pets', postJson({ name: 'Solo', categoryId: 1 }, session)],
   ['/v1/pets/13', { headers: auth(session) }],
   ['/__admin/sessions'],
-  ['/__admin/state', { method: 'PUT', ...admin({ pets: [{ id: 1, name: 'a', categoryId: 1 }] }) }],
+  ['/__admin/state', { method: 'PUT', ...admin({ pets: onePet() }) }],
   ['/__admin/state', { method: 'PUT', ...admin({ pets: [{ id: 1, name: 'a' }] }) }],
   ['/__admin/state'],
   ['/__admin/requests?limit=30'],

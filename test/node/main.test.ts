@@ -8,6 +8,7 @@ import { delayedAtLeast } from '../helpers/asked-delay.js'
 import { takenRequest } from '../helpers/in-flight.js'
 import { binPath, spawnServer } from '../helpers/spawn-server.js'
 import { fakePets } from '../../src/core/pets/seed.js'
+import { bearer } from '../helpers/auth.js'
 
 const run = (args: string[]) => spawnSync(process.execPath, [binPath, ...args], { encoding: 'utf8', timeout: 10_000 })
 
@@ -15,7 +16,7 @@ describe('the CLI over a real socket', () => {
   it('creates and reads a pet, then stops on SIGTERM with exit code 0', async () => {
     const server = await spawnServer(['--api-key', 'secret', '--log', 'json'])
     try {
-      const headers = { Authorization: 'Bearer secret', 'Content-Type': 'application/json' }
+      const headers = { ...bearer('secret'), 'Content-Type': 'application/json' }
       const created = await fetch(`${server.url}/v1/pets`, {
         method: 'POST',
         headers,
@@ -46,7 +47,7 @@ describe('the CLI over a real socket', () => {
 
   it('on SIGTERM, stops accepting, finishes the requests in flight, closing each connection once answered, then exits 0', async () => {
     const server = await spawnServer(['--log', 'silent'])
-    const headers = (delay: number) => ({ Authorization: 'Bearer x', Prefer: `delay=${delay}` })
+    const headers = (delay: number) => ({ ...bearer('x'), Prefer: `delay=${delay}` })
     // In the server's hands before the signal (each answered 100 Continue). The first on a kept-alive
     // connection, answered 2 s later; the second 4 s later, within the 5 s the server gives them.
     const first = takenRequest(`${server.url}/v1/pets`, { headers: headers(2000), keepAlive: true })
@@ -61,7 +62,7 @@ describe('the CLI over a real socket', () => {
     let refused: unknown
     for (let i = 0; i < 100 && refused === undefined; i++) {
       refused = await fetch(`${server.url}/v1/pets`, {
-        headers: { Authorization: 'Bearer x', Connection: 'close' },
+        headers: { ...bearer('x'), Connection: 'close' },
       }).then(
         async (res) => void (await res.arrayBuffer()),
         (error: Error) => error,
@@ -96,7 +97,7 @@ describe('the CLI over a real socket', () => {
   it('serves faker data when asked', async () => {
     const server = await spawnServer(['--faker', '--count', '5', '--seed', '3', '--log', 'silent'])
     try {
-      const res = await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer x' } })
+      const res = await fetch(`${server.url}/v1/pets`, { headers: bearer('x') })
       expect(await res.json()).toHaveLength(5)
     } finally {
       await server.stop()
@@ -108,7 +109,7 @@ describe('the CLI over a real socket', () => {
       PETSTORE_MOCK_DATA: 'realistic',
     })
     try {
-      const res = await fetch(`${server.url}/v1/pets?limit=20`, { headers: { Authorization: 'Bearer x' } })
+      const res = await fetch(`${server.url}/v1/pets?limit=20`, { headers: bearer('x') })
       expect(await res.json()).toEqual(await fakePets(20, 3, 'edge'))
       expect(server.stderr()).toContain('20 from faker (count 20, seed 3, data edge)')
     } finally {
@@ -125,11 +126,9 @@ describe('the CLI over a real socket', () => {
         body: '{"operation":"listPets","fault":"connection_reset","times":1}',
       })
       expect(rule.status).toBe(201)
-      const error = await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer x' } }).catch(
-        (e: Error) => e,
-      )
+      const error = await fetch(`${server.url}/v1/pets`, { headers: bearer('x') }).catch((e: Error) => e)
       expect(error).toBeInstanceOf(TypeError)
-      expect((await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer x' } })).status).toBe(200)
+      expect((await fetch(`${server.url}/v1/pets`, { headers: bearer('x') })).status).toBe(200)
       const { requests } = await (await fetch(`${server.url}/__admin/requests?operation=listPets`)).json()
       expect(requests.map((r: { status: number }) => r.status)).toEqual([200, 0])
     } finally {
@@ -146,13 +145,11 @@ describe('the CLI over a real socket', () => {
       PETSTORE_MOCK_ADMIN_TOKEN: 'adm',
     })
     try {
-      const headers = { Authorization: 'Bearer x' }
+      const headers = bearer('x')
       expect((await delayedAtLeast(39, () => fetch(`${server.url}/v1/pets`, { headers }))).status).toBe(503)
       expect((await fetch(`${server.url}/v1/pets`, { headers })).status).toBe(200)
       expect((await fetch(`${server.url}/__admin/faults`)).status).toBe(401)
-      expect((await fetch(`${server.url}/__admin/faults`, { headers: { Authorization: 'Bearer adm' } })).status).toBe(
-        200,
-      )
+      expect((await fetch(`${server.url}/__admin/faults`, { headers: bearer('adm') })).status).toBe(200)
     } finally {
       await server.stop()
     }
@@ -164,7 +161,7 @@ describe('the CLI over a real socket', () => {
       PETSTORE_MOCK_CLOCK: '2030-12-05T00:00:00Z',
     })
     try {
-      const headers = { Authorization: 'Bearer secret-token', 'User-Agent': 'rehearsal/1' }
+      const headers = { ...bearer('secret-token'), 'User-Agent': 'rehearsal/1' }
       const clock = await (await fetch(`${server.url}/__admin/clock`)).json()
       expect(clock).toMatchObject({ frozen: false, real: false })
       // The mock clock starts at CLOCK and runs on: no further than the real time since the spawn.
@@ -204,7 +201,7 @@ describe('the CLI over a real socket', () => {
       PETSTORE_MOCK_SUNSET: 'ignore',
     })
     try {
-      const res = await fetch(`${ignoring.url}/v1/pets/1`, { headers: { Authorization: 'Bearer x' } })
+      const res = await fetch(`${ignoring.url}/v1/pets/1`, { headers: bearer('x') })
       expect([res.status, res.headers.get('ratelimit-policy')]).toEqual([200, null])
     } finally {
       await ignoring.stop()

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { pinnedNode, supportsNode } from '../../scripts/node-runtime.mjs'
 import { findOldNode, withoutCompileCache } from '../helpers/old-node.js'
 import { binPath, spawnServer } from '../helpers/spawn-server.js'
+import { bearer } from '../helpers/auth.js'
 
 // npx petstore-mock on a Node older than engines (>=22.12): it runs where it can (Node 20.16+, no
 // compile cache), else one line naming the Node it needs and the container. Never a stack trace.
@@ -14,10 +15,10 @@ const stackFrame = /^\s+at /m
 const servesOn = async (node: string[]) => {
   const server = await spawnServer(['--log', 'silent'], {}, 10_000, node)
   try {
-    const res = await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer x' } })
+    const res = await fetch(`${server.url}/v1/pets`, { headers: bearer('x') })
     expect(res.status).toBe(200)
     expect(await res.json()).toHaveLength(12)
-    const missing = await fetch(`${server.url}/v1/pets/999`, { headers: { Authorization: 'Bearer x' } })
+    const missing = await fetch(`${server.url}/v1/pets/999`, { headers: bearer('x') })
     expect(missing.status).toBe(404)
     expect(await missing.json()).toEqual({ code: 'not_found', message: 'No pet with id 999.', status: 404 })
   } finally {

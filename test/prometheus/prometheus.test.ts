@@ -3,12 +3,11 @@ import { type PrometheusServer, type Sample, startPrometheus } from '../helpers/
 import { type RedisServer, startRedis } from '../helpers/redis-server.js'
 import { startReplicas } from '../helpers/replicas.js'
 import { type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
+import { bearer } from '../helpers/auth.js'
 
 // Debian's real prometheus scrapes running mocks (GET /__admin/metrics) every second, and PromQL
 // through its HTTP API gives back what the test sent: one mock with an admin token, then three
 // replicas on one Redis, whose sum is what was sent to all three (npm run test:prometheus, .ci/run).
-
-const bearer = { Authorization: 'Bearer t' }
 
 /** `sum by (operation, status) (petstore_mock_requests_total)` as `operation status` → count. */
 const byOperationAndStatus = (samples: Sample[]): Record<string, number> =>
@@ -21,7 +20,7 @@ const send = async (
 ): Promise<Record<string, number>> => {
   const sent: Record<string, number> = {}
   for (const { path, init, status, key } of requests) {
-    const res = await fetch(`${url}${path}`, { ...init, headers: { ...bearer, ...init?.headers } })
+    const res = await fetch(`${url}${path}`, { ...init, headers: { ...bearer(), ...init?.headers } })
     expect(res.status, `${init?.method ?? 'GET'} ${path}`).toBe(status)
     await res.arrayBuffer()
     sent[key] = (sent[key] ?? 0) + 1

@@ -11,6 +11,7 @@ import {
   type StartedPetstoreMockContainer,
 } from '../../src/testcontainers/index.js'
 import { delayedAtLeast } from '../helpers/asked-delay.js'
+import { bearer } from '../helpers/auth.js'
 
 // Run by `npm run test:testcontainers` (test/testcontainers/run.sh), which builds the image, sets
 // DOCKER_HOST (Podman's Docker API when there is no Docker), TESTCONTAINERS_RYUK_DISABLED and
@@ -33,7 +34,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const get = (url: string, key = 'any-key') => fetch(url, { headers: { Authorization: `Bearer ${key}` } })
+const get = (url: string, key = 'any-key') => fetch(url, { headers: bearer(key) })
 
 describe('PetstoreMockContainer', () => {
   it('defaults to the image of this package version', () => {
@@ -78,7 +79,7 @@ describe('PetstoreMockContainer', () => {
     expect(mock.sessionUrl('tc-job')).toBe(`${mock.baseUrl}/sessions/tc-job`)
     const created = await fetch(`${mock.sessionUrl('tc-job')}/v1/pets`, {
       method: 'POST',
-      headers: { Authorization: 'Bearer k', 'Content-Type': 'application/json' },
+      headers: { ...bearer('k'), 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: 'Tc', categoryId: 1 }),
     })
     expect(created.status).toBe(201)

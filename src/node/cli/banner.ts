@@ -3,13 +3,13 @@ import { formatRate } from '../../core/rate-limit/rate-limit.js'
 import { formatSilence, silenceDefaults } from '../../core/spec/silences.js'
 import { packageVersion as version } from '../../generated/contract.js'
 import { redactStore } from '../store/store-option.js'
-import { adminAccessBanner, isLoopback } from './admin-access.js'
-import { adminTokensBanner, adminTokensOf } from './admin-tokens.js'
-import type { Config } from './config.js'
+import { adminAccessBanner, isLoopback } from '../config/admin-access.js'
+import { adminTokensBanner, adminTokensOf } from '../config/admin-tokens.js'
+import type { Config } from '../config/config.js'
 import { defaultJournalShare } from '../../core/budget/memory-budget.js'
 import type { DerivedBudget } from '../memory/memory-budget-option.js'
 import type { FaultRuleInput } from '../../core/faults/fault-rules.js'
-import { silenceSwitches } from './silence-switches.js'
+import { silenceSwitches } from '../config/silence-switches.js'
 
 // Only the switches set away from their defaults: a default start prints nothing more.
 const silencesBanner = (config: Config): string[] => {

@@ -3,39 +3,22 @@ import { maxDelayMs } from '../../core/faults/fault-rules.js'
 import { clockSettingExpectation, isClockSetting } from '../../core/time/clock-range.js'
 import { instantExpectation, parseInstant } from '../../core/time/instant.js'
 import type { LogFormat } from '../../core/http/log.js'
-import { asHostName, asOrigin } from './admin-access.js'
+import { asHostName, asOrigin } from '../config/admin-access.js'
 import { parseRate, rateExpectation } from '../../core/rate-limit/rate-limit.js'
 import { parseSilence } from '../../core/spec/silences.js'
 import { parseAdminToken } from '../../core/access/admin-scopes.js'
-import { silenceSwitches } from './silence-switches.js'
+import { silenceSwitches } from '../config/silence-switches.js'
 import { isHttpUrl } from '../../core/proxy/upstream-url.js'
-import { configDefaults, type Config } from './config.js'
+import { configDefaults, type Config } from '../config/config.js'
 import { checkStore, storeExpectation } from '../store/store-option.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
-import { Environment } from './environment.js'
+import { Environment } from '../config/environment.js'
 import { conflictOf } from './conflicts.js'
 import { dataProfileExpectation, isDataProfile } from '../../core/pets/edge-profile.js'
 import { closestFlag } from './did-you-mean.js'
+import { OptionConflict, UsageError } from '../config/usage-errors.js'
 
 export { usage } from './help-text.js'
-
-/** A command line that cannot be run: exit code 2, the message, a hint when there is one, and where --help is. */
-export class UsageError extends Error {
-  override name = 'UsageError'
-
-  /** A line after the message, such as the flag a mistyped one was probably meant to be. */
-  readonly hint: string | undefined
-
-  constructor(message: string, hint?: string) {
-    super(message)
-    this.hint = hint
-  }
-}
-
-/** Options that contradict each other (conflicts.ts): exit code 2 and one line, no usage. */
-export class OptionConflict extends UsageError {
-  override name = 'OptionConflict'
-}
 
 /** What the command line asks for; `notes`: lines for stderr about the variables read (deprecated names). */
 export type Command = { run: 'serve'; config: Config; notes: string[] } | { run: 'help' } | { run: 'version' }

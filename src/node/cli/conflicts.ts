@@ -1,4 +1,4 @@
-import type { Config } from './config.js'
+import type { Config } from '../config/config.js'
 
 /** The options set on a command line, each by the flag or variable that set it (`--count`, `PETSTORE_MOCK_COUNT`). */
 export type Given = ReadonlyMap<keyof Config, string>

@@ -1,7 +1,7 @@
 import { SeedError } from '../../core/pets/seed.js'
 import { DataFileError } from '../start/data-file-error.js'
 import { StoreClientMissing } from '../store/open-store.js'
-import { OptionConflict, UsageError } from './cli.js'
+import { OptionConflict, UsageError } from '../config/usage-errors.js'
 
 /** The command's exit codes (`main` returns none while it serves: the process exits when stopped). */
 export const exitCodes = {

@@ -1,6 +1,6 @@
-import { envPrefix } from './environment.js'
+import { envPrefix } from '../config/environment.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
-import { silenceSwitches } from './silence-switches.js'
+import { silenceSwitches } from '../config/silence-switches.js'
 
 /** The kinds of option that take a value more than once (repeat the flag). */
 const repeatable: readonly OptionKind[] = ['list', 'origins', 'hosts', 'tokens']

@@ -1,5 +1,5 @@
 import { formatSilence, silenceDefaults } from '../../core/spec/silences.js'
-import { silenceSwitches } from './silence-switches.js'
+import { silenceSwitches } from '../config/silence-switches.js'
 import { appDefaults, optionLimits } from '../../core/app-options.js'
 import { defaultSeed } from '../../core/pets/seed.js'
 import { defaultSessionTtlSeconds } from '../../core/sessions/lifecycle.js'

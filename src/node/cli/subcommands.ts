@@ -3,9 +3,9 @@ type Subcommand = (argv: readonly string[], env: NodeJS.ProcessEnv) => Promise<n
 
 // Each loaded only when named: a start that serves never loads them.
 const subcommands: Readonly<Record<string, () => Promise<Subcommand>>> = {
-  verify: async () => (await import('../../verify/command.js')).verifyCommand,
-  coverage: async () => (await import('../coverage-cli/coverage-command.js')).coverageCommand,
-  pact: async () => (await import('../coverage-cli/pact-command.js')).pactCommand,
+  verify: async () => (await import('../commands/verify/command.js')).verifyCommand,
+  coverage: async () => (await import('../commands/coverage/coverage-command.js')).coverageCommand,
+  pact: async () => (await import('../commands/pact/pact-command.js')).pactCommand,
 }
 
 /**

@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client'
 import { answerSources, type StateSizes } from '../../core/observe/observer.js'
 import type { ProxyStats } from '../../core/proxy/proxy-stats.js'
-import { storeErrors, type StoreErrorKind } from '../store/store-errors.js'
+import { storeErrors, type StoreErrorKind } from '../store/errors/store-errors.js'
 import { latencyBuckets, type RequestCounts } from './request-counts.js'
 
 /** What the registry reads at each scrape. */

@@ -5,8 +5,8 @@ import { createSnapshotValidator, type Snapshot } from '../../core/sessions/snap
 import { bundledSpec } from '../../core/spec/bundled-spec.js'
 import type { Spec } from '../../core/spec/spec.js'
 import { fixturePets, packageVersion as version } from '../../generated/contract.js'
-import { UsageError } from '../cli/cli.js'
-import type { Config } from '../cli/config.js'
+import { UsageError } from '../config/usage-errors.js'
+import type { Config } from '../config/config.js'
 
 // yaml and Ajv, half the code, only read files given on the command line: a default start loads neither.
 const files = () => import('./files.js')

@@ -1,6 +1,6 @@
 import type { SessionStore } from '../../core/sessions/port.js'
 import type { StartState } from '../../core/sessions/memory-store.js'
-import type { Config } from '../cli/config.js'
+import type { Config } from '../config/config.js'
 import { redactStore } from './store-option.js'
 import type { FleetOptions } from './redis/fleet-fingerprint.js'
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { type AppOptions, createApp } from '../../../src/index.js'
 import { panelSecurityHeaders } from '../../../src/core/access/admin-guard.js'
 import { contractApp } from '../../helpers/contract.js'
+import { bearer } from '../../helpers/auth.js'
 
 const evil = 'http://evil.example'
 const qa = 'http://qa.example'
@@ -223,7 +224,7 @@ describe('the admin guard', () => {
 
   it('comes before the admin token: a foreign page gets 403 even with the token', async () => {
     const { request } = contractApp({ adminToken: 'adm', adminCorsOrigins: [qa] })
-    const token = { Authorization: 'Bearer adm' }
+    const token = bearer('adm')
     expect((await request('/__admin/faults', { headers: { ...token, Origin: evil } })).status).toBe(403)
     expect((await request('/__admin/faults', { headers: { Origin: qa } })).status).toBe(401)
     const allowed = await request('/__admin/faults', { headers: { ...token, Origin: qa } })
@@ -276,7 +277,7 @@ describe('the admin guard', () => {
 
   it('leaves /v1 and the served document as open as before', async () => {
     const { request } = contractApp()
-    const browser = { Origin: evil, 'Sec-Fetch-Site': 'cross-site', Authorization: 'Bearer t' }
+    const browser = { Origin: evil, 'Sec-Fetch-Site': 'cross-site', ...bearer() }
     for (const url of ['http://evil.example:4010/v1/pets', '/v1/pets', '/openapi.json']) {
       const res = await request(url, { headers: browser })
       expect(res.status, url).toBe(200)

@@ -3,6 +3,7 @@ import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { keyFingerprint } from '../../../src/core/http/request/key-fingerprint.js'
 import { globMatches, parseAdminToken } from '../../../src/core/access/admin-scopes.js'
 import type { Logger } from '../../../src/core/http/log.js'
+import { bearer } from '../../helpers/auth.js'
 
 // Issue 28: admin tokens scoped to a session-name pattern and to read-only use.
 const tokens = ['root-secret', 'ta-secret=team-a-*', 'qa-secret=*:read', 'tb-read=team-b-?:read']
@@ -10,7 +11,7 @@ const withToken = (token: string, init: RequestInit = {}, session?: string): Req
   ...init,
   headers: {
     ...(init.headers as Record<string, string>),
-    Authorization: `Bearer ${token}`,
+    ...bearer(token),
     ...(session && { 'X-Mock-Session': session }),
   },
 })

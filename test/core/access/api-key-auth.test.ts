@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { contractApp, postJson } from '../../helpers/contract.js'
+import { bearer } from '../../helpers/auth.js'
 
 const realmOnly = 'Bearer realm="petstore"'
 const invalidToken = 'Bearer realm="petstore", error="invalid_token"'
@@ -56,9 +57,9 @@ describe('authentication with configured keys', () => {
 
   it('accepts only the configured keys', async () => {
     const { request } = contractApp({ apiKeys: ['k1', 'k2'] })
-    expect((await request('/v1/pets', { headers: { Authorization: 'Bearer k1' } })).status).toBe(200)
-    expect((await request('/v1/pets', { headers: { Authorization: 'Bearer k2' } })).status).toBe(200)
-    const res = await request('/v1/pets', { headers: { Authorization: 'Bearer k3' } })
+    expect((await request('/v1/pets', { headers: bearer('k1') })).status).toBe(200)
+    expect((await request('/v1/pets', { headers: bearer('k2') })).status).toBe(200)
+    const res = await request('/v1/pets', { headers: bearer('k3') })
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toBe(invalidToken)
     expect(await res.json()).toEqual({ code: 'unauthorized', message: 'Invalid API key.', status: 401 })
@@ -83,10 +84,8 @@ describe('authentication comes first', () => {
 
   it('a failed create creates nothing', async () => {
     const { request } = contractApp({ apiKeys: ['k1'] })
-    expect(
-      (await request('/v1/pets', postJson({ name: 'a', categoryId: 1 }, { Authorization: 'Bearer nope' }))).status,
-    ).toBe(401)
-    const list = await (await request('/v1/pets?limit=100', { headers: { Authorization: 'Bearer k1' } })).json()
+    expect((await request('/v1/pets', postJson({ name: 'a', categoryId: 1 }, bearer('nope')))).status).toBe(401)
+    const list = await (await request('/v1/pets?limit=100', { headers: bearer('k1') })).json()
     expect(list.map((p: { name: string }) => p.name)).not.toContain('a')
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { contractApp, postJson } from '../../helpers/contract.js'
+import { bearer } from '../../helpers/auth.js'
 
 const origin = 'http://localhost:5173'
 const cors = (res: Response) => ({
@@ -9,15 +10,10 @@ const cors = (res: Response) => ({
 
 describe('CORS', () => {
   it.each([
-    ['a success', '/v1/pets', { headers: { Authorization: 'Bearer t', Origin: origin } }, 200],
+    ['a success', '/v1/pets', { headers: { ...bearer(), Origin: origin } }, 200],
     ['a 401', '/v1/pets', { headers: { Origin: origin } }, 401],
-    ['a 400', '/v1/pets?limit=0', { headers: { Authorization: 'Bearer t', Origin: origin } }, 400],
-    [
-      'an injected fault',
-      '/v1/pets',
-      { headers: { Authorization: 'Bearer t', Origin: origin, Prefer: 'code=503' } },
-      503,
-    ],
+    ['a 400', '/v1/pets?limit=0', { headers: { ...bearer(), Origin: origin } }, 400],
+    ['an injected fault', '/v1/pets', { headers: { ...bearer(), Origin: origin, Prefer: 'code=503' } }, 503],
     ['a 404', '/v1/nope', { headers: { Origin: origin } }, 404],
     ['a 405', '/v1/pets/1', { method: 'DELETE', headers: { Origin: origin } }, 405],
     ['the served document', '/openapi.json', { headers: { Origin: origin } }, 200],

@@ -6,6 +6,7 @@ import { createApp } from '../../../src/core/app.js'
 import { coverageSchema } from '../../../src/core/coverage/coverage-schema.js'
 import { assertAdminDocument } from '../../helpers/admin-document.js'
 import { contractApp } from '../../helpers/contract.js'
+import { bearer } from '../../helpers/auth.js'
 
 // Issue 31 §4: the control plane described once, in OpenAPI 3.1 (admin-openapi.yaml), served at
 // GET /__admin/openapi.json, shipped in the package; it cannot drift from the routes: every /__admin
@@ -41,7 +42,7 @@ describe('admin-openapi.yaml', () => {
   it('is served at GET /__admin/openapi.json, with the package version, behind the admin token', async () => {
     const { request } = contractApp({ adminToken: 'secret' })
     expect((await request('/__admin/openapi.json')).status).toBe(401)
-    const res = await request('/__admin/openapi.json', { headers: { Authorization: 'Bearer secret' } })
+    const res = await request('/__admin/openapi.json', { headers: bearer('secret') })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ ...document, info: { ...document.info, version } })
   })

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { contractApp } from '../../helpers/contract.js'
+import { bearer } from '../../helpers/auth.js'
 
 const pets = [
   { id: 1, name: 'a', categoryId: 1, status: 'sold' as const },
@@ -51,8 +52,8 @@ describe('health and admin protection', () => {
     const missing = await request(url, { method })
     expect(missing.status).toBe(401)
     expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="petstore-admin"')
-    expect((await request(url, { method, headers: { Authorization: 'Bearer api' } })).status).toBe(401)
-    expect((await request(url, { method, headers: { Authorization: 'Bearer adm' } })).status).toBe(status)
+    expect((await request(url, { method, headers: bearer('api') })).status).toBe(401)
+    expect((await request(url, { method, headers: bearer('adm') })).status).toBe(status)
   })
 
   it.each([

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { contractApp } from '../../helpers/contract.js'
+import { onePet } from '../../helpers/fixtures.js'
 
-const pets = [{ id: 1, name: 'a', categoryId: 1 }]
+const pets = onePet()
 const put = (body: string, contentType: string): RequestInit => ({
   method: 'PUT',
   headers: { 'Content-Type': contentType },

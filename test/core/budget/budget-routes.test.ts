@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { contractApp } from '../../helpers/contract.js'
 import { adminJson, inSession } from '../../helpers/admin.js'
+import { bearer } from '../../helpers/auth.js'
 
 // A budget of 1 MiB: 768 KiB for pets, rules and sessions, 256 KiB for the journal.
 const options = { maxMemory: 1, pets: [{ id: 1, name: 'Rex', categoryId: 1 }] }
-const api = (session: string, extra: Record<string, string> = {}) =>
-  inSession(session, { Authorization: 'Bearer t', ...extra })
+const api = (session: string, extra: Record<string, string> = {}) => inSession(session, { ...bearer(), ...extra })
 const longName = 'n'.repeat(1000)
 
 type Request = ReturnType<typeof contractApp>['request']
@@ -127,7 +127,7 @@ describe('a journal entry is bounded by bytes', () => {
     const { request } = contractApp()
     const value = 'v'.repeat(5000)
     const query = 'q'.repeat(3000)
-    await request(`/v1/pets?x=${query}`, { headers: { Authorization: 'Bearer t', 'X-Long': value, 'X-Short': 'ok' } })
+    await request(`/v1/pets?x=${query}`, { headers: { ...bearer(), 'X-Long': value, 'X-Short': 'ok' } })
     const {
       requests: [entry],
     } = (await (await request('/__admin/requests')).json()) as {
@@ -142,7 +142,7 @@ describe('a journal entry is bounded by bytes', () => {
 
   it('leaves a usual entry as it was, with no cut', async () => {
     const { request } = contractApp()
-    await request('/v1/pets', { headers: { Authorization: 'Bearer t' } })
+    await request('/v1/pets', { headers: bearer() })
     const {
       requests: [entry],
     } = (await (await request('/__admin/requests')).json()) as { requests: Record<string, unknown>[] }

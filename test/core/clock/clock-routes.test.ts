@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { adminJson, inSession } from '../../helpers/admin.js'
 import { contractApp } from '../../helpers/contract.js'
 import { fakeDateAt } from '../../helpers/fake-date.js'
+import { bearer } from '../../helpers/auth.js'
 
 const real = Date.parse('2026-06-01T12:00:00Z')
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -180,7 +181,7 @@ describe('clocks and sessions', () => {
     const { request } = contractApp({ adminToken: 'adm' })
     expect((await request('/__admin/clock')).status).toBe(401)
     expect((await request('/__admin/clock', adminJson({ frozen: true }))).status).toBe(401)
-    expect((await request('/__admin/clock', { headers: { Authorization: 'Bearer adm' } })).status).toBe(200)
+    expect((await request('/__admin/clock', { headers: bearer('adm') })).status).toBe(200)
     expect((await clockOf(request)).frozen).toBeUndefined()
   })
 })

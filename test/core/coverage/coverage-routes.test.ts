@@ -6,6 +6,7 @@ import type { CoverageReport } from '../../../src/core/coverage/coverage-report.
 import { parseSpec } from '../../../src/index.js'
 import { adminJson, inSession } from '../../helpers/admin.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
+import { bearer } from '../../helpers/auth.js'
 
 const validate = new Ajv({ allErrors: true, strict: true }).compile(coverageSchema)
 type Request = (url: string, init?: RequestInit) => Promise<Response>
@@ -153,7 +154,7 @@ describe('GET /__admin/coverage', () => {
     await request('/v1/pets', { headers: auth() })
     expect((await request('/v1/pets', { headers: auth() })).status).toBe(429)
     await request('/__admin/clock', adminJson({ now: '2031-01-01T00:00:00Z' }))
-    expect((await request('/v1/pets/1', { headers: auth({ Authorization: 'Bearer other-key' }) })).status).toBe(410)
+    expect((await request('/v1/pets/1', { headers: auth(bearer('other-key')) })).status).toBe(410)
     const report = await coverageOf(request)
     expect(row(report, 'listPets', 429)).toMatchObject({ documented: false, requests: 1, injected: 0 })
     expect(row(report, 'getPet', 410)).toMatchObject({ documented: false, requests: 1, injected: 0 })

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { maxFaultRules } from '../../../src/core/faults/fault-rules.js'
 import { delayedAtLeast } from '../../helpers/asked-delay.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
+import { onePet } from '../../helpers/fixtures.js'
 
-const pets = [{ id: 1, name: 'a', categoryId: 1 }]
+const pets = onePet()
 const admin = (body: unknown, method = 'POST'): RequestInit => ({
   method,
   headers: { 'Content-Type': 'application/json' },

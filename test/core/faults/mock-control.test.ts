@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { delayedAtLeast } from '../../helpers/asked-delay.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
+import { onePet } from '../../helpers/fixtures.js'
 
-const pets = [{ id: 1, name: 'a', categoryId: 1, status: 'sold' as const }]
+const pets = onePet({ status: 'sold' })
 const list = async (request: ReturnType<typeof contractApp>['request']) =>
   (await request('/v1/pets', { headers: auth() })).json()
 

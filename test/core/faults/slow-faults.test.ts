@@ -5,13 +5,14 @@ import { dripChunkBytes, hangingRequests, maxHangMs } from '../../../src/core/fa
 import { listen, type RunningServer } from '../../../src/node/server/server.js'
 import { nodeTransport } from '../../../src/node/server/node-transport.js'
 import type { JournalEntry } from '../../../src/core/journal/journal-entry.js'
+import { bearer } from '../../helpers/auth.js'
 
 const json = (body: unknown, method = 'POST'): RequestInit => ({
   method,
   headers: { 'Content-Type': 'application/json' },
   body: JSON.stringify(body),
 })
-const auth = { Authorization: 'Bearer test-token' }
+const auth = bearer('test-token')
 
 /** A GET over node:http: the status and body, or the error that ended it, and when each byte came. */
 const get = (

@@ -7,6 +7,7 @@ import { JournalFeed } from '../../../src/core/journal/journal-feed.js'
 import { listen, type RunningServer } from '../../../src/node/server/server.js'
 import { idleConnection, takenRequest } from '../../helpers/in-flight.js'
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 const record = (i: number, size = 10) => ({
   time: Date.now(),
@@ -74,6 +75,11 @@ describe('journalEventStream over a socket', () => {
     })
   })
   afterAll(() => server.close(1000))
+  /** The journal's listeners once they are `expected` or 3 s have passed: what to assert, not a wait that throws. */
+  const listenersOnceSettled = async (expected: number): Promise<number> => {
+    await until(() => journal.listeners === expected).catch(() => {})
+    return journal.listeners
+  }
 
   it('sends retry, then one event per new record, and nothing historical', async () => {
     journal.record(record(0))
@@ -91,13 +97,20 @@ describe('journalEventStream over a socket', () => {
     await events.cancel()
   })
 
-  it('closing the stream unsubscribes', async () => {
+  it('closing the stream unsubscribes it, and only it: the one left open still gets each record', async () => {
+    const open = sseReader((await fetch(`${server.url}/stream`)).body!)
+    expect(await open.next(1)).toEqual([['retry: 1000']])
     const aborted = new AbortController()
-    const res = await fetch(`${server.url}/stream`, { signal: aborted.signal })
-    await sseReader(res.body!).next(1)
-    await until(() => journal.listeners === 1)
+    const closing = sseReader((await fetch(`${server.url}/stream`, { signal: aborted.signal })).body!)
+    expect(await closing.next(1)).toEqual([['retry: 1000']])
+    expect(await listenersOnceSettled(2)).toBe(2)
     aborted.abort()
-    await until(() => journal.listeners === 0)
+    expect(await listenersOnceSettled(1)).toBe(1)
+    const next = journal.record(record(3))
+    const [event] = await open.next(1)
+    expect(event!.slice(0, 2)).toEqual([`id: ${next.id}`, 'event: request'])
+    await open.cancel()
+    expect(await listenersOnceSettled(0)).toBe(0)
   })
 
   it('ends when the journal ends its subscriptions (session dropped, server stopping)', async () => {
@@ -170,14 +183,14 @@ describe('GET /__admin/requests/stream (CLI)', () => {
 
   it('streams the entries of its session, behind the admin token, each with its answer', async () => {
     expect((await fetch(`${server.url}/__admin/requests/stream`)).status).toBe(401)
-    const headers = { Authorization: 'Bearer adm', 'X-Mock-Session': 'qa' }
+    const headers = { ...bearer('adm'), 'X-Mock-Session': 'qa' }
     const res = await fetch(`${server.url}/__admin/requests/stream`, { headers })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/event-stream')
     expect(res.headers.get('cache-control')).toBe('no-cache')
     const events = sseReader(res.body!)
     expect(await events.next(1)).toEqual([['retry: 1000']])
-    const api = { Authorization: 'Bearer key-1234567' }
+    const api = bearer('key-1234567')
     await fetch(`${server.url}/v1/pets/1`, { headers: api })
     await fetch(`${server.url}/v1/pets/404`, { headers: { ...api, 'X-Mock-Session': 'qa' } })
     const [[id, event, data]] = (await events.next(1)) as [string[]]
@@ -204,7 +217,7 @@ describe('GET /__admin/requests/stream (CLI)', () => {
     const idle = await idleConnection(own.url)
     // The yardstick: a request the server has in hand (100 Continue) and answers 2.5 s later. Held open
     // until the server's 5 s grace forced them, the stream and the idle connection would end after it.
-    const inFlight = takenRequest(`${own.url}/v1/pets?__delay=2500`, { headers: { Authorization: 'Bearer t' } })
+    const inFlight = takenRequest(`${own.url}/v1/pets?__delay=2500`, { headers: bearer() })
     await inFlight.taken
     let answered = false
     void inFlight.answer.then(() => (answered = true))

@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
+import { onePet } from '../../helpers/fixtures.js'
+import { bearer } from '../../helpers/auth.js'
 
 // har-validator is CommonJS: rejects with { errors } (Ajv's) when the document breaks the HAR 1.2 schema.
 const harValidator = createRequire(import.meta.url)('har-validator') as { har(data: unknown): Promise<unknown> }
 
-const pets = [{ id: 1, name: 'a', categoryId: 1 }]
+const pets = onePet()
 
 describe('GET /__admin/requests.har', () => {
   it('is a valid HAR 1.2 download of the journal, oldest first, with requests, answers and shaping', async () => {
@@ -102,7 +104,7 @@ describe('GET /__admin/requests.har', () => {
     const { request } = contractApp({ pets, adminToken: 'adm' })
     expect((await request('/__admin/requests.har')).status).toBe(401)
     await request('/v1/pets', { headers: auth({ 'X-Mock-Session': 's1' }) })
-    const admin = { Authorization: 'Bearer adm' }
+    const admin = bearer('adm')
     const s1 = await (await request('/__admin/requests.har', { headers: { ...admin, 'X-Mock-Session': 's1' } })).json()
     const other = await (await request('/__admin/requests.har', { headers: admin })).json()
     expect([s1.log.entries.length, other.log.entries.length]).toEqual([1, 0])

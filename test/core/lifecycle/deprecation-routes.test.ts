@@ -3,8 +3,9 @@ import type { Logger } from '../../../src/index.js'
 import { adminJson, inSession } from '../../helpers/admin.js'
 import { auth, contractApp } from '../../helpers/contract.js'
 import { fakeDateAt } from '../../helpers/fake-date.js'
+import { onePet } from '../../helpers/fixtures.js'
 
-const pets = [{ id: 1, name: 'a', categoryId: 1, status: 'sold' as const }]
+const pets = onePet({ status: 'sold' })
 const real = Date.parse('2026-06-01T12:00:00Z')
 const iso = (ms: number) => new Date(ms).toISOString()
 

@@ -3,8 +3,9 @@ import type { AppOptions } from '../../../src/index.js'
 import { adminJson, inSession } from '../../helpers/admin.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { fakeDateAt } from '../../helpers/fake-date.js'
+import { onePet } from '../../helpers/fixtures.js'
 
-const pets = [{ id: 1, name: 'a', categoryId: 1, status: 'sold' as const }]
+const pets = onePet({ status: 'sold' })
 const real = Date.parse('2026-06-01T12:00:00Z')
 const sunset = Date.parse('2030-12-05T00:00:00Z')
 const at = (ms: number) => new Date(ms).toISOString()

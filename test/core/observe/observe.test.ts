@@ -12,6 +12,8 @@ import { answerSource, observe } from '../../../src/core/observe/observe-stage.j
 import { traceIdOf } from '../../../src/core/http/request/traceparent.js'
 import { createLogger } from '../../../src/core/http/log.js'
 import { auth, contractApp, postJson, spec } from '../../helpers/contract.js'
+import { onePet } from '../../helpers/fixtures.js'
+import { bearer } from '../../helpers/auth.js'
 
 type Seen = [operation: string | null, status: number, source: AnswerSource, seconds: number]
 
@@ -251,21 +253,19 @@ describe('GET /__admin/metrics', () => {
   it("answers the host's text behind the admin token, like the rest of /__admin", async () => {
     const { request } = contractApp({ adminToken: 'secret', observe: { metrics: text } })
     expect((await request('/__admin/metrics')).status).toBe(401)
-    expect((await request('/__admin/metrics', { headers: { Authorization: 'Bearer wrong' } })).status).toBe(401)
-    const res = await request('/__admin/metrics', { headers: { Authorization: 'Bearer secret' } })
+    expect((await request('/__admin/metrics', { headers: bearer('wrong') })).status).toBe(401)
+    const res = await request('/__admin/metrics', { headers: bearer('secret') })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8')
     expect(res.headers.get('cache-control')).toBe('no-store')
     expect(await res.text()).toBe('up 1\n')
-    expect(
-      (await request('http://evil.example/__admin/metrics', { headers: { Authorization: 'Bearer secret' } })).status,
-    ).toBe(403)
+    expect((await request('http://evil.example/__admin/metrics', { headers: bearer('secret') })).status).toBe(403)
   })
 
   it("hands the host the state's sizes as they are at the scrape: sessions, pets, journal entries, rules, streams", async () => {
     const sizes: unknown[] = []
     const { request } = contractApp({
-      pets: [{ id: 1, name: 'a', categoryId: 1 }],
+      pets: onePet(),
       observe: {
         metrics: async (scope) => {
           sizes.push(await scope.sizes())

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 import { startStandIn } from '../../helpers/stand-in.js'
+import { bearer } from '../../helpers/auth.js'
 
 // The proof: the pact a suite's session exports is verified by the real Pact verifier
 // (@pact-foundation/pact's Verifier, the Pact FFI inside, from npm) against a fresh mock, through
@@ -40,7 +41,7 @@ let pactFile: string
 
 /** The consumer's suite, against the mock, in its own session. */
 const suite = async (url: string): Promise<void> => {
-  const headers = { Authorization: 'Bearer suite-token', 'X-Mock-Session': 'suite' }
+  const headers = { ...bearer('suite-token'), 'X-Mock-Session': 'suite' }
   const json = { ...headers, 'Content-Type': 'application/json' }
   const calls: [string, RequestInit?][] = [
     ['/v1/pets'],

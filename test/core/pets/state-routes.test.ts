@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fakePets } from '../../../src/index.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
+import { onePet } from '../../helpers/fixtures.js'
 
 const pets = [
   { id: 1, name: 'a', categoryId: 1, status: 'sold' as const },
@@ -46,7 +47,7 @@ describe('state control', () => {
       { pets: [{ id: 1, name: 'a', categoryId: 1, status: 'x' }] },
       'state: entry 0: status must be one of available, pending, sold.',
     ],
-    [[{ id: 1, name: 'a', categoryId: 1 }], 'state: must be { "pets": [...] }.'],
+    [onePet(), 'state: must be { "pets": [...] }.'],
     [
       '{"pets":[{"id":1,"name":"a","categoryId":9007199254740993}]}',
       'state: entry 0: categoryId must be an integer between -9007199254740991 and 9007199254740991.',

@@ -11,6 +11,7 @@ import { nodeTransport } from '../../../src/node/server/node-transport.js'
 import { listen, type RunningServer } from '../../../src/node/server/server.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
 import { type StandIn, startStandIn } from '../../helpers/stand-in.js'
+import { bearer } from '../../helpers/auth.js'
 
 const secret = 'Bearer s3cr3t-token-never-kept'
 const closers: (() => Promise<unknown>)[] = []
@@ -311,7 +312,7 @@ describe('--proxy records a session that replays offline', () => {
     writeFileSync(file, snapshotText)
     const offline = await spawnServer(['--snapshot', file, '--log', 'silent'])
     try {
-      const auth = { Authorization: 'Bearer offline' }
+      const auth = bearer('offline')
       expect(await (await fetch(`${offline.url}/v1/pets/13`, { headers: auth })).json()).toEqual(created)
       expect(await (await fetch(`${offline.url}/v1/pets?limit=3`, { headers: auth })).json()).toEqual(listed)
       const next = await fetch(`${offline.url}/v1/pets`, {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { SessionRegistry } from '../../../src/core/sessions/memory-store.js'
 import { startWorld } from '../../../src/core/sessions/world.js'
+import { onePet } from '../../helpers/fixtures.js'
 
 const start = {
   world: startWorld({
-    pets: [{ id: 1, name: 'a', categoryId: 1 }],
+    pets: onePet(),
     faults: [{ status: 500, times: 1 }],
     latency: undefined,
     seed: 1,

@@ -3,6 +3,7 @@ import { createApp, prepareMock } from '../../../src/core/app.js'
 import type { SessionState, SessionStore } from '../../../src/core/sessions/port.js'
 import { SessionRegistry } from '../../../src/core/sessions/memory-store.js'
 import { runScenario as run, scenario } from '../../helpers/port-scenario.js'
+import { bearer } from '../../helpers/auth.js'
 
 /** Every call of the port answers later, as a networked store (Redis) would; `calls` counts them. */
 const later = <T extends object>(target: T, calls: Map<string, number>): T =>
@@ -66,8 +67,7 @@ describe('the state port', () => {
 
   it('the in-memory backend answers now: a request that waits for nothing gets no promise', async () => {
     const app = createApp()
-    const request = () =>
-      app.fetch(new Request('http://localhost/v1/pets/1', { headers: { Authorization: 'Bearer t' } }))
+    const request = () => app.fetch(new Request('http://localhost/v1/pets/1', { headers: bearer() }))
     // The first pass through authentication is a hono middleware (asynchronous); its verdict is then remembered.
     expect(await request()).toHaveProperty('status', 200)
     const res = request()
@@ -78,7 +78,7 @@ describe('the state port', () => {
   it('journals each answer of the asynchronous backend once it is stored', async () => {
     const calls = new Map<string, number>()
     const app = asyncStore(calls)
-    await app.request('/v1/pets/1', { headers: { Authorization: 'Bearer t' } })
+    await app.request('/v1/pets/1', { headers: bearer() })
     const res = await app.request('/__admin/requests')
     const { requests } = (await res.json()) as { requests: { path: string; status: number }[] }
     expect(requests.map(({ path, status }) => ({ path, status }))).toEqual([{ path: '/v1/pets/1', status: 200 }])

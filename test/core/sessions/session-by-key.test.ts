@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { keyFingerprint, sha256Hex } from '../../../src/core/http/request/key-fingerprint.js'
+import { bearer } from '../../helpers/auth.js'
 
 // Issue 28: a service under test that already sends its own API key chooses its session by it.
 // Not in the `prefix` projects (vitest.config.ts): there every request names a session by its path,
@@ -11,7 +12,7 @@ const json = async (res: Response | Promise<Response>) => (await res).json()
 describe('--session-by-key: the API key selects the session', () => {
   it('a key that is a session name selects the session of that name; any other its key- fingerprint', async () => {
     const { request } = contractApp({ pets, sessionByKey: true })
-    await request('/v1/pets', postJson({ name: 'Ci', categoryId: 1 }, { Authorization: 'Bearer ci-key' }))
+    await request('/v1/pets', postJson({ name: 'Ci', categoryId: 1 }, bearer('ci-key')))
     expect(await json(request('/v1/pets?limit=10', { headers: auth({}, 'ci-key') }))).toHaveLength(2)
     expect(await json(request('/v1/pets?limit=10', { headers: auth({}, 'other-key') }))).toHaveLength(1)
     const odd = 'a/b+c=='

@@ -7,6 +7,7 @@ import { createApp as createWebApp } from '../../../src/core/app.js'
 import { fakePets } from '../../../src/index.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 const pets = [
   { id: 1, name: 'a', categoryId: 1, status: 'sold' as const },
@@ -238,7 +239,7 @@ describe('PUT /__admin/snapshot', () => {
     const { request } = contractApp({ pets, adminToken: 'adm' })
     expect((await request('/__admin/snapshot')).status).toBe(401)
     expect((await request('/__admin/snapshot', send({ format: 1, pets: [] }))).status).toBe(401)
-    expect((await request('/__admin/snapshot', { headers: { Authorization: 'Bearer adm' } })).status).toBe(200)
+    expect((await request('/__admin/snapshot', { headers: bearer('adm') })).status).toBe(200)
   })
 })
 

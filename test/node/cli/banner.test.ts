@@ -4,8 +4,9 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { FaultRuleInput } from '../../../src/core/faults/fault-rules.js'
 import { banner, reachableUrl } from '../../../src/node/cli/banner.js'
-import { configDefaults, type Config } from '../../../src/node/cli/config.js'
+import { configDefaults, type Config } from '../../../src/node/config/config.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 const config = (over: Partial<Config>): Config => ({ ...configDefaults, log: 'silent', ...over })
 const lines = (over: Partial<Config>, listening = 'http://127.0.0.1:4010') =>
@@ -115,7 +116,7 @@ describe('the banner of the built command', () => {
     ])
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-      const res = await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer team-a-secret-key' } })
+      const res = await fetch(`${server.url}/v1/pets`, { headers: bearer('team-a-secret-key') })
       expect(res.status).toBe(200)
       expect(server.stderr()).toContain('(on all interfaces, --host 0.0.0.0:')
       expect(server.stderr()).toContain('auth:  1 configured API key(s): Bearer te…')

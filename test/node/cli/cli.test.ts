@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { parseCommandLine, usage, UsageError } from '../../../src/node/cli/cli.js'
-import { configDefaults } from '../../../src/node/cli/config.js'
+import { parseCommandLine, usage } from '../../../src/node/cli/cli.js'
+import { UsageError } from '../../../src/node/config/usage-errors.js'
+import { configDefaults } from '../../../src/node/config/config.js'
 import { optionSpecs } from '../../../src/node/cli/options.js'
 
 const tty = { isTTY: true } as { isTTY: boolean }

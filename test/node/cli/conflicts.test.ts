@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { OptionConflict, parseCommandLine } from '../../../src/node/cli/cli.js'
+import { parseCommandLine } from '../../../src/node/cli/cli.js'
+import { OptionConflict } from '../../../src/node/config/usage-errors.js'
 import { binPath } from '../../helpers/spawn-server.js'
 
 const parse = (argv: string[], env: NodeJS.ProcessEnv = {}) => parseCommandLine(argv, env, { isTTY: false })

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { binPath, spawnServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 const run = (args: string[], env: NodeJS.ProcessEnv) =>
   spawnSync(process.execPath, [binPath, ...args], {
@@ -13,10 +14,10 @@ describe('the built command in a shell with other tools’ variables', () => {
   it('starts with LOG=debug and SEED=abc set for someone else: one note each, on stderr, before the banner', async () => {
     const server = await spawnServer(['--log', 'silent'], { LOG: 'debug', SEED: 'abc', API_KEYS: 'k1' })
     try {
-      const res = await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer k1' } })
+      const res = await fetch(`${server.url}/v1/pets`, { headers: bearer('k1') })
       expect(res.status).toBe(200)
       // API_KEYS was read (its old name still works): another key is refused.
-      expect((await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer k2' } })).status).toBe(401)
+      expect((await fetch(`${server.url}/v1/pets`, { headers: bearer('k2') })).status).toBe(401)
       const lines = server.stderr().split('\n')
       const notes = lines.slice(
         0,

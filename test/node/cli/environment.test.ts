@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { parseCommandLine, usage, UsageError } from '../../../src/node/cli/cli.js'
-import { configDefaults } from '../../../src/node/cli/config.js'
-import { Environment, envPrefix, legacyName } from '../../../src/node/cli/environment.js'
+import { parseCommandLine, usage } from '../../../src/node/cli/cli.js'
+import { UsageError } from '../../../src/node/config/usage-errors.js'
+import { configDefaults } from '../../../src/node/config/config.js'
+import { Environment, envPrefix, legacyName } from '../../../src/node/config/environment.js'
 import { type OptionSpec, optionSpecs } from '../../../src/node/cli/options.js'
 
 const pipe = { isTTY: false }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SeedError } from '../../../src/core/pets/seed.js'
-import { UsageError } from '../../../src/node/cli/cli.js'
+import { UsageError } from '../../../src/node/config/usage-errors.js'
 import { exitCodes, failureOf, helpPointer } from '../../../src/node/cli/exit-codes.js'
 import { DataFileError } from '../../../src/node/start/data-file-error.js'
 import { StoreClientMissing } from '../../../src/node/store/open-store.js'

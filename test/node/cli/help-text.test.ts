@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseCommandLine, UsageError } from '../../../src/node/cli/cli.js'
+import { parseCommandLine } from '../../../src/node/cli/cli.js'
+import { UsageError } from '../../../src/node/config/usage-errors.js'
 import { closestFlag } from '../../../src/node/cli/did-you-mean.js'
 import { helpGroups, usage, wrap } from '../../../src/node/cli/help-text.js'
 import { optionSpecs } from '../../../src/node/cli/options.js'

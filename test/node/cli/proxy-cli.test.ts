@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { parseCommandLine, UsageError } from '../../../src/node/cli/cli.js'
+import { parseCommandLine } from '../../../src/node/cli/cli.js'
+import { UsageError } from '../../../src/node/config/usage-errors.js'
 import { binPath, spawnServer } from '../../helpers/spawn-server.js'
 import { startStandIn } from '../../helpers/stand-in.js'
+import { bearer } from '../../helpers/auth.js'
 
 const serve = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
   const command = parseCommandLine(argv, env, { isTTY: false })
@@ -54,7 +56,7 @@ describe('--proxy on the command line', () => {
     try {
       expect(server.stderr()).toContain(`  proxy: ${server.url}/v1 forwards to ${upstream.url}`)
       expect(server.stderr()).toContain('pets:  0 from none at start-up')
-      const res = await fetch(`${server.url}/v1/pets?limit=2`, { headers: { Authorization: 'Bearer t' } })
+      const res = await fetch(`${server.url}/v1/pets?limit=2`, { headers: bearer() })
       expect(await res.json()).toEqual([
         { id: 1, name: 'Biscuit', categoryId: 1, status: 'available' },
         { id: 2, name: 'Luna', categoryId: 2, status: 'available' },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { binPath, spawnServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [binPath, ...args], {
@@ -28,7 +29,7 @@ describe('--snapshot FILE / PETSTORE_MOCK_SNAPSHOT', () => {
     const server = await spawnServer(['--log', 'silent'], { PETSTORE_MOCK_SNAPSHOT: snapshot })
     try {
       expect(server.stderr()).toContain(`pets:  1 from snapshot ${snapshot}`)
-      const headers = { Authorization: 'Bearer x', 'X-Mock-Session': 'other' }
+      const headers = { ...bearer('x'), 'X-Mock-Session': 'other' }
       expect((await fetch(`${server.url}/v1/pets/7`, { headers })).status).toBe(503)
       expect((await fetch(`${server.url}/v1/pets/7`, { headers })).status).toBe(200)
       const created = await fetch(`${server.url}/v1/pets`, {

@@ -15,7 +15,7 @@ import {
 } from '../../../src/node/memory/heap-flags.js'
 import { parseCommandLine } from '../../../src/node/cli/cli.js'
 import { banner } from '../../../src/node/cli/banner.js'
-import { configDefaults } from '../../../src/node/cli/config.js'
+import { configDefaults } from '../../../src/node/config/config.js'
 
 const MiB = 2 ** 20
 const roots = mkdtempSync(join(tmpdir(), 'cgroup-'))

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { heads, letGoByServer, type StalledClient, stalledClient, within } from '../../helpers/hostile-clients.js'
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 /** Resident set size of a process and its peak so far, MiB (Linux). */
 const memory = (pid: number) => {
@@ -10,7 +11,7 @@ const memory = (pid: number) => {
   return { rss: mib('VmRSS'), peak: mib('VmHWM') }
 }
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const api = { Authorization: 'Bearer hostile' }
+const api = bearer('hostile')
 const json = { ...api, 'Content-Type': 'application/json' }
 
 let server: SpawnedServer | undefined

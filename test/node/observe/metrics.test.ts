@@ -4,7 +4,7 @@ import type { StateSizes } from '../../../src/core/observe/observer.js'
 import { hostMetrics } from '../../../src/node/observe/host-metrics.js'
 import { createRegistry, metricNames } from '../../../src/node/observe/prometheus.js'
 import { latencyBuckets, RequestCounts } from '../../../src/node/observe/request-counts.js'
-import { countStoreError, storeErrors } from '../../../src/node/store/store-errors.js'
+import { countStoreError, storeErrors } from '../../../src/node/store/errors/store-errors.js'
 
 const sizes: StateSizes = { sessions: 3, pets: 40, journalEntries: 25, faultRules: 2, eventStreams: 1 }
 

@@ -8,6 +8,7 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer'
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 import { decodeTraces, type OtlpReceiver, startOtlpReceiver } from '../../helpers/otlp-receiver.js'
+import { bearer } from '../../helpers/auth.js'
 
 // The Node host's observability end to end, through the built CLI (dist/bin.js): what a start
 // loads, GET /__admin/metrics, and traces received over OTLP/HTTP by a receiver of the test's own.
@@ -17,7 +18,6 @@ const watched = [process.execPath, '--import', moduleWatch]
 const loaded = (server: SpawnedServer) =>
   [...server.stderr().matchAll(/^module-watch: loaded (\S+)$/gm)].map((m) => m[1])
 
-const bearer = { Authorization: 'Bearer t' }
 const caller = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' }
 const traceparent = `00-${caller.traceId}-${caller.spanId}-01`
 
@@ -38,7 +38,7 @@ describe('metrics from the CLI', () => {
   it('a default start loads neither prom-client nor OpenTelemetry; the first scrape loads prom-client', async () => {
     const server = await spawnServer(['--log', 'silent'], {}, 15_000, watched)
     try {
-      for (let i = 0; i < 3; i++) expect((await fetch(`${server.url}/v1/pets`, { headers: bearer })).status).toBe(200)
+      for (let i = 0; i < 3; i++) expect((await fetch(`${server.url}/v1/pets`, { headers: bearer() })).status).toBe(200)
       expect(loaded(server)).toEqual([])
       const res = await fetch(`${server.url}/__admin/metrics`)
       expect(res.status).toBe(200)
@@ -56,7 +56,7 @@ describe('metrics from the CLI', () => {
     const off = await spawnServer(['--log', 'silent'], { PETSTORE_MOCK_METRICS: 'off' }, 15_000)
     try {
       expect((await fetch(`${guarded.url}/__admin/metrics`)).status).toBe(401)
-      const res = await fetch(`${guarded.url}/__admin/metrics`, { headers: { Authorization: 'Bearer secret' } })
+      const res = await fetch(`${guarded.url}/__admin/metrics`, { headers: bearer('secret') })
       expect(res.status).toBe(200)
       expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8')
       expect((await fetch(`${guarded.url}/__admin/health/live`)).status).toBe(200)
@@ -122,7 +122,7 @@ describe('traces over OTLP/HTTP (OTEL_* variables)', () => {
 
   it("makes each /v1 request a server span continuing the caller's traceparent, with operation, status, session and Prefer", async () => {
     const res = await fetch(`${server.url}/v1/pets/1`, {
-      headers: { ...bearer, traceparent, 'X-Mock-Session': 'traced', Prefer: 'code=503, delay=30' },
+      headers: { ...bearer(), traceparent, 'X-Mock-Session': 'traced', Prefer: 'code=503, delay=30' },
     })
     expect(res.status).toBe(503)
     const span = await receiver.span((s) => s.traceId === caller.traceId)
@@ -161,7 +161,7 @@ describe('traces over OTLP/HTTP (OTEL_* variables)', () => {
     })
     expect(rule.status).toBe(201)
     const { id } = (await rule.json()) as { id: number }
-    expect((await fetch(`${server.url}/v1/pets`, { headers: { ...bearer, ...session } })).status).toBe(500)
+    expect((await fetch(`${server.url}/v1/pets`, { headers: { ...bearer(), ...session } })).status).toBe(500)
     const span = await receiver.span((s) => s.attributes['petstore_mock.session'] === 'faulty')
     expect(span.parentSpanId).toBe('')
     expect(span.attributes).toMatchObject({ 'petstore_mock.shaped_by': 'rule', 'petstore_mock.rule_id': id })
@@ -201,7 +201,7 @@ describe('traces over OTLP/HTTP (OTEL_* variables)', () => {
       15_000,
     )
     try {
-      expect((await fetch(`${stopping.url}/v1/pets`, { headers: { ...bearer, traceparent } })).status).toBe(200)
+      expect((await fetch(`${stopping.url}/v1/pets`, { headers: { ...bearer(), traceparent } })).status).toBe(200)
       expect(slow.spans).toEqual([])
       expect(await stopping.stop('SIGTERM')).toBe(0)
       expect(slow.spans.map((s) => [s.traceId, s.parentSpanId, s.name])).toEqual([
@@ -232,7 +232,7 @@ describe('a collector that never answers', () => {
       15_000,
     )
     try {
-      expect((await fetch(`${server.url}/v1/pets`, { headers: bearer })).status).toBe(200)
+      expect((await fetch(`${server.url}/v1/pets`, { headers: bearer() })).status).toBe(200)
       expect(await server.stop('SIGTERM')).toBe(0)
       // It did try: the span was sent to the collector, which never answered.
       expect(exports).toBe(1)
@@ -255,7 +255,7 @@ describe('traces without the optional OpenTelemetry packages', () => {
       expect(server.stderr()).toContain(
         'traces: off: the OTEL_* variables ask for them, but the optional @opentelemetry packages are not installed',
       )
-      expect((await fetch(`${server.url}/v1/pets`, { headers: bearer })).status).toBe(200)
+      expect((await fetch(`${server.url}/v1/pets`, { headers: bearer() })).status).toBe(200)
     } finally {
       await server.stop()
     }

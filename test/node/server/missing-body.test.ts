@@ -1,11 +1,12 @@
 import { connect } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { answerOf, useBothHosts } from '../../helpers/both-hosts.js'
+import { bearer } from '../../helpers/auth.js'
 
 // A missing body is a 400 ("Request body is required") whatever the Content-Type says: its absence is
 // checked before its media type. A body of the wrong type is still a 415, a large one included.
-const apiKey = { Authorization: 'Bearer test-key' }
-const admin = { Authorization: 'Bearer admin-secret' }
+const apiKey = bearer('test-key')
+const admin = bearer('admin-secret')
 const hosts = useBothHosts(['--api-key', 'test-key', '--admin-token', 'admin-secret', '--body-limit', '100'], {
   apiKeys: ['test-key'],
   adminToken: 'admin-secret',

@@ -9,6 +9,7 @@ import {
   prepareRoutes,
   usePreparedRouter,
 } from '../../../src/node/server/prepared-router.js'
+import { bearer } from '../../helpers/auth.js'
 
 const appFor = async (argv: string[]): Promise<Hono<any>> => {
   const command = parseCommandLine(argv, {})
@@ -78,7 +79,7 @@ describe('the router prepared when the bundle is built', () => {
   it('serves requests through the app', async () => {
     const app = await appFor(['--log', 'silent'])
     usePreparedRouter(app, embedded([prepareRoutes(await appFor(['--log', 'silent']))]))
-    const headers = { Authorization: 'Bearer t' }
+    const headers = bearer()
     expect((await app.request('/v1/pets/2', { headers })).status).toBe(200)
     expect((await app.request('/v1/pets/x', { headers })).status).toBe(400)
     expect((await app.request('/v1/pets', { method: 'PUT', headers })).status).toBe(405)

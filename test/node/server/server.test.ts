@@ -2,6 +2,7 @@ import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/index.js'
 import { listen, type RunningServer } from '../../../src/node/server/server.js'
+import { bearer } from '../../helpers/auth.js'
 
 let server: RunningServer
 let port: number
@@ -137,7 +138,7 @@ describe('requests Node refuses before the app', () => {
     const served: number[] = []
     for (let i = 0; i < 5; i++) {
       await new Promise((r) => setTimeout(r, 200))
-      served.push((await fetch(`${server.url}/v1/pets`, { headers: { Authorization: 'Bearer t' } })).status)
+      served.push((await fetch(`${server.url}/v1/pets`, { headers: bearer() })).status)
     }
     const { statusLine, body } = parse(await slow)
     expect(served).toEqual([200, 200, 200, 200, 200])

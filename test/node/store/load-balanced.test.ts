@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { auth, contractApp } from '../../helpers/contract.js'
 import { proxiedUpstreams, replicaCount } from '../../helpers/load-balanced.js'
+import { onePet } from '../../helpers/fixtures.js'
 
 // Run by the `redis-lb` project only (vitest.redis.config.ts): what the contract suites there stand on.
 describe('the contract suites behind nginx (redis-lb)', () => {
   it('send every request through nginx, round robin over three replicas that share one session', async () => {
-    const { app, request } = contractApp({ pets: [{ id: 1, name: 'a', categoryId: 1 }] })
+    const { app, request } = contractApp({ pets: onePet() })
     // nginx starts with the first request (its readiness probe is proxied too).
     expect((await request('/__admin/health')).status).toBe(200)
     const before = (await proxiedUpstreams()).length

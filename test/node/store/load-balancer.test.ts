@@ -7,7 +7,8 @@ import { assertContract } from '../../helpers/contract.js'
 import { type LoadBalancer, sharedProxyConf, startLoadBalancer } from '../../helpers/nginx.js'
 import { runScenario } from '../../helpers/port-scenario.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
-import { bearer, readStreamUntil, startReplicas } from '../../helpers/replicas.js'
+import { readStreamUntil, startReplicas } from '../../helpers/replicas.js'
+import { bearer } from '../../helpers/auth.js'
 
 const deploy = (path: string) => fileURLToPath(new URL(`../../../deploy/${path}`, import.meta.url))
 
@@ -117,8 +118,8 @@ describe('three replicas behind nginx (Debian nginx on loopback, the shared prox
     })
     expect(rule.status).toBe(201)
     // Not nginx's HTML 502, and not an answer from another replica with the fault used up.
-    await expect(fetch(`${lb.url}/v1/pets/3`, { headers: { ...bearer, ...session } })).rejects.toThrow('fetch failed')
-    expect((await fetch(`${lb.url}/v1/pets/3`, { headers: { ...bearer, ...session } })).status).toBe(200)
+    await expect(fetch(`${lb.url}/v1/pets/3`, { headers: { ...bearer(), ...session } })).rejects.toThrow('fetch failed')
+    expect((await fetch(`${lb.url}/v1/pets/3`, { headers: { ...bearer(), ...session } })).status).toBe(200)
     const journal = await (await fetch(`${lb.url}/__admin/requests`, { headers: session })).json()
     // Newest first; a reset answered nothing (status 0).
     expect(journal.requests.map((r: { path: string; status: number }) => [r.path, r.status])).toEqual([
@@ -130,7 +131,7 @@ describe('three replicas behind nginx (Debian nginx on loopback, the shared prox
   it("leaves a body above 1 MiB to the replica: its 413 Error, not nginx's page", async () => {
     const res = await fetch(`${lb.url}/v1/pets`, {
       method: 'POST',
-      headers: { ...bearer, 'Content-Type': 'application/json' },
+      headers: { ...bearer(), 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: 'x'.repeat(1024 * 1024), categoryId: 1 }),
     })
     await assertContract('POST', '/v1/pets', res)
@@ -143,7 +144,7 @@ describe('three replicas behind nginx (Debian nginx on loopback, the shared prox
       `${lb.url}/__admin/requests/stream`,
       (seen) => (seen.match(/"path":"\/v1\/pets\/3"/g) ?? []).length >= 3,
       async () => {
-        for (let i = 0; i < 3; i++) await fetch(`${lb.url}/v1/pets/3`, { headers: bearer })
+        for (let i = 0; i < 3; i++) await fetch(`${lb.url}/v1/pets/3`, { headers: bearer() })
       },
     )
     expect(text.match(/event: request/g)).toHaveLength(3)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, jsonHeaders, startReplicas } from '../../helpers/replicas.js'
+import { jsonHeaders, startReplicas } from '../../helpers/replicas.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 // Restarts and outages: the replicas and redis-server are killed and started again by PID.
 let redis: RedisServer
@@ -17,7 +18,7 @@ afterAll(async () => {
 const answered = (url: string, init: RequestInit = {}) => fetch(url, { ...init, signal: AbortSignal.timeout(10_000) })
 
 const world = async (url: string) => {
-  const pets = await (await answered(`${url}/v1/pets?limit=100`, { headers: bearer })).json()
+  const pets = await (await answered(`${url}/v1/pets?limit=100`, { headers: bearer() })).json()
   const faults = await (await answered(`${url}/__admin/faults`)).json()
   const { requests } = (await (await answered(`${url}/__admin/requests`)).json()) as { requests: { id: number }[] }
   const clock = await (await answered(`${url}/__admin/clock`)).json()
@@ -27,7 +28,7 @@ const world = async (url: string) => {
 /** Asks `url` until it answers 200 (at most 50 tries, 200 ms apart). */
 const untilAnswered = async (url: string): Promise<Response> => {
   for (let attempt = 0; ; attempt++) {
-    const res = await answered(url, { headers: bearer })
+    const res = await answered(url, { headers: bearer() })
     if (res.status === 200 || attempt >= 50) return res
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
@@ -103,10 +104,10 @@ describe('Redis down', () => {
     const group = await startReplicas(redis.url, 2)
     const [a, b] = group.replicas.map((r) => r.url) as [string, string]
     try {
-      const before = await (await answered(`${a}/v1/pets?limit=100`, { headers: bearer })).json()
+      const before = await (await answered(`${a}/v1/pets?limit=100`, { headers: bearer() })).json()
       await redis.stop('SIGKILL')
       for (const url of [a, b]) {
-        const res = await answered(`${url}/v1/pets/1`, { headers: bearer })
+        const res = await answered(`${url}/v1/pets/1`, { headers: bearer() })
         expect(res.status).toBe(503)
         expect(res.headers.get('content-type')).toBe('application/json')
         expect(res.headers.get('retry-after')).toBe('1')
@@ -130,7 +131,7 @@ describe('Redis down', () => {
       await redis.restart()
       expect((await untilAnswered(`${a}/v1/pets/1`)).status).toBe(200)
       expect((await untilAnswered(`${b}/__admin/health`)).status).toBe(200)
-      expect(await (await answered(`${b}/v1/pets?limit=100`, { headers: bearer })).json()).toEqual(before)
+      expect(await (await answered(`${b}/v1/pets?limit=100`, { headers: bearer() })).json()).toEqual(before)
     } finally {
       await group.stop()
     }
@@ -140,10 +141,10 @@ describe('Redis down', () => {
     const group = await startReplicas(redis.url, 1)
     const url = group.replicas[0]!.url
     try {
-      expect((await answered(`${url}/v1/pets/1`, { headers: bearer })).status).toBe(200)
+      expect((await answered(`${url}/v1/pets/1`, { headers: bearer() })).status).toBe(200)
       redis.child.kill('SIGSTOP')
       try {
-        const res = await answered(`${url}/v1/pets/2`, { headers: bearer })
+        const res = await answered(`${url}/v1/pets/2`, { headers: bearer() })
         expect(res.status).toBe(503)
         expect(((await res.json()) as { code: string }).code).toBe('store_unavailable')
       } finally {

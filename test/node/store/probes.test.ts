@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, startReplicas } from '../../helpers/replicas.js'
+import { startReplicas } from '../../helpers/replicas.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 // The liveness and readiness probes of replicas on Redis, through its outages (made as in
 // outage.test.ts: redis-server killed, stopped, started again by PID), and the metrics meanwhile.
@@ -63,7 +64,7 @@ describe('liveness and readiness on Redis', () => {
       for (const url of urls) {
         expect((await until(url, 'ready', 200)).status).toBe(200)
         expect((await probe(url, 'live')).status).toBe(200)
-        expect((await answered(`${url}/v1/pets/1`, { headers: bearer })).status).toBe(200)
+        expect((await answered(`${url}/v1/pets/1`, { headers: bearer() })).status).toBe(200)
         expect(await metric(url, 'petstore_mock_pets')).toBe(12)
       }
       expect(group.replicas.map((r) => [r.child.pid, r.child.exitCode])).toEqual(pids.map((pid) => [pid, null]))

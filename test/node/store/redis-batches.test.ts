@@ -5,6 +5,7 @@ import { defineScripts } from '../../../src/node/store/redis/commands.js'
 import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
 import { startWorld } from '../../../src/core/sessions/world.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 let redis: RedisServer
 const opened: RedisSessionStore[] = []
@@ -47,7 +48,7 @@ const commandsDuring = async (work: () => unknown): Promise<number> => {
   return (await calls()) - before
 }
 
-const auth = { Authorization: 'Bearer t' }
+const auth = bearer()
 
 describe('the Redis store sends the script calls of one turn as one command', () => {
   it('runs the calls of a batch in order, each with its own answer, and a failing call fails alone', async () => {

@@ -4,6 +4,7 @@ import { hostileBattery } from '../../helpers/hostile-battery.js'
 import { expectBatteryHeld } from '../../helpers/battery-held.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { startReplicas } from '../../helpers/replicas.js'
+import { bearer } from '../../helpers/auth.js'
 
 // Issue 29 on Redis: the hostile battery against two replicas on one redis-server with a maxmemory
 // (noeviction, as deploy/ sets it). The budget (--max-memory 96: 72 MiB for pets, rules and
@@ -72,7 +73,7 @@ describe('the hostile battery on two replicas and one Redis', () => {
       let read = 0
       for (let i = 0; i < 150 && read !== 200; i++) {
         const res = await fetch(`${url}/v1/pets/${probe.id}`, {
-          headers: { Authorization: 'Bearer battery', 'X-Mock-Session': probe.session },
+          headers: { ...bearer('battery'), 'X-Mock-Session': probe.session },
         })
         read = res.status
         await res.arrayBuffer()
@@ -91,7 +92,7 @@ const hostileBatteryReadBack = async (urls: string[], report: Awaited<ReturnType
   const lost: string[] = []
   for (const [i, { session, id }] of report.created.entries()) {
     const res = await fetch(`${urls[i % urls.length]}/v1/pets/${id}`, {
-      headers: { Authorization: 'Bearer battery', 'X-Mock-Session': session },
+      headers: { ...bearer('battery'), 'X-Mock-Session': session },
     })
     if (res.status !== 200) lost.push(`${session} ${id}: ${res.status}`)
     await res.arrayBuffer()

@@ -6,6 +6,7 @@ import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/
 import type { StartState } from '../../../src/core/sessions/memory-store.js'
 import { adminJson, inSession } from '../../helpers/admin.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 // Issue 29 on Redis: the journal's share, rate-limit windows and deprecation records are charged in the
 // scripts as the memory store charges them, and a write of many pets goes in slices that never show half.
@@ -61,8 +62,7 @@ const journalOf = async (app: App, session: string) =>
     dropped: number
   }
 
-const api = (session: string, extra: Record<string, string> = {}) =>
-  inSession(session, { Authorization: 'Bearer t', ...extra })
+const api = (session: string, extra: Record<string, string> = {}) => inSession(session, { ...bearer(), ...extra })
 
 describe("the journal's share on Redis (--max-memory 1: 256 KiB for the journal)", () => {
   it("keeps every replica's entries of every session within it, dropping the oldest of any session, counted in dropped", async () => {
@@ -132,7 +132,7 @@ describe('rate-limit windows and deprecation records on Redis', () => {
     for (let i = from; i < to; i++) {
       const res = await app.request('/v1/pets/1', {
         // The report tells clients apart by User-Agent and the token's first two characters.
-        headers: inSession(`r${session}`, { Authorization: `Bearer ${key(session, i)}`, 'User-Agent': `agent/${i}` }),
+        headers: inSession(`r${session}`, { ...bearer(key(session, i)), 'User-Agent': `agent/${i}` }),
       })
       statuses.push(res.status)
       await res.arrayBuffer()

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { spawnServer, type SpawnedServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 // Issue 29: a Redis at its maxmemory (noeviction, as deploy/ sets it) refuses writes; the replica answers
 // 507 with the Error body, not a 500 or a 503, reads keep working, and Redis restarts with what it held.
@@ -27,7 +28,7 @@ const cap = async () => {
 
 describe('Redis at its maxmemory', () => {
   it('answers 507 insufficient_storage for writes it refuses, keeps reads, and restarts with what it held', async () => {
-    const auth = { Authorization: 'Bearer t', 'Content-Type': 'application/json' }
+    const auth = { ...bearer(), 'Content-Type': 'application/json' }
     const created = await fetch(`${server.url}/v1/pets`, {
       method: 'POST',
       headers: { ...auth, 'X-Mock-Session': 'control' },

@@ -5,12 +5,13 @@ import type { StartState } from '../../../src/core/sessions/memory-store.js'
 import { storeSchemaVersion } from '../../../src/node/store/redis/fleet-fingerprint.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 // Issue 28 on Redis: keys that carry the TTL, tombstones shared by replicas, one configuration per fleet.
 let redis: RedisServer
 const opened: RedisSessionStore[] = []
 let prefixes = 0
-const auth = { Authorization: 'Bearer t' }
+const auth = bearer()
 
 beforeAll(async () => {
   redis = await startRedis()

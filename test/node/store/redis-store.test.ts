@@ -8,6 +8,7 @@ import { startWorld } from '../../../src/core/sessions/world.js'
 import { streamCaps } from '../../../src/core/journal/stream-registry.js'
 import { runScenario, scenario } from '../../helpers/port-scenario.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 let redis: RedisServer
 let opened: RedisSessionStore[] = []
@@ -70,7 +71,7 @@ describe('the Redis store', () => {
     const sequence = async (target: { request(path: string, init: RequestInit): Response | Promise<Response> }) => {
       const statuses: number[] = []
       for (let i = 0; i < 30; i++) {
-        const res = await target.request('/v1/pets/1', { headers: { Authorization: 'Bearer t' } })
+        const res = await target.request('/v1/pets/1', { headers: bearer() })
         statuses.push(res.status)
       }
       const res = await target.request('/__admin/snapshot', {})
@@ -90,7 +91,7 @@ describe('interactions kept on the Redis store, with seeds sent once per replica
       prepareMock({}, await redisFactory(prefix)).build(),
       prepareMock({}, await redisFactory(prefix)).build(),
     ]
-    const get = () => a.request('/v1/pets/1', { headers: { Authorization: 'Bearer t' } })
+    const get = () => a.request('/v1/pets/1', { headers: bearer() })
     const interactions = async () => {
       const pact = (await (await b.request('/__admin/pact?consumer=web')).json()) as {
         interactions: { request: { path: string } }[]
@@ -194,7 +195,7 @@ describe('rules with conditions on the Redis store', () => {
             }
             for (const r of requests) {
               const headers = {
-                Authorization: `Bearer ${r.key}`,
+                ...bearer(r.key),
                 'User-Agent': r.agent,
                 'Content-Type': 'application/json',
               }

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, readStreamUntil, sendJson, startReplicas } from '../../helpers/replicas.js'
+import { readStreamUntil, sendJson, startReplicas } from '../../helpers/replicas.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { binPath, spawnServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 // Three CLI servers on one redis-server, over loopback: one server as far as any client can tell.
 let redis: RedisServer
@@ -20,10 +21,10 @@ afterAll(async () => {
   await redis?.dispose()
 })
 
-const get = (i: number, path: string, headers: Record<string, string> = bearer) =>
+const get = (i: number, path: string, headers: Record<string, string> = bearer()) =>
   fetch(`${urls[i % 3]}${path}`, { headers })
 
-const session = (name: string) => ({ ...bearer, 'X-Mock-Session': name })
+const session = (name: string) => ({ ...bearer(), 'X-Mock-Session': name })
 
 describe('three replicas on one Redis', () => {
   it('a pet created on one is read and listed on the others', async () => {
@@ -137,7 +138,7 @@ describe('three replicas on one Redis', () => {
     const admin = { 'Content-Type': 'application/json', 'X-Mock-Session': name }
     await fetch(`${urls[0]}/v1/pets`, {
       ...sendJson('POST', { name: 'Tmp', categoryId: 1 }),
-      headers: { ...admin, ...bearer },
+      headers: { ...admin, ...bearer() },
     })
     expect((await get(1, '/v1/pets/13', session(name))).status).toBe(200)
     expect((await fetch(`${urls[2]}/__admin/reset`, { method: 'POST', headers: admin })).status).toBe(204)

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { takenRequest } from '../../helpers/in-flight.js'
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
 
 // Issue 20 §1 against the built CLI: what a YAML upload or download costs the process and the
 // other clients. Memory is read from /proc (peak RSS). That the other clients are served meanwhile is
@@ -49,7 +50,7 @@ const answeredWhile = async (url: string, pending: Promise<unknown>, onAnswer = 
   )
   let answered = 0
   for (let i = 0; i < 100_000 && !settled; i++) {
-    const res = await fetch(`${url}/v1/pets/1`, { headers: { Authorization: 'Bearer t' } })
+    const res = await fetch(`${url}/v1/pets/1`, { headers: bearer() })
     expect(res.status).toBe(200)
     await res.arrayBuffer()
     if (!settled) {

@@ -8,6 +8,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { parseYamlOffThread as fromSources } from '../../../src/node/yaml/off-thread.js'
 import { parseYamlData } from '../../../src/node/yaml/data-parser.js'
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
+import { onePet } from '../../helpers/fixtures.js'
+import { bearer } from '../../helpers/auth.js'
 
 // The worker runs compiled code: dist/node/yaml/off-thread.js (built by the global setup) starts
 // dist/node/yaml/worker.js. From the TypeScript sources there is no worker beside the module.
@@ -123,7 +125,7 @@ describe('an upload the YAML reader cannot hold, in the server process', () => {
       status: 413,
     })
     expect((await put('pets:\n  - { id: 1, name: a, categoryId: 1 }\n')).status).toBe(204)
-    const pet = await fetch(`${server.url}/v1/pets/1`, { headers: { Authorization: 'Bearer t' } })
+    const pet = await fetch(`${server.url}/v1/pets/1`, { headers: bearer() })
     expect(await pet.json()).toEqual({ id: 1, name: 'a', categoryId: 1 })
   }, 60_000)
 
@@ -141,8 +143,8 @@ describe('an upload the YAML reader cannot hold, in the server process', () => {
       message: 'Request body is too large to read as JSON: it needs more memory than the reader has.',
       status: 413,
     })
-    expect((await put(JSON.stringify({ pets: [{ id: 1, name: 'a', categoryId: 1 }] }))).status).toBe(204)
-    const pet = await fetch(`${server.url}/v1/pets/1`, { headers: { Authorization: 'Bearer t' } })
+    expect((await put(JSON.stringify({ pets: onePet() }))).status).toBe(204)
+    const pet = await fetch(`${server.url}/v1/pets/1`, { headers: bearer() })
     expect(await pet.json()).toEqual({ id: 1, name: 'a', categoryId: 1 })
   }, 60_000)
 })

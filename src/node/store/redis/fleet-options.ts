@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FaultRuleInput } from '../../../core/faults/fault-rules.js'
 import type { Pet } from '../../../core/spec/pet.js'
 import { formatRate } from '../../../core/rate-limit/rate-limit.js'
-import type { Config } from '../../cli/config.js'
+import type { Config } from '../../config/config.js'
 import type { FleetOptions } from './fleet-fingerprint.js'
 
 const digest = (value: unknown): string =>

@@ -10,7 +10,7 @@ import { defineScripts, type RunScript } from './commands.js'
 import { JournalEvents } from './journal-events.js'
 import { type FleetOptions, joinFleet } from './fleet-fingerprint.js'
 import { parseSelection, RedisSession, type SessionContext } from './redis-session.js'
-import { countStoreError } from '../store-errors.js'
+import { countStoreError } from '../errors/store-errors.js'
 import {
   defaultSessionTtlSeconds,
   type Selection,

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { OptionConflict } from '../../../src/node/cli/cli.js'
-import { adminTokensBanner, adminTokensOf, openAdminOf } from '../../../src/node/cli/admin-tokens.js'
-import { configDefaults, type Config } from '../../../src/node/cli/config.js'
+import { OptionConflict } from '../../../src/node/config/usage-errors.js'
+import { adminTokensBanner, adminTokensOf, openAdminOf } from '../../../src/node/config/admin-tokens.js'
+import { configDefaults, type Config } from '../../../src/node/config/config.js'
 import { keyFingerprint } from '../../../src/core/http/request/key-fingerprint.js'
 
 const config = (over: Partial<Config>): Config => ({ ...configDefaults, log: 'silent', ...over })

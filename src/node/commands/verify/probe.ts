@@ -1,5 +1,5 @@
-import { isJsonType } from '../core/http/json.js'
-import type { ObservedAnswer } from '../core/spec/answer-drifts.js'
+import { isJsonType } from '../../../core/http/json.js'
+import type { ObservedAnswer } from '../../../core/spec/answer-drifts.js'
 
 /** A request the scenario sends: a path under the base URL, with or without the key. */
 export interface Probe {

@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { createMockClient, type MockClient } from '../../client/mock-client.js'
 import { isSessionName } from '../../core/state/session-name.js'
-import { Environment } from '../cli/environment.js'
+import { Environment } from '../config/environment.js'
 
 /**
  * What `petstore-mock coverage URL …` and `petstore-mock pact URL …` share:

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { MockClient } from '../../client/mock-client.js'
-import { adminTokenVariable, CliUsageError, clientOf, fail, type Output, parseWords } from './mock-admin.js'
+import type { MockClient } from '../../../client/mock-client.js'
+import { adminTokenVariable, CliUsageError, clientOf, fail, type Output, parseWords } from '../mock-admin.js'
 
 /** `pact`'s help text. */
 export const pactUsage = (): string =>

@@ -1,9 +1,9 @@
-import { errorCodeFor } from '../core/http/errors.js'
-import { formatSilence, type SpecSilences } from '../core/spec/silences.js'
-import { silenceSwitches } from '../node/cli/silence-switches.js'
-import type { ObservedAnswer } from '../core/spec/answer-drifts.js'
+import { errorCodeFor } from '../../../core/http/errors.js'
+import { formatSilence, type SpecSilences } from '../../../core/spec/silences.js'
+import { silenceSwitches } from '../../config/silence-switches.js'
+import type { ObservedAnswer } from '../../../core/spec/answer-drifts.js'
 import { validBody } from './bad-bodies.js'
-import { contractDrifts } from '../core/spec/answer-drifts.js'
+import { contractDrifts } from '../../../core/spec/answer-drifts.js'
 import type { RunContext } from './run-context.js'
 
 /** What verify saw where the spec is silent, and the mock's setting that reproduces it. */

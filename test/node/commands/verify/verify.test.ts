@@ -1,14 +1,14 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { SpecSilences } from '../../src/core/spec/silences.js'
-import { bundledSpec } from '../../src/core/spec/bundled-spec.js'
-import { parseCommandLine } from '../../src/node/cli/cli.js'
-import { NoAnswer } from '../../src/verify/probe.js'
-import { baseUrlOf } from '../../src/core/proxy/upstream-url.js'
-import { verify, type VerifyOptions } from '../../src/verify/command.js'
-import { formatReport, type VerifyReport } from '../../src/verify/report.js'
-import { type Drift, type StandIn, startStandIn } from '../helpers/stand-in.js'
+import type { SpecSilences } from '../../../../src/core/spec/silences.js'
+import { bundledSpec } from '../../../../src/core/spec/bundled-spec.js'
+import { parseCommandLine } from '../../../../src/node/cli/cli.js'
+import { NoAnswer } from '../../../../src/node/commands/verify/probe.js'
+import { baseUrlOf } from '../../../../src/core/proxy/upstream-url.js'
+import { verify, type VerifyOptions } from '../../../../src/node/commands/verify/command.js'
+import { formatReport, type VerifyReport } from '../../../../src/node/commands/verify/report.js'
+import { type Drift, type StandIn, startStandIn } from '../../../helpers/stand-in.js'
 
 const spec = bundledSpec()
 let standIn: StandIn | undefined

@@ -1,7 +1,7 @@
-import type { Spec, SpecOperation } from '../core/spec/spec.js'
-import type { ObservedAnswer } from '../core/spec/answer-drifts.js'
+import type { Spec, SpecOperation } from '../../../core/spec/spec.js'
+import type { ObservedAnswer } from '../../../core/spec/answer-drifts.js'
 import { NoAnswer, type Probe, send } from './probe.js'
-import { contractDrifts } from '../core/spec/answer-drifts.js'
+import { contractDrifts } from '../../../core/spec/answer-drifts.js'
 
 /** One line of the report: a check that passed, drifted or was skipped. */
 export interface CheckResult {

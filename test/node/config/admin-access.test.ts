@@ -1,7 +1,13 @@
 import { request as httpRequest } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { adminAccess, adminAccessBanner, asHostName, asOrigin, isLoopback } from '../../../src/node/cli/admin-access.js'
-import { configDefaults, type Config } from '../../../src/node/cli/config.js'
+import {
+  adminAccess,
+  adminAccessBanner,
+  asHostName,
+  asOrigin,
+  isLoopback,
+} from '../../../src/node/config/admin-access.js'
+import { configDefaults, type Config } from '../../../src/node/config/config.js'
 import { assertContract } from '../../helpers/contract.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { AppOptions } from '../../core/app.js'
 import { parseAdminToken, scopeOf } from '../../core/access/admin-scopes.js'
 import { isLoopback } from './admin-access.js'
-import { OptionConflict, UsageError } from './cli.js'
+import { OptionConflict, UsageError } from './usage-errors.js'
 import type { Config } from './config.js'
 
 /**

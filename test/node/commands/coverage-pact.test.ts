@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { coverageSchema } from '../../../src/core/coverage/coverage-schema.js'
 import { binPath, type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 import { pactV4Schema } from '../../helpers/pact-v4-schema.js'
+import { bearer } from '../../helpers/auth.js'
 
 /** `petstore-mock <args>` as a child process. */
 const run = (args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) =>
@@ -22,11 +23,11 @@ const run = (args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) =>
 
 let server: SpawnedServer
 let work: string
-const admin = { Authorization: 'Bearer ci-admin' }
+const admin = bearer('ci-admin')
 
 /** The scenario's suite: listPets 200 and 401, createPet 201 and 400, in `session`. */
 const suite = async (session: string): Promise<void> => {
-  const headers = { 'X-Mock-Session': session, Authorization: 'Bearer t' }
+  const headers = { 'X-Mock-Session': session, ...bearer() }
   const post = (body: unknown) =>
     fetch(`${server.url}/v1/pets`, {
       method: 'POST',
@@ -45,7 +46,7 @@ beforeAll(async () => {
   await suite('ci')
   // Another session's requests: none of them may count for session ci.
   for (const path of ['/v1/pets/1', '/v1/pets/999']) {
-    await fetch(`${server.url}${path}`, { headers: { 'X-Mock-Session': 'other', Authorization: 'Bearer t' } })
+    await fetch(`${server.url}${path}`, { headers: { 'X-Mock-Session': 'other', ...bearer() } })
   }
 })
 afterAll(async () => {

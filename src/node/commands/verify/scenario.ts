@@ -1,4 +1,4 @@
-import type { ObservedAnswer } from '../core/spec/answer-drifts.js'
+import type { ObservedAnswer } from '../../../core/spec/answer-drifts.js'
 import { badBodies, validBody } from './bad-bodies.js'
 import type { RunContext } from './run-context.js'
 

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util'
-import { baseUrlOf } from '../core/proxy/upstream-url.js'
-import { bundledSpec } from '../core/spec/bundled-spec.js'
-import type { Spec } from '../core/spec/spec.js'
-import { Environment } from '../node/cli/environment.js'
+import { baseUrlOf } from '../../../core/proxy/upstream-url.js'
+import { bundledSpec } from '../../../core/spec/bundled-spec.js'
+import type { Spec } from '../../../core/spec/spec.js'
+import { Environment } from '../../config/environment.js'
 import { NoAnswer } from './probe.js'
 import { buildReport, formatReport, type VerifyReport } from './report.js'
 import { RunContext } from './run-context.js'
@@ -153,7 +153,7 @@ export const verifyCommand = async (
     options = parseVerifyArgs(argv, env, environment)
     for (const note of environment.notes) err.write(`${note}\n`)
     if (options === 'help') return (out.write(verifyUsage()), 0)
-    spec = options.spec === undefined ? bundledSpec() : (await import('../node/start/files.js')).loadSpec(options.spec)
+    spec = options.spec === undefined ? bundledSpec() : (await import('../../start/files.js')).loadSpec(options.spec)
   } catch (error) {
     const usage = error instanceof VerifyUsageError ? `\n\n${verifyUsage()}` : '\n'
     err.write(`petstore-mock verify: ${(error as Error).message}${usage}`)

@@ -1,7 +1,7 @@
-import type { MockClient } from '../../client/mock-client.js'
-import { coverageJunit, coverageMarkdown, coverageText } from '../../core/coverage/coverage-format.js'
-import { reaches, uncovered } from '../../core/coverage/coverage-report.js'
-import { adminTokenVariable, CliUsageError, clientOf, fail, type Output, parseWords } from './mock-admin.js'
+import type { MockClient } from '../../../client/mock-client.js'
+import { coverageJunit, coverageMarkdown, coverageText } from '../../../core/coverage/coverage-format.js'
+import { reaches, uncovered } from '../../../core/coverage/coverage-report.js'
+import { adminTokenVariable, CliUsageError, clientOf, fail, type Output, parseWords } from '../mock-admin.js'
 
 const formats = ['text', 'json', 'junit', 'markdown'] as const
 type Format = (typeof formats)[number]

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { binPath, spawnServer } from '../helpers/spawn-server.js'
-import { startStandIn } from '../helpers/stand-in.js'
+import { binPath, spawnServer } from '../../../helpers/spawn-server.js'
+import { startStandIn } from '../../../helpers/stand-in.js'
 
 /** `petstore-mock verify …` as a child process (asynchronous: a stand-in in this process must keep answering). */
 const verify = (args: string[], env: NodeJS.ProcessEnv = {}) =>

@@ -1,5 +1,5 @@
-import { resolveSchema, type SchemaObject } from '../core/spec/schema.js'
-import type { Spec, SpecOperation } from '../core/spec/spec.js'
+import { resolveSchema, type SchemaObject } from '../../../core/spec/schema.js'
+import type { Spec, SpecOperation } from '../../../core/spec/spec.js'
 
 /** A createPet body, as sent, and what is wrong with it. */
 export interface BodyCase {

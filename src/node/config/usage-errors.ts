@@ -1,0 +1,17 @@
+/** A command line that cannot be run: exit code 2, the message, a hint when there is one, and where --help is. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+
+  /** A line after the message, such as the flag a mistyped one was probably meant to be. */
+  readonly hint: string | undefined
+
+  constructor(message: string, hint?: string) {
+    super(message)
+    this.hint = hint
+  }
+}
+
+/** Options that contradict each other (cli/conflicts.ts): exit code 2 and one line, no usage. */
+export class OptionConflict extends UsageError {
+  override name = 'OptionConflict'
+}
