@@ -14,7 +14,7 @@ const base: Omit<JournalRecord, 'id'> = {
   headers: ['Authorization', 'Bearer …'],
 }
 
-/** As recordScript stores it: `{"id":N` then the encoded tail. */
+/** As psRecord stores it: `{"id":N` then the encoded tail. */
 const stored = (id: number, entry: Omit<JournalRecord, 'id'>) => `{"id":${id}${encodeEntry(entry)}`
 
 describe('journal entries as the Redis store keeps them (the answer body after a NUL, unescaped)', () => {

@@ -16,7 +16,7 @@ import { whenFacts } from '../../../core/faults/rule-match.js'
 const bodySeparator = '\u0000'
 
 /**
- * A journal entry as recordScript stores it after `{"id":N` (see
+ * A journal entry as psRecord (scripts/journal.lua) stores it after `{"id":N` (see
  * {@link decodeEntry}); `entry` itself is left as it is.
  */
 export const encodeEntry = (entry: Omit<JournalRecord, 'id'>): string => {
@@ -118,7 +118,7 @@ export const decodeRandom = (text: string): RandomState => text.split(',').map(N
 
 /**
  * A world, its clock and rate limit as the scripts' writeWorld takes it (JSON, decoded by cjson);
- * `withPets` false: without its pets (a load whose pets are written in slices: scripts-staged.ts).
+ * `withPets` false: without its pets (a load whose pets are written in slices: scripts/staged.lua).
  */
 export const encodeWorld = (
   world: World,
@@ -155,7 +155,7 @@ export const encodeWorld = (
 }
 
 /**
- * A refusal of the memory budget as the scripts answer it (lua-common.ts luaBudget):
+ * A refusal of the memory budget as the scripts answer it (scripts/budget.lua):
  * `!part,needed,free,pets,rules,sessions,deprecations,rateLimits`; undefined for any other reply.
  */
 export const refusalOf = (reply: unknown, budgetBytes: number): StorageRefusal | undefined => {

@@ -1,52 +1,10 @@
 import type { Redis } from 'ioredis'
 import { ReplyError } from 'ioredis'
-import * as registry from './scripts-registry.js'
-import * as session from './scripts-session.js'
-import * as controls from './scripts-controls.js'
-import * as coverage from './scripts-coverage.js'
-import * as staged from './scripts-staged.js'
-
-const scripts = {
-  psInit: registry.initScript,
-  psSession: registry.sessionScript,
-  psMeta: registry.metaScript,
-  psDrop: registry.dropScript,
-  psStats: registry.statsScript,
-  psSweep: registry.sweepScript,
-  psTombstones: registry.tombstonesScript,
-  psMemory: registry.memoryScript,
-  psReset: registry.resetScript,
-  psLoad: registry.loadScript,
-  psContents: registry.contentsScript,
-  psSummary: registry.summaryScript,
-  psGetPet: session.getPetScript,
-  psListPets: session.listPetsScript,
-  psCreatePet: session.createPetScript,
-  psReplacePets: session.replacePetsScript,
-  psTakeFault: session.takeFaultScript,
-  psAddFault: session.addFaultScript,
-  psListFaults: session.listFaultsScript,
-  psRemoveFault: session.removeFaultScript,
-  psPutFault: session.putFaultScript,
-  psRemoveNamedFault: session.removeNamedFaultScript,
-  psDrawLatency: session.drawLatencyScript,
-  psHitRateLimit: controls.hitRateLimitScript,
-  psSetRateLimit: controls.setRateLimitScript,
-  psRateLimitState: controls.rateLimitStateScript,
-  psNoteDeprecated: controls.noteDeprecatedScript,
-  psRecord: controls.recordScript,
-  psRecordNoted: controls.recordNotedScript,
-  psClearJournal: controls.clearJournalScript,
-  psStageBegin: staged.stageBeginScript,
-  psStageAdd: staged.stageAddScript,
-  psStageCommit: staged.stageCommitScript,
-  psStageAbort: staged.stageAbortScript,
-  psCountCoverage: coverage.countCoverageScript,
-  psInteractions: coverage.interactionsScript,
-} as const
+import type { redisScriptNames } from '../../../generated/redis-scripts.js'
+import { batchScript } from './lua-program.js'
 
 /** The name of one of the store's scripts. */
-export type ScriptName = keyof typeof scripts
+export type ScriptName = (typeof redisScriptNames)[number]
 
 /** A reply as ioredis gives it: strings, integers, nil, and arrays of them. */
 export type Reply = string | number | null | Reply[]
@@ -54,38 +12,8 @@ export type Reply = string | number | null | Reply[]
 /** One argument, or many as one list (a state load's 300,000: spread as arguments, they overflow the stack). */
 export type ScriptArg = string | number | readonly (string | number)[]
 
-/** Runs one script by name, with its ARGV (no KEYS: see lua-common.ts); lists are flattened in place. */
+/** Runs one script by name, with its ARGV (no KEYS: see lua-program.ts); lists are flattened in place. */
 export type RunScript = (name: ScriptName, ...args: ScriptArg[]) => Promise<Reply>
-
-/**
- * Every script as a function of one Lua program, and a loop that runs a batch
- * of calls (ARGV: name, number of arguments, the arguments; again for the
- * next) in order, each under pcall so that one call's error is its own:
- * answers `1, reply` or `0, message` per call, in one flat array.
- */
-export const batchScript = `
-local S = {}
-${Object.entries(scripts)
-  .map(([name, lua]) => `S['${name}'] = function(ARGV)\n${lua}\nend`)
-  .join('\n')}
-local out, i, n = {}, 1, 0
-while i <= #ARGV do
-  local fn, argc = S[ARGV[i]], tonumber(ARGV[i + 1])
-  local args = {}
-  for k = 1, argc do args[k] = ARGV[i + 1 + k] end
-  i = i + 2 + argc
-  n = n + 1
-  local ok, reply = pcall(fn, args)
-  if ok then
-    if reply == nil then reply = false end
-    out[2 * n - 1], out[2 * n] = 1, reply
-  else
-    if type(reply) == 'table' then reply = reply.err or 'script error' end
-    out[2 * n - 1], out[2 * n] = 0, tostring(reply)
-  end
-end
-return out
-`
 
 /** Most calls in one batch: beyond, the batch leaves and the next one starts. */
 const maxBatchCalls = 256

@@ -88,7 +88,7 @@ export interface AheadRead {
   reply: Reply
 }
 
-/** Most pets written by one script run: a larger write goes in slices (scripts-staged.ts). */
+/** Most pets written by one script run: a larger write goes in slices (scripts/staged.lua). */
 export const stageSlice = 2000
 
 /** How long staged pets outlive a replica that stopped half way through writing them, ms. */
@@ -250,7 +250,7 @@ export class RedisSession implements SessionState {
   }
 
   /**
-   * Many pets written in slices (scripts-staged.ts): the budget reserved first, each slice one
+   * Many pets written in slices (scripts/staged.lua): the budget reserved first, each slice one
    * bounded script run (awaited, so each leaves in a batch of its own and other calls run between
    * them), then one switch; `rulesCost` '': the rules kept, as they are charged; `last`: the
    * commit's last arguments (the largest id, or '' and the world without its pets). A refusal or a
@@ -404,7 +404,7 @@ export class RedisSession implements SessionState {
 
   /**
    * The count leaves with the request's journal entry (one call:
-   * recordNotedScript), or just before this session's next call if one comes
+   * psRecordNoted in journal.lua), or just before this session's next call if one comes
    * first, so that calls keep their order. Every request that counts one is
    * recorded (the journal stage leads each operation's chain, errors and
    * resets included), so the count always leaves, once.
@@ -453,7 +453,7 @@ export class RedisSession implements SessionState {
     const size = this.#ctx.start.journalSize
     const stored = entry as JournalRecord
     const note = this.#note
-    // The entry's bytes are charged to the journal's share in the script that keeps it (luaRecord).
+    // The entry's bytes are charged to the journal's share in the script that keeps it (journal.lua record).
     const args = [
       this.#base,
       encodeEntry(entry),

@@ -39,7 +39,7 @@ export interface RedisStoreOptions {
   fleet?: { options: FleetOptions; reconfigure: boolean }
 }
 
-/** The selecting script's arguments for a read named ahead (see sessionScript). */
+/** The selecting script's arguments for a read named ahead (see psSession in scripts/sessions.lua). */
 const aheadArgs = (readAhead: ReadAhead | undefined): (string | number)[] => {
   if (readAhead === undefined) return []
   if ('getPet' in readAhead) return ['pet', readAhead.getPet]
@@ -195,7 +195,7 @@ export class RedisSessionStore implements SessionStore {
     }, failed)
   }
 
-  /** A selecting script's answer when there is no session to use (see sessionScript). */
+  /** A selecting script's answer when there is no session to use (see psSession in scripts/sessions.lua). */
   #outcome(name: string, text: string): SessionOutcome<RedisSession> {
     const [, kind, detail, droppedNow] = text.split('\u0001')
     if (kind === 'full') return { outcome: 'full', sessions: Number(detail), max: this.#maxSessions }
