@@ -12,8 +12,14 @@ export type Reply = string | number | null | Reply[]
 /** One argument, or many as one list (a state load's 300,000: spread as arguments, they overflow the stack). */
 export type ScriptArg = string | number | readonly (string | number)[]
 
-/** Runs one script by name, with its ARGV (no KEYS: see lua-program.ts); lists are flattened in place. */
-export type RunScript = (name: ScriptName, ...args: ScriptArg[]) => Promise<Reply>
+/**
+ * Runs one script by name, with its ARGV (no KEYS: see lua-program.ts); lists are flattened in place.
+ * `beforeSend(hook)`: the hook runs once, just before the turn's batch leaves, and may add calls to
+ * it (what a replica gathers over a turn, coverage counts, leaves as one call: coverage-batch.ts).
+ */
+export type RunScript = ((name: ScriptName, ...args: ScriptArg[]) => Promise<Reply>) & {
+  beforeSend(hook: () => void): void
+}
 
 /** Most calls in one batch: beyond, the batch leaves and the next one starts. */
 const maxBatchCalls = 256
@@ -42,7 +48,20 @@ export const defineScripts = (client: Redis): RunScript => {
   client.defineCommand('psBatch', { numberOfKeys: 0, lua: batchScript })
   const send = client as unknown as { psBatch(argv: (string | number)[]): Promise<Reply[]> }
   let queue: Call[] = []
+  let hooks: (() => void)[] = []
+  let scheduled = false
+  const schedule = () => {
+    if (scheduled) return
+    scheduled = true
+    setImmediate(flush)
+  }
   const flush = () => {
+    scheduled = false
+    while (hooks.length > 0) {
+      const now = hooks
+      hooks = []
+      for (const hook of now) hook()
+    }
     const calls = queue
     queue = []
     if (calls.length === 0) return
@@ -64,15 +83,21 @@ export const defineScripts = (client: Redis): RunScript => {
       },
     )
   }
-  return (name, ...list) =>
+  const run = (name: ScriptName, ...list: ScriptArg[]) =>
     new Promise<Reply>((resolve, reject) => {
       const args: (string | number)[] = []
       for (const arg of list) {
         if (typeof arg === 'object') for (const item of arg) args.push(item)
         else args.push(arg)
       }
-      if (queue.length === 0) setImmediate(flush)
+      schedule()
       queue.push({ name, args, resolve, reject })
       if (queue.length >= maxBatchCalls) flush()
     })
+  return Object.assign(run, {
+    beforeSend(hook: () => void) {
+      hooks.push(hook)
+      schedule()
+    },
+  })
 }

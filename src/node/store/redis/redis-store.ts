@@ -20,6 +20,7 @@ import {
 } from '../../../core/sessions/lifecycle.js'
 import type { Tombstone } from '../../../core/sessions/tombstones.js'
 import { KnownInteractions } from './known-interactions.js'
+import { CoverageBatch } from './coverage-batch.js'
 
 /** A tombstone as the scripts write it: `at,reason,ttl seconds`. */
 const parseTombstone = (name: string, text: string): Tombstone => {
@@ -137,7 +138,7 @@ export class RedisSessionStore implements SessionStore {
       failed,
       subscribe: (channel, base, listener) => this.#events.subscribe(channel, base, listener),
       endSubscriptions: (channel) => this.#events.end(channel),
-      knownInteractions: new KnownInteractions(),
+      coverage: new CoverageBatch(this.#run, new KnownInteractions()),
     }
     this.#world = world
     this.#ttlMs = start.sessions?.ttlMs ?? defaultSessionTtlSeconds * 1000
