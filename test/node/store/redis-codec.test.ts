@@ -24,6 +24,16 @@ describe('journal entries as the Redis store keeps them (the answer body after a
     expect(decodeEntry(stored(3, entry))).toEqual({ id: 3, ...entry })
   })
 
+  it("as kept in a session's list, its cost and a comma in front, it decodes the same", () => {
+    const entry = {
+      ...base,
+      status: 0,
+      response: { status: 200, headers: {}, body: { text: 'a,b\u0000c', json: false } },
+    }
+    expect(decodeEntry(`417,${stored(3, entry)}`)).toEqual({ id: 3, ...entry })
+    expect(decodeEntry(`417,${stored(3, entry)}`)).toEqual(decodeEntry(stored(3, entry)))
+  })
+
   it('any entry, whatever its bodies hold (NULs, quotes, unpaired surrogates, cut texts), decodes to itself, keys in order', () => {
     const text = fc.string({ unit: 'binary', maxLength: 200 })
     fc.assert(

@@ -35,8 +35,12 @@ const entryAfterId = (entry: object): string => {
   return comma === -1 ? '}' : json.slice(comma)
 }
 
-/** A stored journal entry, as recorded. */
-export const decodeEntry = (stored: string): JournalRecord => {
+/**
+ * A stored journal entry, as recorded: as published (`{"id":N…`), or as kept in a session's list,
+ * its cost and a comma in front (scripts/journal.lua; an entry kept before layout 4 has none).
+ */
+export const decodeEntry = (kept: string): JournalRecord => {
+  const stored = kept.charCodeAt(0) === 123 ? kept : kept.slice(kept.indexOf(',') + 1)
   const at = stored.indexOf(bodySeparator)
   if (at === -1) return JSON.parse(stored) as JournalRecord
   const entry = JSON.parse(stored.slice(0, at)) as JournalRecord

@@ -1,30 +1,46 @@
 -- The journal's share of the budget on the shared state (issue 29): every kept entry of every
 -- session of the prefix is charged its bytes (journal.ts recordBytes, reckoned by the caller) in
 -- `<prefix>:mem` (`journal`), and listed in the sorted set `<prefix>:jz` in the order it was
--- charged (score: `<prefix>:mem` `jseq`; member: `cost,id,session`); a session's list `jc` holds
--- its entries' costs in the order of `j` (newest first). Entries of a session are kept with
+-- charged (score: `<prefix>:mem` `jseq`; member: `cost,id,session`). A session's list `j` holds its
+-- entries newest first, each as its cost, a comma, then its JSON (layout 4: the ring's oldest and
+-- its cost leave in one RPOP); entries kept before (layout 3) are the JSON alone, their costs in
+-- `jc` in the same order, taken from there as they leave. Entries of a session are kept with
 -- consecutive ids (the newest is `jn`), and only its oldest ever leaves alone (its ring is full,
 -- or the share drops it), so that the oldest member of `jz` is its session's oldest entry.
--- Needs luaFormat and luaKeep.
 local function journalName(P, b) return string.sub(b, #P + 4, -2) end
+-- The cost of a stored entry that leaves the list `j` of the session b: in front of it, or (kept
+-- before layout 4) the oldest in `jc`; nil for one kept before costs were (dropped uncharged).
+local function leavingCost(b, stored)
+  local c = string.match(stored, '^(%d+),')
+  if c then return c end
+  return redis.call('RPOP', b .. 'jc') or nil
+end
 -- Gives back every entry of a session (cleared, reset, dropped) and empties its journal; its ids go on.
 local function journalRelease(P, b)
-  local costs = redis.call('LRANGE', b .. 'jc', 0, -1)
-  if #costs > 0 then
+  local entries = redis.call('LRANGE', b .. 'j', 0, -1)
+  if #entries > 0 then
+    local legacy = redis.call('LRANGE', b .. 'jc', 0, -1)
     local newest = tonumber(redis.call('GET', b .. 'jn') or '0')
     local name = journalName(P, b)
-    local total = 0
-    for k, c in ipairs(costs) do
-      redis.call('ZREM', P .. ':jz', c .. ',' .. fmt(newest - k + 1) .. ',' .. name)
-      total = total + tonumber(c)
+    local total, l = 0, 0
+    for k, stored in ipairs(entries) do
+      local c = string.match(stored, '^(%d+),')
+      if not c then
+        l = l + 1
+        c = legacy[l]
+      end
+      if c then
+        redis.call('ZREM', P .. ':jz', c .. ',' .. fmt(newest - k + 1) .. ',' .. name)
+        total = total + tonumber(c)
+      end
     end
     redis.call('HINCRBY', P .. ':mem', 'journal', -total)
   end
   redis.call('UNLINK', b .. 'j', b .. 'jc')
 end
--- Counts an entry dropped to make room (the journal's drop count, as in memory).
-local function journalDropped(b)
-  if redis.call('INCR', b .. 'jd') == 1 then keep(b, 'jd') end
+-- Counts entries dropped to make room (the journal's drop count, as in memory).
+local function journalDropped(b, n)
+  if redis.call('INCRBY', b .. 'jd', n or 1) == (n or 1) then keep(b, 'jd') end
 end
 -- Drops the oldest entries of any session of the prefix until the share holds used bytes, keeping
 -- the entry just charged (member) even alone beyond it, as in memory. Answers what is then used.
@@ -38,8 +54,7 @@ local function journalMakeRoom(P, used, share, member)
     local n = redis.call('LLEN', ob .. 'j')
     -- Its session's oldest entry (unless its keys expired with it): dropped, and counted.
     if n > 0 and tonumber(redis.call('GET', ob .. 'jn') or '0') - n + 1 == tonumber(id) then
-      redis.call('LTRIM', ob .. 'j', 0, -2)
-      redis.call('LTRIM', ob .. 'jc', 0, -2)
+      leavingCost(ob, redis.call('RPOP', ob .. 'j'))
       journalDropped(ob)
     end
     used = redis.call('HINCRBY', P .. ':mem', 'journal', -tonumber(c))
@@ -48,28 +63,38 @@ local function journalMakeRoom(P, used, share, member)
 end
 -- Keeps a new entry (id, json) of the session whose ring holds size (> 0) entries, charged cost
 -- (a decimal text) against the share (< 0: none): the ring's oldest goes when full, then the oldest
--- entries of any session while the share is passed.
+-- entries of any session while the share is passed. A full ring (the steady state) costs one RPOP
+-- and one HINCRBY for what leaves and what comes.
 local function journalKeep(P, b, id, json, size, cost, share)
-  local length = redis.call('LPUSH', b .. 'j', json)
+  local length = redis.call('LPUSH', b .. 'j', cost .. ',' .. json)
   if length == 1 then keep(b, 'j') end
   local name = journalName(P, b)
   local member = cost .. ',' .. fmt(id) .. ',' .. name
   redis.call('ZADD', P .. ':jz', redis.call('HINCRBY', P .. ':mem', 'jseq', 1), member)
-  if redis.call('LPUSH', b .. 'jc', cost) == 1 then keep(b, 'jc') end
-  local used = redis.call('HINCRBY', P .. ':mem', 'journal', tonumber(cost))
+  local change = tonumber(cost)
   if length > size then
-    -- The ring's oldest (ids are consecutive): their charges go back.
-    local costs = redis.call('LRANGE', b .. 'jc', size, -1)
-    for k, c in ipairs(costs) do
-      redis.call('ZREM', P .. ':jz', c .. ',' .. fmt(id - size - k + 1) .. ',' .. name)
-      used = redis.call('HINCRBY', P .. ':mem', 'journal', -tonumber(c))
-      journalDropped(b)
+    -- The ring's oldest (ids are consecutive), oldest first: their charges go back.
+    local leaving
+    if length == size + 1 then
+      leaving = { redis.call('RPOP', b .. 'j') }
+    else
+      -- A ring made smaller (--journal-size): all it held beyond the size.
+      local newestFirst = redis.call('LRANGE', b .. 'j', size, -1)
+      redis.call('LTRIM', b .. 'j', 0, size - 1)
+      leaving = {}
+      for k = #newestFirst, 1, -1 do leaving[#leaving + 1] = newestFirst[k] end
     end
-    -- Entries kept before their costs were (an older version): dropped, uncharged.
-    for _ = #costs + 1, length - size do journalDropped(b) end
-    redis.call('LTRIM', b .. 'j', 0, size - 1)
-    redis.call('LTRIM', b .. 'jc', 0, size - 1)
+    local oldest = id - length + 1
+    for k, stored in ipairs(leaving) do
+      local c = leavingCost(b, stored)
+      if c then
+        redis.call('ZREM', P .. ':jz', c .. ',' .. fmt(oldest + k - 1) .. ',' .. name)
+        change = change - tonumber(c)
+      end
+    end
+    journalDropped(b, #leaving)
   end
+  local used = redis.call('HINCRBY', P .. ':mem', 'journal', change)
   if share >= 0 then journalMakeRoom(P, used, share, member) end
 end
 
