@@ -92,8 +92,10 @@ S.psSession = function(ARGV)
     return meta
   end
   local now = nowMs()
-  local used = redis.call('ZSCORE', reg, name)
   local latest = redis.call('ZRANGE', reg, -1, -1, 'WITHSCORES')
+  -- The session most recently used (under load, most requests) has its score there already.
+  local used
+  if latest[1] == name then used = latest[2] else used = redis.call('ZSCORE', reg, name) end
   -- Marks the session most recently used: now, or just after the latest one used in the same ms.
   local function touch()
     local at = now
