@@ -39,7 +39,7 @@ const appOn = async (prefix: string, options: Parameters<typeof prepareMock>[0] 
 const commandsDuring = async (work: () => unknown): Promise<number> => {
   const stats = client()
   const calls = async () =>
-    [...(await stats.info('commandstats')).matchAll(/^cmdstat_(evalsha|eval):calls=(\d+)/gm)]
+    [...(await stats.info('commandstats')).matchAll(/^cmdstat_(evalsha|eval|fcall):calls=(\d+)/gm)]
       .map((m) => Number(m[2]))
       .reduce((a, b) => a + b, 0)
   const before = await calls()

