@@ -122,3 +122,13 @@ describe("coverage on Redis: an interaction's seed is sent until the replica has
     ])
   })
 })
+
+describe('the interactions a replica saw kept on Redis (known-interactions.ts)', () => {
+  it('keeps at most its cap of ids: emptied whole when full', () => {
+    const known = new KnownInteractions(3)
+    for (const id of ['a', 'b', 'c']) known.add(id)
+    expect(['a', 'b', 'c'].map((id) => known.has(id))).toEqual([true, true, true])
+    known.add('d')
+    expect(['a', 'b', 'c', 'd'].map((id) => known.has(id))).toEqual([false, false, false, true])
+  })
+})
