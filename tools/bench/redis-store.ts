@@ -6,8 +6,11 @@ import { startRedis } from '../../test/helpers/redis-server.js'
 import { type LoadResult, type LoadSpec, runLoad, standardLoads } from './load.js'
 import { startServer } from './server-process.js'
 
-/** The budgets of issue 22, as ratios to the memory store measured in the same run. */
-export const redisBudget = { listGet: 0.4, create: 0.3, p99Ms: 10, cpuUsec: 10 }
+/**
+ * The budgets, as ratios to the memory store measured in the same run: issue 22's 40 % (the list by
+ * status), issue 38's 45 % for list, get and create, and its 10 µs of Redis per request.
+ */
+export const redisBudget = { listGet: 0.45, soldList: 0.4, create: 0.45, p99Ms: 10, cpuUsec: 10 }
 
 /** What Redis spent, from INFO commandstats and INFO cpu. */
 interface RedisCpu {
@@ -152,7 +155,12 @@ export const redisStore = async (row: Row, seconds: number, rounds: number): Pro
       const bad = pairs.reduce((sum, p) => sum + p.redis.non2xx + p.redis.errors, 0)
       const ours = [...pairs].sort((a, b) => a.redis.rps - b.redis.rps)[Math.floor(pairs.length / 2)]!.redis
       const base = [...pairs].sort((a, b) => a.memory.rps - b.memory.rps)[Math.floor(pairs.length / 2)]!.memory
-      const min = load.name === 'POST /v1/pets' ? redisBudget.create : redisBudget.listGet
+      const min =
+        load.name === 'POST /v1/pets'
+          ? redisBudget.create
+          : load.name.includes('status=')
+            ? redisBudget.soldList
+            : redisBudget.listGet
       row('redis store', `memory: ${load.name}`, loadText(base))
       row(
         'redis store',
