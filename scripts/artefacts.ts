@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { Ajv } from 'ajv'
 import { openapiTypes } from 'petstore-mock-openapi-typescript'
@@ -30,6 +30,7 @@ export const generatedPaths = {
   adminDocument: 'src/generated/admin-document.ts',
   adminQuery: 'src/generated/admin-query.ts',
   adminTypes: 'src/generated/admin-types.ts',
+  redisScripts: 'src/generated/redis-scripts.ts',
 } as const
 
 const header = (sources: string) =>
@@ -167,6 +168,27 @@ const adminQueryModule = (): string =>
 const adminTypesModule = async (): Promise<string> =>
   `${header('admin-openapi.yaml by openapi-typescript')}${await openapiTypes(read('admin-openapi.yaml'), { arrayLength: true })}`
 
+/** The Redis store's Lua, one file per feature (src/node/store/redis/scripts/), as texts by file name. */
+const redisScriptsModule = (): string => {
+  const folder = 'src/node/store/redis/scripts/'
+  const names = readdirSync(new URL(folder, root))
+    .filter((file) => file.endsWith('.lua'))
+    .sort()
+  const texts = names.map((file) => read(folder + file))
+  const scriptNames = texts.flatMap((text) => [...text.matchAll(/^S\.(\w+) = function/gm)].map((m) => m[1]))
+  return [
+    header(`${folder}*.lua`),
+    '/** The scripts the files define (`S.<name> = function(ARGV)`), in file order. */',
+    `export const redisScriptNames = ${JSON.stringify(scriptNames)} as const`,
+    '',
+    '/** Each Lua file of the Redis store by its name without `.lua`; commands.ts puts them in order. */',
+    'export const redisScripts: Readonly<Record<string, string>> = {',
+    ...names.map((file, k) => `  ${JSON.stringify(file.slice(0, -4))}: ${JSON.stringify(texts[k])},`),
+    '}',
+    '',
+  ].join('\n')
+}
+
 /** What each generated file must contain, from the sources as they are now. */
 export const generatedFiles = async (): Promise<Record<string, string>> => ({
   [generatedPaths.contract]: contractModule(),
@@ -177,4 +199,5 @@ export const generatedFiles = async (): Promise<Record<string, string>> => ({
   [generatedPaths.adminDocument]: adminDocumentModule(),
   [generatedPaths.adminQuery]: adminQueryModule(),
   [generatedPaths.adminTypes]: await adminTypesModule(),
+  [generatedPaths.redisScripts]: redisScriptsModule(),
 })

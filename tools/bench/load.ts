@@ -13,6 +13,8 @@ export interface LoadResult {
   p99: number
   non2xx: number
   errors: number
+  /** Requests answered in the run (autocannon's total). */
+  total: number
 }
 
 const auth = { Authorization: 'Bearer bench-token' }
@@ -56,5 +58,6 @@ export const runLoad = async (
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    total: result.requests.total,
   }
 }

@@ -40,7 +40,7 @@ const appOn = async (prefix: string, options: Parameters<typeof prepareMock>[0] 
 const commandsDuring = async (work: () => unknown): Promise<number> => {
   const stats = client()
   const calls = async () =>
-    [...(await stats.info('commandstats')).matchAll(/^cmdstat_(evalsha|eval):calls=(\d+)/gm)]
+    [...(await stats.info('commandstats')).matchAll(/^cmdstat_(evalsha|eval|fcall):calls=(\d+)/gm)]
       .map((m) => Number(m[2]))
       .reduce((a, b) => a + b, 0)
   const before = await calls()
@@ -69,6 +69,38 @@ describe('the Redis store sends the script calls of one turn as one command', ()
       value: '[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1}]',
     })
     expect(answers[3]).toEqual({ status: 'fulfilled', value: null })
+  })
+
+  it('runs as a Redis function (FCALL), and as the script where Redis refuses a function before it runs', async () => {
+    const admin = client()
+    const run = defineScripts(client())
+    const base = 'fn:s:default:'
+    const pet = '{"id":1,"name":"a","categoryId":1}'
+    await admin.zadd(`${base}i`, 1, pet)
+    await admin.hset(`${base}m`, 'nextId', '2')
+    const calls = async () => {
+      const stats = await admin.info('commandstats')
+      const count = (name: string) => Number(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0)
+      return { fcall: count('fcall'), scripts: count('evalsha') + count('eval') }
+    }
+    const before = await calls()
+    expect(await run('psGetPet', base, 1)).toBe(pet)
+    expect(await calls()).toEqual({ fcall: before.fcall + 1, scripts: before.scripts })
+    // No replica while one is required: Redis refuses a function that may write before it runs (NOREPLICAS);
+    // the batch goes again as the script, whose read answers and whose write alone is refused.
+    await admin.config('SET', 'min-replicas-to-write', '1')
+    try {
+      const [read, write] = await Promise.allSettled([
+        run('psGetPet', base, 1),
+        run('psCreatePet', base, 10, '"name":"b","categoryId":1}', '', 'fn', 100, -1),
+      ])
+      expect(read).toEqual({ status: 'fulfilled', value: pet })
+      expect(write.status).toBe('rejected')
+      expect(String((write as PromiseRejectedResult).reason)).toMatch(/NOREPLICAS/)
+    } finally {
+      await admin.config('SET', 'min-replicas-to-write', '0')
+    }
+    expect(await run('psCreatePet', base, 10, '"name":"b","categoryId":1}', '', 'fn', 100, -1)).toBe('2')
   })
 
   it('40 requests at once take far fewer commands than their 120 script calls, with every answer right', async () => {

@@ -121,6 +121,32 @@ describe("the journal's share on Redis (--max-memory 1: 256 KiB for the journal)
     for (let i = 0; i < 10; i++) await memory.request('/v1/pets?limit=1', { headers: api('ring') })
     expect((await memoryOf(memory)).journal).toEqual({ shareBytes: 256 * 1024, usedBytes, entries: 3 })
   })
+
+  it('entries kept under layout 3 (the JSON alone, costs in jc) leave with their costs, and a clear gives them back', async () => {
+    const { apps, prefix } = await replicas({ maxMemory: 1, journalSize: 3 })
+    const base = `${prefix}:s:old:`
+    const asLayout3 = async () => {
+      const kept = await client.lrange(`${base}j`, 0, -1)
+      await client.del(`${base}j`, `${base}jc`)
+      await client.rpush(`${base}j`, ...kept.map((entry) => entry.slice(entry.indexOf(',') + 1)))
+      await client.rpush(`${base}jc`, ...kept.map((entry) => entry.slice(0, entry.indexOf(','))))
+    }
+    const memory = createApp({ maxMemory: 1, journalSize: 3 })
+    for (let i = 0; i < 8; i++) {
+      if (i === 3) await asLayout3()
+      for (const app of [apps[i % 2]!, memory]) await app.request('/v1/pets?limit=1', { headers: api('old') })
+    }
+    const journal = await journalOf(apps[0]!, 'old')
+    expect(journal.requests.map((entry) => entry.id)).toEqual([8, 7, 6])
+    expect(journal.dropped).toBe(5)
+    expect(await client.exists(`${base}jc`)).toBe(0)
+    expect((await memoryOf(apps[0]!)).journal).toEqual((await memoryOf(memory)).journal)
+    await asLayout3()
+    expect((await apps[1]!.request('/__admin/requests', { method: 'DELETE', headers: inSession('old') })).status).toBe(
+      204,
+    )
+    expect((await memoryOf(apps[0]!)).journal).toMatchObject({ usedBytes: 0, entries: 0 })
+  })
 })
 
 describe('rate-limit windows and deprecation records on Redis', () => {

@@ -14,7 +14,7 @@ const base: Omit<JournalRecord, 'id'> = {
   headers: ['Authorization', 'Bearer …'],
 }
 
-/** As recordScript stores it: `{"id":N` then the encoded tail. */
+/** As psRecord stores it: `{"id":N` then the encoded tail. */
 const stored = (id: number, entry: Omit<JournalRecord, 'id'>) => `{"id":${id}${encodeEntry(entry)}`
 
 describe('journal entries as the Redis store keeps them (the answer body after a NUL, unescaped)', () => {
@@ -22,6 +22,16 @@ describe('journal entries as the Redis store keeps them (the answer body after a
     const entry = { ...base, status: 0 }
     expect(stored(3, entry)).toBe(JSON.stringify({ id: 3, ...entry }))
     expect(decodeEntry(stored(3, entry))).toEqual({ id: 3, ...entry })
+  })
+
+  it("as kept in a session's list, its cost and a comma in front, it decodes the same", () => {
+    const entry = {
+      ...base,
+      status: 0,
+      response: { status: 200, headers: {}, body: { text: 'a,b\u0000c', json: false } },
+    }
+    expect(decodeEntry(`417,${stored(3, entry)}`)).toEqual({ id: 3, ...entry })
+    expect(decodeEntry(`417,${stored(3, entry)}`)).toEqual(decodeEntry(stored(3, entry)))
   })
 
   it('any entry, whatever its bodies hold (NULs, quotes, unpaired surrogates, cut texts), decodes to itself, keys in order', () => {

@@ -16,7 +16,7 @@ import { whenFacts } from '../../../core/faults/rule-match.js'
 const bodySeparator = '\u0000'
 
 /**
- * A journal entry as recordScript stores it after `{"id":N` (see
+ * A journal entry as psRecord (scripts/journal.lua) stores it after `{"id":N` (see
  * {@link decodeEntry}); `entry` itself is left as it is.
  */
 export const encodeEntry = (entry: Omit<JournalRecord, 'id'>): string => {
@@ -35,8 +35,12 @@ const entryAfterId = (entry: object): string => {
   return comma === -1 ? '}' : json.slice(comma)
 }
 
-/** A stored journal entry, as recorded. */
-export const decodeEntry = (stored: string): JournalRecord => {
+/**
+ * A stored journal entry, as recorded: as published (`{"id":N…`), or as kept in a session's list,
+ * its cost and a comma in front (scripts/journal.lua; an entry kept before layout 4 has none).
+ */
+export const decodeEntry = (kept: string): JournalRecord => {
+  const stored = kept.charCodeAt(0) === 123 ? kept : kept.slice(kept.indexOf(',') + 1)
   const at = stored.indexOf(bodySeparator)
   if (at === -1) return JSON.parse(stored) as JournalRecord
   const entry = JSON.parse(stored.slice(0, at)) as JournalRecord
@@ -118,7 +122,7 @@ export const decodeRandom = (text: string): RandomState => text.split(',').map(N
 
 /**
  * A world, its clock and rate limit as the scripts' writeWorld takes it (JSON, decoded by cjson);
- * `withPets` false: without its pets (a load whose pets are written in slices: scripts-staged.ts).
+ * `withPets` false: without its pets (a load whose pets are written in slices: scripts/staged.lua).
  */
 export const encodeWorld = (
   world: World,
@@ -155,7 +159,7 @@ export const encodeWorld = (
 }
 
 /**
- * A refusal of the memory budget as the scripts answer it (lua-common.ts luaBudget):
+ * A refusal of the memory budget as the scripts answer it (scripts/budget.lua):
  * `!part,needed,free,pets,rules,sessions,deprecations,rateLimits`; undefined for any other reply.
  */
 export const refusalOf = (reply: unknown, budgetBytes: number): StorageRefusal | undefined => {

@@ -17,10 +17,12 @@ import type { Redis } from 'ioredis'
 
 /**
  * The layout this code reads and writes: 2 = the registry scored by last use in ms, tombstones, key
- * TTLs; 3 = the memory budget's counts (`<prefix>:mem`, `<prefix>:jz`, each entry's cost in `jc`).
- * From 2 nothing is converted: entries kept before their costs were are dropped uncharged.
+ * TTLs; 3 = the memory budget's counts (`<prefix>:mem`, `<prefix>:jz`, each entry's cost in `jc`);
+ * 4 = each journal entry kept with its cost in front (`cost,{"id":…`), `jc` no longer written.
+ * From 2 nothing is converted: entries kept before their costs were are dropped uncharged; from 3
+ * neither: the costs of entries kept before are taken from `jc` as they leave (scripts/journal.lua).
  */
-export const storeSchemaVersion = 3
+export const storeSchemaVersion = 4
 
 /** What shapes a replica's data: the options every replica of a fleet must share. */
 export type FleetOptions = Record<string, string | number | boolean | null>

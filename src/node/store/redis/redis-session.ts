@@ -46,14 +46,14 @@ import {
   ruleMatch,
 } from './codec.js'
 import type { CoverageCounts } from '../../../core/coverage/coverage-slice.js'
-import { type InteractionNote, type KeptInteractions, maxInteractions } from '../../../core/pact/pact-seed.js'
+import type { InteractionNote, KeptInteractions } from '../../../core/pact/pact-seed.js'
 import type { Reply, RunScript, ScriptArg } from './commands.js'
 import { petBytes, petsBytes, rateLimitKeyBytes, ruleBytes } from '../../../core/budget/costs.js'
 import { recordBytes } from '../../../core/journal/journal.js'
 import { randomUUID } from 'node:crypto'
 import type { StorageRefusal } from '../../../core/budget/storage-refusal.js'
 import { deprecationReport } from './deprecation-report.js'
-import type { KnownInteractions } from './known-interactions.js'
+import type { CoverageBatch } from './coverage-batch.js'
 
 /** What a request reads of its session up front, in the same script that selects it. */
 export interface SessionMeta {
@@ -88,7 +88,7 @@ export interface AheadRead {
   reply: Reply
 }
 
-/** Most pets written by one script run: a larger write goes in slices (scripts-staged.ts). */
+/** Most pets written by one script run: a larger write goes in slices (scripts/staged.lua). */
 export const stageSlice = 2000
 
 /** How long staged pets outlive a replica that stopped half way through writing them, ms. */
@@ -126,8 +126,8 @@ export interface SessionContext {
   failed: (error: unknown) => never
   subscribe(channel: string, base: string, listener: JournalListener): () => void
   endSubscriptions(channel: string): void
-  /** The interactions this replica saw kept: their seeds are not sent again. */
-  knownInteractions: KnownInteractions
+  /** Coverage counted over a turn, sent with the turn's batch (coverage-batch.ts). */
+  coverage: CoverageBatch
 }
 
 /**
@@ -250,7 +250,7 @@ export class RedisSession implements SessionState {
   }
 
   /**
-   * Many pets written in slices (scripts-staged.ts): the budget reserved first, each slice one
+   * Many pets written in slices (scripts/staged.lua): the budget reserved first, each slice one
    * bounded script run (awaited, so each leaves in a batch of its own and other calls run between
    * them), then one switch; `rulesCost` '': the rules kept, as they are charged; `last`: the
    * commit's last arguments (the largest id, or '' and the world without its pets). A refusal or a
@@ -404,7 +404,7 @@ export class RedisSession implements SessionState {
 
   /**
    * The count leaves with the request's journal entry (one call:
-   * recordNotedScript), or just before this session's next call if one comes
+   * psRecordNoted in journal.lua), or just before this session's next call if one comes
    * first, so that calls keep their order. Every request that counts one is
    * recorded (the journal stage leads each operation's chain, errors and
    * resets included), so the count always leaves, once.
@@ -453,7 +453,7 @@ export class RedisSession implements SessionState {
     const size = this.#ctx.start.journalSize
     const stored = entry as JournalRecord
     const note = this.#note
-    // The entry's bytes are charged to the journal's share in the script that keeps it (luaRecord).
+    // The entry's bytes are charged to the journal's share in the script that keeps it (journal.lua record).
     const args = [
       this.#base,
       encodeEntry(entry),
@@ -507,33 +507,13 @@ export class RedisSession implements SessionState {
   }
 
   /**
-   * One script call, made before the journal stage records the request: it
-   * leaves in the same batch as the entry (commands.ts), which the answer
-   * waits for. Not through #run: a deprecated call's count still leaves with
-   * the entry. A failure is the entry's to report (503).
+   * Counted in the replica and sent, added up with the other requests of the
+   * turn, in the batch that carries their journal entries, which the answers
+   * wait for (coverage-batch.ts). Not through #run: a deprecated call's count
+   * still leaves with the entry. A failure is the entry's to report (503).
    */
   countCoverage(counters: readonly string[], interaction?: InteractionNote): void {
-    const args: (string | number)[] = [this.#base, counters.length, ...counters]
-    if (interaction === undefined) {
-      this.#ctx.run('psCountCoverage', ...args).then(undefined, ignore)
-      return
-    }
-    const kept = this.#ctx.knownInteractions
-    const id = this.#base + interaction.key
-    // A seed only for an interaction this replica has not seen kept (known-interactions.ts).
-    args.push(interaction.key, kept.has(id) ? '' : JSON.stringify(interaction.seed()), maxInteractions)
-    this.#ctx
-      .run('psCountCoverage', ...args)
-      .then((reply) => {
-        if (reply === 1) return kept.add(id)
-        kept.delete(id)
-        if (reply !== 2) return
-        const seed = JSON.stringify(interaction.seed())
-        return this.#ctx
-          .run('psCountCoverage', this.#base, 0, interaction.key, seed, maxInteractions)
-          .then((again) => (again === 1 ? kept.add(id) : undefined))
-      }, ignore)
-      .then(undefined, ignore)
+    this.#ctx.coverage.count(this.#base, counters, interaction)
   }
 
   coverageCounts(): Promise<CoverageCounts> {

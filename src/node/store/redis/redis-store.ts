@@ -20,6 +20,7 @@ import {
 } from '../../../core/sessions/lifecycle.js'
 import type { Tombstone } from '../../../core/sessions/tombstones.js'
 import { KnownInteractions } from './known-interactions.js'
+import { CoverageBatch } from './coverage-batch.js'
 
 /** A tombstone as the scripts write it: `at,reason,ttl seconds`. */
 const parseTombstone = (name: string, text: string): Tombstone => {
@@ -39,7 +40,7 @@ export interface RedisStoreOptions {
   fleet?: { options: FleetOptions; reconfigure: boolean }
 }
 
-/** The selecting script's arguments for a read named ahead (see sessionScript). */
+/** The selecting script's arguments for a read named ahead (see psSession in scripts/sessions.lua). */
 const aheadArgs = (readAhead: ReadAhead | undefined): (string | number)[] => {
   if (readAhead === undefined) return []
   if ('getPet' in readAhead) return ['pet', readAhead.getPet]
@@ -137,7 +138,7 @@ export class RedisSessionStore implements SessionStore {
       failed,
       subscribe: (channel, base, listener) => this.#events.subscribe(channel, base, listener),
       endSubscriptions: (channel) => this.#events.end(channel),
-      knownInteractions: new KnownInteractions(),
+      coverage: new CoverageBatch(this.#run, new KnownInteractions()),
     }
     this.#world = world
     this.#ttlMs = start.sessions?.ttlMs ?? defaultSessionTtlSeconds * 1000
@@ -195,7 +196,7 @@ export class RedisSessionStore implements SessionStore {
     }, failed)
   }
 
-  /** A selecting script's answer when there is no session to use (see sessionScript). */
+  /** A selecting script's answer when there is no session to use (see psSession in scripts/sessions.lua). */
   #outcome(name: string, text: string): SessionOutcome<RedisSession> {
     const [, kind, detail, droppedNow] = text.split('\u0001')
     if (kind === 'full') return { outcome: 'full', sessions: Number(detail), max: this.#maxSessions }

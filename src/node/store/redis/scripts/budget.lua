@@ -1,0 +1,98 @@
+-- The memory budget's state share on the shared state (issue 29), charged and released in the
+-- scripts that change what it counts, atomically with the change. `<prefix>:mem` holds what every
+-- session of the prefix is charged, by part (`pets`, `rules`, `sessions`, `deprecations`,
+-- `rateLimits`); a session's meta its own (`bp` pets, `br` rules, `bs` its own cost, `bd`
+-- deprecation records, `bw` rate-limit windows, `bx` pets' bytes reserved by a staged write in
+-- progress), so that a reset, a load or a drop gives back exactly what it held. The costs are the
+-- memory store's (src/core/budget/costs.ts), reckoned by the caller. `limit` < 0: no budget. A
+-- refusal is one text: `!part,needed,free,pets,rules,sessions,deprecations,rateLimits` (codec:
+-- refusalOf).
+local BUDGET_PARTS = { 'pets', 'rules', 'sessions', 'deprecations', 'rateLimits' }
+local function budgetUsed(P)
+  local got = redis.call('HMGET', P .. ':mem', unpack(BUDGET_PARTS))
+  local used = 0
+  for i = 1, #BUDGET_PARTS do
+    got[i] = tonumber(got[i] or '0')
+    used = used + got[i]
+  end
+  return used, got
+end
+local function budgetRefusal(part, needed, limit, used, got)
+  return string.format('!%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f', part, needed, math.max(0, limit - used), got[1], got[2], got[3], got[4], got[5])
+end
+-- Sets the session's charges (bp, br) to pets and rules bytes; or refuses a growth beyond limit, changing nothing.
+local function budgetResize(P, b, pets, rules, limit, part)
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+  local dp, dr = pets - tonumber(had[1] or '0'), rules - tonumber(had[2] or '0')
+  local grow = math.max(0, dp) + math.max(0, dr)
+  if grow > 0 and limit >= 0 then
+    local used, got = budgetUsed(P)
+    if used + dp + dr > limit then return budgetRefusal(part, grow, limit, used, got) end
+  end
+  redis.call('HSET', b .. 'm', 'bp', string.format('%.0f', pets), 'br', string.format('%.0f', rules))
+  if dp ~= 0 then redis.call('HINCRBY', P .. ':mem', 'pets', dp) end
+  if dr ~= 0 then redis.call('HINCRBY', P .. ':mem', 'rules', dr) end
+  return false
+end
+-- Adds bytes to one charge of the session (a create, a rule), or refuses.
+local function budgetGrow(P, b, part, bytes, limit)
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+  local pets, rules = tonumber(had[1] or '0'), tonumber(had[2] or '0')
+  if part == 'pets' then pets = pets + bytes else rules = rules + bytes end
+  return budgetResize(P, b, pets, rules, limit, part)
+end
+-- Counts bytes never refused (what answering a read keeps: a rate-limit window, a deprecation record)
+-- in the session's field and the shared part.
+local function budgetNote(P, b, part, field, bytes)
+  redis.call('HINCRBY', b .. 'm', field, bytes)
+  redis.call('HINCRBY', P .. ':mem', part, bytes)
+end
+-- Gives back what the session's field holds of a part (its windows reset, its report cleared).
+local function budgetRelease(P, b, part, field)
+  local had = tonumber(redis.call('HGET', b .. 'm', field) or '0')
+  if had ~= 0 then redis.call('HINCRBY', P .. ':mem', part, -had) end
+  redis.call('HDEL', b .. 'm', field)
+end
+-- Reserves what a staged write of pets and rules bytes would add (bx), or refuses as budgetResize
+-- would, changing nothing: nobody else can take the room while its slices are written. Answers
+-- false and the bytes reserved, or the refusal.
+local function budgetReserve(P, b, pets, rules, limit)
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+  local dp, dr = pets - tonumber(had[1] or '0'), rules - tonumber(had[2] or '0')
+  local grow = math.max(0, dp) + math.max(0, dr)
+  if grow > 0 and limit >= 0 then
+    local used, got = budgetUsed(P)
+    if used + dp + dr > limit then return budgetRefusal('pets', grow, limit, used, got), 0 end
+  end
+  local reserve = math.max(0, dp + dr)
+  if reserve > 0 then budgetNote(P, b, 'pets', 'bx', reserve) end
+  return false, reserve
+end
+-- Gives back a reservation (at most what the session still holds reserved: a drop gave it all back).
+local function budgetUnreserve(P, b, reserved)
+  local held = tonumber(redis.call('HGET', b .. 'm', 'bx') or '0')
+  local back = math.min(held, reserved)
+  if back > 0 then
+    redis.call('HINCRBY', P .. ':mem', 'pets', -back)
+    if held - back > 0 then redis.call('HSET', b .. 'm', 'bx', string.format('%.0f', held - back)) else redis.call('HDEL', b .. 'm', 'bx') end
+  end
+end
+-- Gives back everything a session held (dropped): its charges, its reservations and its own cost.
+local function budgetDrop(P, b, sessionBytes)
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br', 'bd', 'bw', 'bx', 'bs')
+  local parts = { 'pets', 'rules', 'deprecations', 'rateLimits', 'pets' }
+  for i = 1, 5 do
+    local bytes = tonumber(had[i] or '0')
+    if bytes ~= 0 then redis.call('HINCRBY', P .. ':mem', parts[i], -bytes) end
+  end
+  if had[6] then redis.call('HINCRBY', P .. ':mem', 'sessions', -sessionBytes) end
+end
+
+-- What the budget holds on this prefix (ARGV: prefix): pets, rules, sessions, deprecation records,
+-- rate-limit windows and journal bytes, and the number of journal entries.
+S.psMemory = function(ARGV)
+  local got = redis.call('HMGET', ARGV[1] .. ':mem', 'pets', 'rules', 'sessions', 'deprecations', 'rateLimits', 'journal')
+  for i = 1, 6 do got[i] = got[i] or '0' end
+  got[7] = tostring(redis.call('ZCARD', ARGV[1] .. ':jz'))
+  return got
+end

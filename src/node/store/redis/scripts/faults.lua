@@ -1,0 +1,127 @@
+-- A rule removed gives back its cost (ruleBytes), as far as the session was charged for rules.
+local function removeRule(b, id, P)
+  if redis.call('LREM', b .. 'f', 0, id) == 0 then return 0 end
+  redis.call('HDEL', b .. 'fj', id)
+  redis.call('HDEL', b .. 'fm', id)
+  redis.call('HDEL', b .. 'fr', id)
+  local name = redis.call('HGET', b .. 'fn', 'i:' .. id)
+  if name then redis.call('HDEL', b .. 'fn', 'i:' .. id, 'n:' .. name) end
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+  local rules = tonumber(had[2] or '0')
+  if rules > 0 then budgetResize(P, b, tonumber(had[1] or '0'), math.max(0, rules - RULE_BYTES), -1, 'rules') end
+  return 1
+end
+
+-- The first rule that applies (ARGV: base, operation, petId as sent, '1' when
+-- there is a petId, prefix, then the request's facts: see rule-match.ts): matched on
+-- operation and petId, then on every fact its `when` requires being among the
+-- request's, then a draw for a rule with a probability below 1, counted down
+-- and removed at zero, in one change. Answers { rule JSON, remaining or '' }, or nil.
+S.psTakeFault = function(ARGV)
+  local b, op, petId, hasPetId = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
+  local offered
+  local function offers(fact)
+    if not offered then
+      offered = {}
+      for i = 6, #ARGV do offered[ARGV[i]] = true end
+    end
+    return offered[fact] == true
+  end
+  for _, id in ipairs(redis.call('LRANGE', b .. 'f', 0, -1)) do
+    local rop, rpet, rprob, rwhen = string.match(redis.call('HGET', b .. 'fm', id), '^([^\n]*)\n([^\n]*)\n([^\n]*)\n?(.*)$')
+    local applies = rop == '' or rop == op
+    if applies and rpet ~= '' then applies = op == 'getPet' and hasPetId and petId == rpet end
+    if applies and rwhen ~= '' then
+      for fact in string.gmatch(rwhen, '[^\n]+') do
+        if not offers(fact) then
+          applies = false
+          break
+        end
+      end
+    end
+    if applies and rprob ~= '' then
+      local p = tonumber(rprob)
+      if p < 1 then
+        local r = rngLoad(b .. 'm')
+        applies = rngFloat(r) < p
+        rngSave(b .. 'm', r)
+      end
+    end
+    if applies then
+      local json = redis.call('HGET', b .. 'fj', id)
+      local remaining = ''
+      if redis.call('HEXISTS', b .. 'fr', id) == 1 then
+        local left = redis.call('HINCRBY', b .. 'fr', id, -1)
+        remaining = fmt(left)
+        if left <= 0 then removeRule(b, id, ARGV[5]) end
+      end
+      return { json, remaining }
+    end
+  end
+  return false
+end
+
+-- Adds a rule (ARGV: base, the JSON after `"id":N`, match line, times or '', most rules, prefix,
+-- the budget's state share or -1): its id, false at the cap, or a refusal of the budget (luaBudget).
+S.psAddFault = function(ARGV)
+  local b = ARGV[1]
+  if redis.call('LLEN', b .. 'f') >= tonumber(ARGV[5]) then return false end
+  local refused = budgetGrow(ARGV[6], b, 'rules', RULE_BYTES, tonumber(ARGV[7]))
+  if refused then return refused end
+  local id = redis.call('HGET', b .. 'm', 'nf')
+  redis.call('HSET', b .. 'm', 'nf', fmt(tonumber(id) + 1))
+  redis.call('RPUSH', b .. 'f', id)
+  redis.call('HSET', b .. 'fj', id, '{"id":' .. id .. ARGV[2])
+  redis.call('HSET', b .. 'fm', id, ARGV[3])
+  if ARGV[4] ~= '' then redis.call('HSET', b .. 'fr', id, ARGV[4]) end
+  return id
+end
+
+-- Sets the rule of a name (ARGV: base, name, the JSON after `"id":N`, match
+-- line, times or '', most rules, prefix, the budget's state share or -1):
+-- replaced in place (id and place kept, remaining restarted from times), else
+-- added under the next id. Answers { id, 1 when created else 0 }, false at the
+-- cap, or a refusal of the budget (luaBudget; a replace costs nothing more).
+-- One script, so that two replicas PUTting one name leave one rule.
+S.psPutFault = function(ARGV)
+  local b, name = ARGV[1], ARGV[2]
+  local id = redis.call('HGET', b .. 'fn', 'n:' .. name)
+  local created = 0
+  if not id then
+    if redis.call('LLEN', b .. 'f') >= tonumber(ARGV[6]) then return false end
+    local refused = budgetGrow(ARGV[7], b, 'rules', RULE_BYTES, tonumber(ARGV[8]))
+    if refused then return refused end
+    id = redis.call('HGET', b .. 'm', 'nf')
+    redis.call('HSET', b .. 'm', 'nf', fmt(tonumber(id) + 1))
+    redis.call('RPUSH', b .. 'f', id)
+    redis.call('HSET', b .. 'fn', 'n:' .. name, id, 'i:' .. id, name)
+    created = 1
+  end
+  redis.call('HSET', b .. 'fj', id, '{"id":' .. id .. ARGV[3])
+  redis.call('HSET', b .. 'fm', id, ARGV[4])
+  if ARGV[5] ~= '' then redis.call('HSET', b .. 'fr', id, ARGV[5]) else redis.call('HDEL', b .. 'fr', id) end
+  return { id, created }
+end
+
+-- Removes the rule of a name (ARGV: base, name, prefix): 1, or 0 when there is none.
+S.psRemoveNamedFault = function(ARGV)
+  local id = redis.call('HGET', ARGV[1] .. 'fn', 'n:' .. ARGV[2])
+  if not id then return 0 end
+  return removeRule(ARGV[1], id, ARGV[3])
+end
+
+-- The rules in creation order (ARGV: base): JSON, remaining or '' for each.
+S.psListFaults = function(ARGV)
+  local b = ARGV[1]
+  local out = {}
+  for _, id in ipairs(redis.call('LRANGE', b .. 'f', 0, -1)) do
+    out[#out + 1] = redis.call('HGET', b .. 'fj', id)
+    out[#out + 1] = redis.call('HGET', b .. 'fr', id) or ''
+  end
+  return out
+end
+
+-- Removes a rule (ARGV: base, id, prefix): 1, or 0 when there is none.
+S.psRemoveFault = function(ARGV)
+  return removeRule(ARGV[1], ARGV[2], ARGV[3])
+end

@@ -1,0 +1,134 @@
+-- The journal's share of the budget on the shared state (issue 29): every kept entry of every
+-- session of the prefix is charged its bytes (journal.ts recordBytes, reckoned by the caller) in
+-- `<prefix>:mem` (`journal`), and listed in the sorted set `<prefix>:jz` in the order it was
+-- charged (score: `<prefix>:mem` `jseq`; member: `cost,id,session`). A session's list `j` holds its
+-- entries newest first, each as its cost, a comma, then its JSON (layout 4: the ring's oldest and
+-- its cost leave in one RPOP); entries kept before (layout 3) are the JSON alone, their costs in
+-- `jc` in the same order, taken from there as they leave. Entries of a session are kept with
+-- consecutive ids (the newest is `jn`), and only its oldest ever leaves alone (its ring is full,
+-- or the share drops it), so that the oldest member of `jz` is its session's oldest entry.
+local function journalName(P, b) return string.sub(b, #P + 4, -2) end
+-- The cost of a stored entry that leaves the list `j` of the session b: in front of it, or (kept
+-- before layout 4) the oldest in `jc`; nil for one kept before costs were (dropped uncharged).
+local function leavingCost(b, stored)
+  local c = string.match(stored, '^(%d+),')
+  if c then return c end
+  return redis.call('RPOP', b .. 'jc') or nil
+end
+-- Gives back every entry of a session (cleared, reset, dropped) and empties its journal; its ids go on.
+local function journalRelease(P, b)
+  local entries = redis.call('LRANGE', b .. 'j', 0, -1)
+  if #entries > 0 then
+    local legacy = redis.call('LRANGE', b .. 'jc', 0, -1)
+    local newest = tonumber(redis.call('GET', b .. 'jn') or '0')
+    local name = journalName(P, b)
+    local total, l = 0, 0
+    for k, stored in ipairs(entries) do
+      local c = string.match(stored, '^(%d+),')
+      if not c then
+        l = l + 1
+        c = legacy[l]
+      end
+      if c then
+        redis.call('ZREM', P .. ':jz', c .. ',' .. fmt(newest - k + 1) .. ',' .. name)
+        total = total + tonumber(c)
+      end
+    end
+    redis.call('HINCRBY', P .. ':mem', 'journal', -total)
+  end
+  redis.call('UNLINK', b .. 'j', b .. 'jc')
+end
+-- Counts entries dropped to make room (the journal's drop count, as in memory).
+local function journalDropped(b, n)
+  if redis.call('INCRBY', b .. 'jd', n or 1) == (n or 1) then keep(b, 'jd') end
+end
+-- Drops the oldest entries of any session of the prefix until the share holds used bytes, keeping
+-- the entry just charged (member) even alone beyond it, as in memory. Answers what is then used.
+local function journalMakeRoom(P, used, share, member)
+  while used > share do
+    local oldest = redis.call('ZRANGE', P .. ':jz', 0, 0)[1]
+    if not oldest or oldest == member then break end
+    redis.call('ZREMRANGEBYRANK', P .. ':jz', 0, 0)
+    local c, id, name = string.match(oldest, '^(%d+),(%d+),(.*)$')
+    local ob = P .. ':s:' .. name .. ':'
+    local n = redis.call('LLEN', ob .. 'j')
+    -- Its session's oldest entry (unless its keys expired with it): dropped, and counted.
+    if n > 0 and tonumber(redis.call('GET', ob .. 'jn') or '0') - n + 1 == tonumber(id) then
+      leavingCost(ob, redis.call('RPOP', ob .. 'j'))
+      journalDropped(ob)
+    end
+    used = redis.call('HINCRBY', P .. ':mem', 'journal', -tonumber(c))
+  end
+  return used
+end
+-- Keeps a new entry (id, json) of the session whose ring holds size (> 0) entries, charged cost
+-- (a decimal text) against the share (< 0: none): the ring's oldest goes when full, then the oldest
+-- entries of any session while the share is passed. A full ring (the steady state) costs one RPOP
+-- and one HINCRBY for what leaves and what comes.
+local function journalKeep(P, b, id, json, size, cost, share)
+  local length = redis.call('LPUSH', b .. 'j', cost .. ',' .. json)
+  if length == 1 then keep(b, 'j') end
+  local name = journalName(P, b)
+  local member = cost .. ',' .. fmt(id) .. ',' .. name
+  redis.call('ZADD', P .. ':jz', redis.call('HINCRBY', P .. ':mem', 'jseq', 1), member)
+  local change = tonumber(cost)
+  if length > size then
+    -- The ring's oldest (ids are consecutive), oldest first: their charges go back.
+    local leaving
+    if length == size + 1 then
+      leaving = { redis.call('RPOP', b .. 'j') }
+    else
+      -- A ring made smaller (--journal-size): all it held beyond the size.
+      local newestFirst = redis.call('LRANGE', b .. 'j', size, -1)
+      redis.call('LTRIM', b .. 'j', 0, size - 1)
+      leaving = {}
+      for k = #newestFirst, 1, -1 do leaving[#leaving + 1] = newestFirst[k] end
+    end
+    local oldest = id - length + 1
+    for k, stored in ipairs(leaving) do
+      local c = leavingCost(b, stored)
+      if c then
+        redis.call('ZREM', P .. ':jz', c .. ',' .. fmt(oldest + k - 1) .. ',' .. name)
+        change = change - tonumber(c)
+      end
+    end
+    journalDropped(b, #leaving)
+  end
+  local used = redis.call('HINCRBY', P .. ':mem', 'journal', change)
+  if share >= 0 then journalMakeRoom(P, used, share, member) end
+end
+
+-- Recording a request: `record(b, tail, size, P, cost, share)` stores the entry
+-- (`{"id":N` then `tail`, the JSON after the id) under the next id, charged
+-- `cost` (journal.ts recordBytes) to the journal's share (`share` bytes, < 0:
+-- none) in the same change (luaJournal): the oldest beyond the size, then the
+-- oldest of any session beyond the share, are dropped (counted in `jd`). It is
+-- published to every replica's subscribers (`<prefix>:ev:<name>`); answers the id.
+-- The journal (request headers and bodies) never outlives its session: its keys take the session's TTL when made.
+local function record(b, tail, size, P, cost, share)
+  local id = redis.call('INCR', b .. 'jn')
+  if id == 1 then keep(b, 'jn') end
+  local json = '{"id":' .. id .. tail
+  if size > 0 then journalKeep(P, b, id, json, size, cost, share) else journalDropped(b) end
+  redis.call('PUBLISH', P .. ':ev:' .. journalName(P, b), json)
+  return id
+end
+
+-- Records a request (ARGV: base, the JSON after `"id":N`, journal size, prefix, its cost, the journal's share or -1): see luaRecord.
+S.psRecord = function(ARGV)
+  return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6]))
+end
+
+-- Counts a deprecated call and records its request, one call (ARGV: those of
+-- recordScript, then operation, client key, now, most clients): { id, what
+-- note answers }.
+S.psRecordNoted = function(ARGV)
+  local first = note(ARGV[4], ARGV[1] .. 'd', ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10]))
+  return { record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6])), first }
+end
+
+-- Empties a session's journal, its entries' bytes given back (ARGV: base, prefix); its ids go on.
+S.psClearJournal = function(ARGV)
+  journalRelease(ARGV[2], ARGV[1])
+  return 1
+end

@@ -1,0 +1,198 @@
+-- What dropping a session gives back: its journal's entries, its state share's bytes.
+local function giveBack(P, b)
+  journalRelease(P, b)
+  budgetDrop(P, b, SESSION_BYTES)
+end
+
+-- Redis' clock in ms; dropping a session idle past the TTL with its tombstone (and its bytes); setting its keys' TTL.
+local function nowMs()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function expireKeys(b, ms)
+  for _, s in ipairs(ALL) do redis.call('PEXPIRE', b .. s, ms) end
+end
+local function entomb(P, name, now, ttl)
+  giveBack(P, P .. ':s:' .. name .. ':')
+  dropKeys(P .. ':s:' .. name .. ':')
+  redis.call('ZREM', P .. ':reg', name)
+  redis.call('PUBLISH', P .. ':ev:' .. name, '')
+  local stone = string.format('%.0f', now) .. ',idle,' .. string.format('%.0f', ttl / 1000)
+  redis.call('HSET', P .. ':tomb', name, stone)
+  redis.call('ZADD', P .. ':tombz', now, name)
+  if redis.call('ZCARD', P .. ':tombz') > MAX_TOMBSTONES then
+    local oldest = redis.call('ZPOPMIN', P .. ':tombz')
+    redis.call('HDEL', P .. ':tomb', oldest[1])
+  end
+  redis.call('INCR', P .. ':dropped')
+  return stone
+end
+-- Every session but the default idle past the TTL: dropped, each leaving its tombstone. Answers the names dropped.
+local function sweep(P, now, ttl)
+  local dropped = {}
+  if ttl == 0 then return dropped end
+  for _, victim in ipairs(redis.call('ZRANGEBYSCORE', P .. ':reg', '-inf', '(' .. string.format('%.0f', now - ttl))) do
+    if victim ~= 'default' then
+      entomb(P, victim, now, ttl)
+      dropped[#dropped + 1] = victim
+    end
+  end
+  return dropped
+end
+
+local function drop(P, name)
+  giveBack(P, P .. ':s:' .. name .. ':')
+  dropKeys(P .. ':s:' .. name .. ':')
+  redis.call('ZREM', P .. ':reg', name)
+  -- An empty message ends the session's event streams on every replica.
+  redis.call('PUBLISH', P .. ':ev:' .. name, '')
+end
+
+-- Writes the start template once (ARGV: prefix, template base, world JSON) and
+-- makes the default session from it when there is none, without touching the
+-- recency of one that exists (state survives restarts).
+S.psInit = function(ARGV)
+  local P, tpl = ARGV[1], ARGV[2]
+  if redis.call('EXISTS', tpl .. 'ready') == 0 then
+    writeWorld(tpl, cjson.decode(ARGV[3]))
+    redis.call('SET', tpl .. 'ready', '1')
+  end
+  local b = P .. ':s:default:'
+  if redis.call('EXISTS', b .. 'm') == 0 then copyWorld(tpl, b) end
+  if not redis.call('ZSCORE', P .. ':reg', 'default') then
+    local t = redis.call('TIME')
+    redis.call('ZADD', P .. ':reg', tonumber(t[1]) * 1000, 'default')
+  end
+  return 1
+end
+
+-- Selects a session (ARGV: prefix, name, template base, most sessions, TTL ms
+-- (0: never), mode `use`/`read`/`revive`, see core/sessions/lifecycle.ts):
+-- found and marked used (at most one write a second), or made from the
+-- template, or none, all in one change. A session idle past the TTL is
+-- dropped with its tombstone first; at the cap, the sessions idle past the
+-- TTL are swept, and a new one is refused if none was. Answers what a request
+-- reads up front (metaOf), then, after a NUL, the read named ahead (ARGV[7]:
+-- 'pet' with the id, 'list' with the index's suffix and the limit, '' for
+-- none): the pet's JSON or '' for none, or the page as one JSON array text;
+-- a made session's answer starts with \\2. No session: \\1 and `expired`,
+-- the tombstone and `1` when dropped by this call; `full` and the count;
+-- `unknown`, separated by \\1. One string to decode.
+S.psSession = function(ARGV)
+  local P, name, tpl, max, ttl, mode = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+  local reg = P .. ':reg'
+  local b = P .. ':s:' .. name .. ':'
+  local function answer(mark)
+    local meta = mark .. metaOf(b)
+    if ARGV[7] == 'pet' then
+      return meta .. '\0' .. (redis.call('ZRANGE', b .. 'i', ARGV[8], ARGV[8], 'BYSCORE')[1] or '')
+    elseif ARGV[7] == 'list' then
+      return meta .. '\0[' .. table.concat(redis.call('ZRANGE', b .. ARGV[8], 0, tonumber(ARGV[9]) - 1), ',') .. ']'
+    end
+    return meta
+  end
+  local now = nowMs()
+  local latest = redis.call('ZRANGE', reg, -1, -1, 'WITHSCORES')
+  -- The session most recently used (under load, most requests) has its score there already.
+  local used
+  if latest[1] == name then used = latest[2] else used = redis.call('ZSCORE', reg, name) end
+  -- Marks the session most recently used: now, or just after the latest one used in the same ms.
+  local function touch()
+    local at = now
+    if latest[1] and latest[1] ~= name and tonumber(latest[2]) >= at then at = tonumber(latest[2]) + 0.001 end
+    redis.call('ZADD', reg, at, name)
+  end
+  local droppedNow = ''
+  if used then
+    used = tonumber(used)
+    if ttl == 0 or name == 'default' or now - used <= ttl then
+      -- The most recent already, used within the last second: nothing to write (the append-only file
+      -- stays quiet under load). Keys' TTLs are refreshed at most once a second.
+      local stale = now - used >= 1000
+      if stale or latest[1] ~= name then touch() end
+      if stale and ttl > 0 and name ~= 'default' then expireKeys(b, ttl + 60000) end
+      return answer('')
+    end
+    entomb(P, name, now, ttl)
+    droppedNow = '\0011'
+  end
+  local stone = redis.call('HGET', P .. ':tomb', name)
+  if stone and mode ~= 'revive' then return '\001expired\001' .. stone .. droppedNow end
+  if mode == 'read' then return '\001unknown' end
+  -- The cap counts the named sessions: the default one always exists.
+  if redis.call('ZCARD', reg) > max then sweep(P, now, ttl) end
+  local count = redis.call('ZCARD', reg) - 1
+  if count >= max then return '\001full\001' .. count end
+  if stone then
+    redis.call('HDEL', P .. ':tomb', name)
+    redis.call('ZREM', P .. ':tombz', name)
+  end
+  copyWorld(tpl, b)
+  journalRelease(P, b)
+  redis.call('DEL', b .. 'jn', b .. 'w', b .. 'wo', b .. 'd')
+  -- A session's own cost (sessionBytes), counted, never refused: selecting one is a read.
+  redis.call('HSET', b .. 'm', 'bs', '1')
+  redis.call('HINCRBY', P .. ':mem', 'sessions', SESSION_BYTES)
+  touch()
+  if ttl > 0 then expireKeys(b, ttl + 60000) end
+  return answer('\002')
+end
+
+-- What a request reads up front, for a session object made without it (listings). ARGV: base.
+S.psMeta = function(ARGV)
+  return metaOf(ARGV[1])
+end
+
+-- Drops the sessions idle past the TTL (ARGV: prefix, TTL ms): the names dropped.
+S.psSweep = function(ARGV)
+  return sweep(ARGV[1], nowMs(), tonumber(ARGV[2]))
+end
+
+-- The tombstones, oldest first (ARGV: prefix): name, stone, name, stone…
+S.psTombstones = function(ARGV)
+  local P = ARGV[1]
+  local out = {}
+  for _, name in ipairs(redis.call('ZRANGE', P .. ':tombz', 0, -1)) do
+    out[#out + 1] = name
+    out[#out + 1] = redis.call('HGET', P .. ':tomb', name) or ''
+  end
+  return out
+end
+
+-- Drops a session (ARGV: prefix, name): 0 for the default one or an unknown name.
+S.psDrop = function(ARGV)
+  local P, name = ARGV[1], ARGV[2]
+  if name == 'default' or not redis.call('ZSCORE', P .. ':reg', name) then return 0 end
+  drop(P, name)
+  return 1
+end
+
+-- The default session's pets, the number of sessions and of drops (ARGV: prefix, TTL ms), once the idle ones are swept.
+S.psStats = function(ARGV)
+  local P = ARGV[1]
+  local dropped = sweep(P, nowMs(), tonumber(ARGV[2]))
+  return { redis.call('ZCARD', P .. ':s:default:i'), redis.call('ZCARD', P .. ':reg'), tonumber(redis.call('GET', P .. ':dropped') or '0'), dropped }
+end
+
+-- Back to the start (ARGV: base, template base, prefix): the world copied, journal emptied (its ids
+-- go on), windows, counters and coverage gone, and their bytes given back; the start world is
+-- charged nothing. A staged write in progress keeps its reservation (its commit gives it back).
+S.psReset = function(ARGV)
+  local b, P = ARGV[1], ARGV[3]
+  budgetResize(P, b, 0, 0, -1, 'pets')
+  budgetRelease(P, b, 'deprecations', 'bd')
+  budgetRelease(P, b, 'rateLimits', 'bw')
+  local kept = redis.call('HMGET', b .. 'm', 'bs', 'bx')
+  copyWorld(ARGV[2], b)
+  journalRelease(P, b)
+  redis.call('DEL', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn')
+  if kept[1] then redis.call('HSET', b .. 'm', 'bs', kept[1]) end
+  if kept[2] then redis.call('HSET', b .. 'm', 'bx', kept[2]) end
+  return 1
+end
+
+-- Sizes for listings (ARGV: base).
+S.psSummary = function(ARGV)
+  local b = ARGV[1]
+  return { redis.call('ZCARD', b .. 'i'), redis.call('LLEN', b .. 'f'), redis.call('LLEN', b .. 'j') }
+end
