@@ -32,7 +32,7 @@ export const contractSuites = [
   'test/core/journal/{har-routes,journal-paging,requests-routes,stream-routes}.test.ts',
   'test/core/lifecycle/{deprecation-routes,sunset-stage}.test.ts',
   'test/core/observe/observe.test.ts',
-  'test/core/pact/pact-routes.test.ts',
+  'test/core/coverage/pact-routes.test.ts',
   'test/core/panel/panel-routes.test.ts',
   'test/core/pets/{pets,seed,state-routes}.test.ts',
   'test/core/pipeline/read-ahead.test.ts',

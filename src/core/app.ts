@@ -53,7 +53,7 @@ import { journalStreams } from './journal/stream-routes.js'
 import { whenReady } from './state/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
 // The variable read here: the request's trace.
-import type {} from './journal/journal-notes.js'
+import type {} from './notes/request-notes.js'
 import { MemoryBudget } from './budget/memory-budget.js'
 
 /**

@@ -18,7 +18,7 @@ import { type MaybePromise, whenReady } from '../core/state/maybe-promise.js'
 import { PetstoreMockError } from './errors.js'
 import { coverageModel, type CoverageModel } from '../core/coverage/coverage-model.js'
 import { type CoverageReport, coverageReport } from '../core/coverage/coverage-report.js'
-import { type PactDocument, pactDocument } from '../core/pact/pact-document.js'
+import { type PactDocument, pactDocument } from '../core/coverage/pact-document.js'
 import { packageVersion } from '../generated/contract.js'
 import { checkPets } from './options.js'
 

@@ -2,7 +2,7 @@ import type { JournalEntry } from '../core/journal/journal-entry.js'
 import type { Session } from '../core/sessions/memory-store.js'
 
 export type { JournalEntry } from '../core/journal/journal-entry.js'
-export type { Shaping } from '../core/journal/journal.js'
+export type { Shaping } from '../core/notes/request-notes.js'
 export type { FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
 export type { Pet, PetStatus } from '../core/spec/pet.js'
 export type { ClockView } from '../core/time/clock.js'

@@ -32,14 +32,12 @@ const house: Layer[] = [
     peers: 'listed',
     folders: [
       'core/access',
-      'core/body',
       'core/clock',
       'core/coverage',
       'core/docs',
       'core/faults',
       'core/journal',
       'core/lifecycle',
-      'core/pact',
       'core/observe',
       'core/panel',
       'core/pets',
@@ -51,30 +49,24 @@ const house: Layer[] = [
     name: 'floor',
     rank: 0,
     peers: 'any',
-    folders: ['core/budget', 'core/http', 'core/http/request', 'core/spec', 'core/state', 'core/time'],
+    folders: [
+      'core/body',
+      'core/budget',
+      'core/http',
+      'core/http/request',
+      'core/notes',
+      'core/spec',
+      'core/state',
+      'core/time',
+    ],
   },
 ]
 
-/** The only imports from one feature to another. */
-const allowedFeatureEdges: AllowedEdge[] = [
-  { from: '*', to: 'core/body', why: 'admin routes read their bodies with the body stages (JSON, YAML or JSON)' },
-  { from: 'core/faults', to: 'core/journal', why: 'the controls note for the journal how they shaped an answer' },
-  {
-    from: 'core/coverage',
-    to: 'core/pact',
-    why: 'counting an answer notes its interaction for the pact, in the same store call',
-  },
-  {
-    from: 'core/observe',
-    to: 'core/journal',
-    why: 'a request trace is noted for the journal (which records its id), and told how the controls shaped the answer',
-  },
-  {
-    from: 'core/proxy',
-    to: 'core/journal',
-    why: 'the proxy notes for the journal how an exchange breaks the contract',
-  },
-]
+/**
+ * The only imports from one feature to another: none. Features meet through the floor (the notes a
+ * stage leaves, notes/; the body reader, body/), the sessions port and the answer's listeners.
+ */
+const allowedFeatureEdges: AllowedEdge[] = []
 
 /** Most .ts/.tsx files directly in one folder of src/ (generated code aside). */
 const maxLooseFiles = 15
@@ -126,7 +118,7 @@ describe('imports in src/', () => {
     // A type-only import, one on several lines, and one that names nothing are edges too.
     expect(graph.get('core/http/respond.ts')).toContain('core/http/stage.ts')
     expect(graph.get('core/app.ts')).toContain('core/sessions/snapshot.ts')
-    expect(graph.get('core/journal/journal-stage.ts')).toContain('core/journal/journal-notes.ts')
+    expect(graph.get('core/journal/journal-stage.ts')).toContain('core/notes/request-notes.ts')
   })
 })
 

@@ -1,4 +1,4 @@
-import type { InteractionNote, maxInteractions } from '../pact/pact-seed.js'
+import type { InteractionNote, maxInteractions } from './pact-seed.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { SessionName } from '../state/session-reader.js'
 

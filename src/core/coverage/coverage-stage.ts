@@ -2,12 +2,13 @@ import type { ContextVariableMap } from 'hono'
 import { queryParams } from '../http/request/query.js'
 import { type BuiltAnswer, builtAnswer } from '../http/respond.js'
 import { type Answer, type Next, type OnError, type RequestContext, type Stage, settled } from '../http/stage.js'
-import { noteInteraction, pactWorthy } from '../pact/pact-record.js'
+import { noteInteraction, pactWorthy } from './pact-record.js'
 import type { SessionReader } from '../state/session-reader.js'
 import type { Combination, OperationCoverage } from './coverage-model.js'
 import type { CoverageSlice } from './coverage-slice.js'
-// The variables read here: the body and its text (`shaping`, the journal's note, is read by its name).
-import type {} from '../http/read-body.js'
+// The variables read here: the body and its text, and how the controls shaped the answer.
+import type {} from '../body/read-body.js'
+import type {} from '../notes/request-notes.js'
 
 /** What the coverage stage works with besides its operation's model. */
 export interface CoverageStageOptions {

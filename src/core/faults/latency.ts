@@ -1,5 +1,5 @@
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
-import { noteShaping } from '../journal/journal-notes.js'
+import { noteShaping } from '../notes/request-notes.js'
 import { whenReady } from '../state/maybe-promise.js'
 import type { SessionReader } from '../state/session-reader.js'
 import type { FaultsSlice } from './faults-slice.js'

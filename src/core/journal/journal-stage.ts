@@ -1,5 +1,6 @@
 import { isJsonType } from '../http/json.js'
-import { type JournalRecord, keepBody, type RecordedResponse, type Shaping } from './journal.js'
+import { type JournalRecord, keepBody, type RecordedResponse } from './journal.js'
+import { type Shaping } from '../notes/request-notes.js'
 import { RepeatedParts } from './repeated-parts.js'
 import { authorizationOf, redactAuthorization } from '../http/request/authorization.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
@@ -11,8 +12,8 @@ import { builtAnswer } from '../http/respond.js'
 import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
 import { type Answer, type OnError, type RequestContext, type Stage, settled } from '../http/stage.js'
 // The variables read here: the body and its text, and the notes.
-import type {} from '../http/read-body.js'
-import type {} from './journal-notes.js'
+import type {} from '../body/read-body.js'
+import type {} from '../notes/request-notes.js'
 import { type RequestClock, requestClock } from '../http/request-clock.js'
 
 declare module 'hono' {

@@ -1,6 +1,6 @@
-import type { Shaping } from '../journal/journal.js'
+import type { Shaping } from '../notes/request-notes.js'
 import { type RequestClock, requestClock } from '../http/request-clock.js'
-import { noteTrace } from '../journal/journal-notes.js'
+import { noteTrace } from '../notes/request-notes.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Answer, RequestContext, Stage } from '../http/stage.js'
 import type { SessionName, SessionReader } from '../state/session-reader.js'

@@ -1,5 +1,5 @@
-import type { Shaping } from '../journal/journal.js'
-import type { NotedTrace } from '../journal/journal-notes.js'
+import type { Shaping } from '../notes/request-notes.js'
+import type { NotedTrace } from '../notes/request-notes.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 
 /**

@@ -20,7 +20,7 @@ import type { ClockView } from '../time/clock.js'
 import type { CreateRefusal } from '../pets/pet-store.js'
 import { CoverageLedger } from '../coverage/coverage-ledger.js'
 import type { CoverageCounts } from '../coverage/coverage-slice.js'
-import type { InteractionNote, KeptInteractions } from '../pact/pact-seed.js'
+import type { InteractionNote, KeptInteractions } from '../coverage/pact-seed.js'
 import {
   defaultSessionTtlSeconds,
   type SelectMode,

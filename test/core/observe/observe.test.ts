@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Shaping } from '../../../src/core/journal/journal.js'
+import type { Shaping } from '../../../src/core/notes/request-notes.js'
 import type {
   AnswerSource,
   RequestObserver,

@@ -46,7 +46,7 @@ import {
   ruleMatch,
 } from './codec.js'
 import type { CoverageCounts } from '../../../core/coverage/coverage-slice.js'
-import { type InteractionNote, type KeptInteractions, maxInteractions } from '../../../core/pact/pact-seed.js'
+import { type InteractionNote, type KeptInteractions, maxInteractions } from '../../../core/coverage/pact-seed.js'
 import type { Reply, RunScript, ScriptArg } from './commands.js'
 import { petBytes, petsBytes, rateLimitKeyBytes, ruleBytes } from '../../../core/budget/costs.js'
 import { recordBytes } from '../../../core/journal/journal.js'

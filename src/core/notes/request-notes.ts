@@ -1,5 +1,12 @@
 import type { RequestContext } from '../http/stage.js'
-import type { Shaping } from './journal.js'
+import type { components } from '../../generated/admin-types.js'
+
+/**
+ * How an answer was shaped by the mock's controls, when it was: an override, a fault rule (with its own
+ * answer: `custom`; beyond openapi.yaml: `breaksContract`), the session's latency. The type is
+ * admin-openapi.yaml's `Shaping` (a union on `by`), generated: what the journal answers is what it says.
+ */
+export type Shaping = components['schemas']['Shaping']
 
 declare module 'hono' {
   interface ContextVariableMap {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { firstItemEnd } from '../../../src/core/pact/pact-record.js'
+import { firstItemEnd } from '../../../src/core/coverage/pact-record.js'
 
 describe('firstItemEnd', () => {
   it('finds the end of the first item of any JSON array text, whatever its strings hold', () => {

@@ -5,7 +5,7 @@ import type { SpecOperation } from '../spec/spec.js'
 import type { InteractionNote, PactSeed } from './pact-seed.js'
 import { stateOfAnswer } from './provider-states.js'
 // The variables read here: the body and its text.
-import type {} from '../http/read-body.js'
+import type {} from '../body/read-body.js'
 
 /** Query parameters that are the mock's own controls, never part of an interaction. */
 const controls = new Set(['__code', '__delay'])
