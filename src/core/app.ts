@@ -45,7 +45,7 @@ import type { YamlCodec } from './body/yaml-data.js'
 import type { JsonDataReader } from './body/data-body.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
 import { coverageModel } from './coverage/coverage-model.js'
-import { coverage } from './coverage/coverage-stage.js'
+import { coverageListener } from './coverage/coverage-listener.js'
 import type { ObserveOptions } from './observe/observer.js'
 import { metricsRoutes, probeRoutes } from './observe/observe-routes.js'
 import { stateSizes } from './admin/state-sizes.js'
@@ -260,7 +260,7 @@ export function prepareMock(
     methodsFor,
     enforceSunset: options.sunset !== 'ignore',
     limitRange: silences.limitRange,
-    coverage: (operation) => coverage(covered.byOperation.get(operation.id)!, { onError, session: selectedSession }),
+    coverage: (operation) => coverageListener(covered.byOperation.get(operation.id)!, { session: selectedSession }),
     sessionByKey: options.sessionByKey === true,
     ...(proxy && {
       forward: proxy.forward({

@@ -9,6 +9,8 @@ import { clockAt, realClock } from '../time/clock.js'
 import { clockSettingExpectation, isClockSetting } from '../time/clock-range.js'
 import type { ClockSlice } from '../time/clock-slice.js'
 import { instantExpectation, parseInstant } from '../time/instant.js'
+// The variable read here: the body the body stage parsed.
+import type {} from '../body/read-body.js'
 
 /** The body of PUT /__admin/clock: an instant (ISO 8601 with a zone) and/or whether the clock stands still. */
 export interface ClockRequest {

@@ -12,6 +12,8 @@ import type { SessionAccess } from '../state/session-reader.js'
 import { pactDocument } from './pact-document.js'
 import type { PactSlice } from './pact-slice.js'
 import { petsForState, readStateChange } from './provider-states.js'
+// The variable read here: the body the body stage parsed.
+import type {} from '../body/read-body.js'
 
 /** What setting a provider state up needs of the session: its pets (pets/ holds them: PetsSlice). */
 export interface StatePets {

@@ -7,6 +7,8 @@ import type { Transport } from '../http/transport.js'
 import type { SessionAccess } from '../state/session-reader.js'
 import { checkRuleName, type FaultRule, type FaultRuleInput, maxFaultRules } from './fault-rules.js'
 import type { FaultsSlice } from './faults-slice.js'
+// The variable read here: the body the body stage parsed.
+import type {} from '../body/read-body.js'
 
 /** GET /__admin/faults. */
 export interface FaultList {

@@ -67,17 +67,38 @@ export const toMiddleware =
     if (res !== c.res) c.res = res
   }
 
+// Carried by an answer a hono middleware (CORS) made by merging its headers into a copy of the
+// chain's: the answer as the chain built it, for a listener that counts what the mock answered.
+const innerKey = Symbol('answer as built')
+
+type WithInner = Response & { [innerKey]?: Response }
+
+/** The answer the chain built, before a hono middleware merged headers into a copy of it; else `res`. */
+export const answerAsBuilt = (res: Response): Response => (res as WithInner)[innerKey] ?? res
+
+/** Notes on `outer`, a middleware's copy of `inner`, the answer it was made from (see {@link answerAsBuilt}). */
+export const markCopyOf = (outer: Response, inner: Response): Response => {
+  if (outer !== inner) (outer as WithInner)[innerKey] = answerAsBuilt(inner)
+  return outer
+}
+
 /**
  * A hono middleware (cors, bearerAuth) as a stage. Asynchronous, as every
  * hono middleware is. The answer of the rest goes through `c.res`, so that
  * what the middleware set on the response (CORS headers) is merged into it
- * by hono, as in a hono chain.
+ * by hono, as in a hono chain; the copy hono makes then
+ * knows the answer it was made from ({@link answerAsBuilt}).
  */
 export const fromMiddleware =
   (middleware: MiddlewareHandler, onError: OnError): Stage =>
-  (c, next) =>
-    Promise.resolve(
+  (c, next) => {
+    let inner: Response | undefined
+    return Promise.resolve(
       middleware(c, async () => {
-        c.res = await settled(c, next, onError)
+        c.res = inner = await settled(c, next, onError)
       }),
-    ).then((res) => res ?? c.res)
+    ).then((res) => {
+      const out = res ?? c.res
+      return inner === undefined ? out : markCopyOf(out, inner)
+    })
+  }

@@ -13,6 +13,8 @@ import type { PetsSlice } from './pets-slice.js'
 import { fakePets, SeedError } from './seed.js'
 import { type DataProfile, dataProfileExpectation, isDataProfile } from './edge-profile.js'
 import { oneAtATime } from '../state/one-at-a-time.js'
+// The variable read here: the body the body stage parsed.
+import type {} from '../body/read-body.js'
 
 /** GET and PUT /__admin/state. */
 export interface StateBody {

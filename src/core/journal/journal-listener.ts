@@ -1,6 +1,6 @@
 import { isJsonType } from '../http/json.js'
 import { type JournalRecord, keepBody, type RecordedResponse } from './journal.js'
-import { type Shaping } from '../notes/request-notes.js'
+import type { Shaping } from '../notes/request-notes.js'
 import { RepeatedParts } from './repeated-parts.js'
 import { authorizationOf, redactAuthorization } from '../http/request/authorization.js'
 import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
@@ -10,18 +10,11 @@ import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { builtAnswer } from '../http/respond.js'
 import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
-import { type Answer, type OnError, type RequestContext, type Stage, settled } from '../http/stage.js'
+import type { RequestContext } from '../http/stage.js'
+import type { AnswerListener } from '../http/answer-event.js'
 // The variables read here: the body and its text, and the notes.
 import type {} from '../body/read-body.js'
-import type {} from '../notes/request-notes.js'
-import { type RequestClock, requestClock } from '../http/request-clock.js'
-
-declare module 'hono' {
-  interface ContextVariableMap {
-    /** The operation a request is routed to; unset for one no operation answers. */
-    operation: SpecOperation | undefined
-  }
-}
+import type { RequestClock } from '../http/request-clock.js'
 
 const isJsonText = (text: string): boolean => {
   try {
@@ -122,8 +115,6 @@ const record = (
   return whenReady(responseOf(c, res, parts), store, entry, journal)
 }
 
-const passOn = (_: unknown, res: Response): Response => res
-
 const cuts: string[] = []
 
 // The last Authorization header and its key's fingerprint: a client sends the same one on every request.
@@ -141,52 +132,22 @@ const apiKeyOf = (header: string | undefined): string | undefined => {
   return lastKey
 }
 
-/** `res` once recorded: the answer goes out after its entry is in the journal. */
-const recorded = (
-  c: RequestContext,
-  operation: string | null,
-  clock: RequestClock,
-  res: Response,
-  options: JournalOptions,
-  parts: RepeatedParts,
-): Answer => whenReady(record(c, operation, clock, res, options, parts), passOn, res)
-
-/** Options of {@link journal}. */
+/** Options of {@link journalListener}. */
 export interface JournalOptions {
   transport: Transport
-  onError: OnError
   /** The request's session, as the journal sees it; undefined until one is selected. */
   session: SessionReader<JournalSlice | undefined>
 }
 
 /**
  * Records each request in the journal of the session it selected, with the
- * answer as it was sent (CORS headers included, hence first in the chain) or
- * as reset: status 0, no answer. Requests answered before a session was
- * selected (CORS preflights, a bad session name) are not recorded.
+ * answer as it was sent (CORS headers included: the answer event is told it
+ * first in the chain) or as reset: status 0, no answer. The answer goes out
+ * once its entry is stored. Requests answered before a session was selected
+ * (CORS preflights, a bad session name) are not recorded.
  */
-export const journal = (operation: SpecOperation | undefined, options: JournalOptions): Stage => {
+export const journalListener = (operation: SpecOperation | undefined, options: JournalOptions): AnswerListener => {
   const id = operation?.id ?? null
-  const { onError } = options
   const parts = new RepeatedParts()
-  return (c, next) => {
-    const clock = requestClock(c)
-    if (operation) c.set('operation', operation)
-    let answer: Answer
-    try {
-      answer = settled(c, next, onError)
-    } catch (error) {
-      void record(c, id, clock, undefined, options, parts)
-      throw error
-    }
-    if (!(answer instanceof Promise)) return recorded(c, id, clock, answer, options, parts)
-    // Not whenReady: a rejected answer (a reset connection) is journaled too, as status 0.
-    return answer.then(
-      (res) => recorded(c, id, clock, res, options, parts),
-      (error: unknown) => {
-        void record(c, id, clock, undefined, options, parts)
-        throw error
-      },
-    )
-  }
+  return { answered: (c, res, clock) => record(c, id, clock, res, options, parts) }
 }

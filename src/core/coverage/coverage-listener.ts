@@ -1,7 +1,8 @@
 import type { ContextVariableMap } from 'hono'
 import { queryParams } from '../http/request/query.js'
 import { type BuiltAnswer, builtAnswer } from '../http/respond.js'
-import { type Answer, type Next, type OnError, type RequestContext, type Stage, settled } from '../http/stage.js'
+import { answerAsBuilt, type RequestContext } from '../http/stage.js'
+import type { AnswerListener } from '../http/answer-event.js'
 import { noteInteraction, pactWorthy } from './pact-record.js'
 import type { SessionReader } from '../state/session-reader.js'
 import type { Combination, OperationCoverage } from './coverage-model.js'
@@ -10,9 +11,8 @@ import type { CoverageSlice } from './coverage-slice.js'
 import type {} from '../body/read-body.js'
 import type {} from '../notes/request-notes.js'
 
-/** What the coverage stage works with besides its operation's model. */
-export interface CoverageStageOptions {
-  onError: OnError
+/** What the coverage listener works with besides its operation's model. */
+export interface CoverageOptions {
   /** The request's session, once selected (undefined before: nothing is counted). */
   session: SessionReader<CoverageSlice | undefined>
 }
@@ -102,11 +102,12 @@ const combinationOf = (
 }
 
 /** An answer's parts read from the Response (a copy): one built by a hono middleware (a 401), or a deployment's. */
-const partsOf = (res: Response): Promise<BuiltAnswer> => {
+const partsOf = (res: Response, sent: Response): Promise<BuiltAnswer> => {
   const headers: Record<string, string> = {}
   res.headers.forEach((value, name) => (headers[name] = value))
   const json = /^application\/json\b/i.test(headers['content-type'] ?? '')
-  return res
+  // The body from the answer sent: a copy made by CORS took over the stream of the one it copied.
+  return sent
     .clone()
     .text()
     .then((text) => ({ headers, text, json }))
@@ -119,9 +120,10 @@ const partsOf = (res: Response): Promise<BuiltAnswer> => {
 const count = (
   c: RequestContext,
   model: OperationCoverage,
-  res: Response,
-  options: CoverageStageOptions,
+  sent: Response,
+  options: CoverageOptions,
 ): void | Promise<void> => {
+  const res = answerAsBuilt(sent)
   const session = options.session(c)
   if (session === undefined) return
   const status = res.status
@@ -139,7 +141,7 @@ const count = (
       noteInteraction(c, model.operation, status, built, combination.key),
     )
   }
-  return partsOf(res).then(
+  return partsOf(res, sent).then(
     (parts) =>
       session.countCoverage(combination.counters, noteInteraction(c, model.operation, status, parts, combination.key)),
     () => session.countCoverage(combination.counters),
@@ -150,31 +152,28 @@ const count = (
  * Counts every answer of an operation for contract coverage (GET
  * /__admin/coverage): its status, whether a control injected it, the input
  * classes the request fell in; and notes its interaction for the pact (GET
- * /__admin/pact). After CORS in the chain (the answer as built), before the
- * session's selection (what that refuses is answered before any session, so
- * not counted). Answers nothing itself; a connection reset is no answer and
- * is not counted.
+ * /__admin/pact). Reads the answer as built, before CORS merged its headers
+ * (`answerAsBuilt`). An answer given before a session was selected is not
+ * counted, nor a connection reset (no answer). Counting never changes an
+ * answer: what could not be counted is not.
  */
-export const coverage =
-  (model: OperationCoverage, options: CoverageStageOptions): Stage =>
-  (c, next: Next): Answer => {
-    const answer = settled(c, next, options.onError)
-    if (answer instanceof Promise) return answer.then((res) => counted(c, model, res, options))
-    return counted(c, model, answer, options)
-  }
+export const coverageListener = (model: OperationCoverage, options: CoverageOptions): AnswerListener => ({
+  answered: (c, res) => (res === undefined ? undefined : counted(c, model, res, options)),
+})
 
-const counted = (c: RequestContext, model: OperationCoverage, res: Response, options: CoverageStageOptions): Answer => {
+const ignore = (): void => {}
+
+const counted = (
+  c: RequestContext,
+  model: OperationCoverage,
+  res: Response,
+  options: CoverageOptions,
+): void | Promise<void> => {
   let done: void | Promise<void>
   try {
     done = count(c, model, res, options)
   } catch {
-    // Counting never changes an answer: what could not be counted is not.
-    return res
+    return
   }
-  return done === undefined
-    ? res
-    : done.then(
-        () => res,
-        () => res,
-      )
+  return done === undefined ? undefined : done.then(ignore, ignore)
 }
