@@ -414,11 +414,6 @@ export class SessionRegistry implements SessionStore {
     this.#sessions.set(defaultSessionName, new Session(defaultSessionName, start))
   }
 
-  /** The named session, created when new (throws the error of an outcome that leaves none); marks it most recently used. */
-  get(name: string = defaultSessionName): Session {
-    return sessionOf(this.select(name, 'use'))
-  }
-
   select(name: string = defaultSessionName, mode: SelectMode = 'use'): Session | SessionOutcome<Session> {
     const latest = this.#latest
     if (latest !== undefined && latest.name === name) {
@@ -492,31 +487,20 @@ export class SessionRegistry implements SessionStore {
     return this.#sessions.get(defaultSessionName)!
   }
 
-  /** Every session, least recently used first (those idle past the TTL dropped first). */
-  list(): Session[] {
-    this.sweep()
-    return [...this.#sessions.values()]
-  }
-
-  /** Drops a session; the default one cannot be dropped. No tombstone: it was asked for. */
-  delete(name: string): boolean {
-    const session = this.#sessions.get(name)
-    if (name === defaultSessionName || !session) return false
-    this.#remove(session)
-    return true
-  }
-
   /** Ends what every session holds open (the server stops). */
   close(): void {
     for (const session of this.#sessions.values()) session.close()
   }
 
-  session(name?: string): Session {
-    return this.get(name)
+  /** The named session, created when new (throws the error of an outcome that leaves none); marks it most recently used. */
+  session(name: string = defaultSessionName): Session {
+    return sessionOf(this.select(name, 'use'))
   }
 
+  /** Every session, least recently used first (those idle past the TTL dropped first). */
   sessions(): Session[] {
-    return this.list()
+    this.sweep()
+    return [...this.#sessions.values()]
   }
 
   tombstones(): Tombstone[] {
@@ -524,8 +508,12 @@ export class SessionRegistry implements SessionStore {
     return this.#tombstones.list()
   }
 
+  /** Drops a session; the default one cannot be dropped. No tombstone: it was asked for. */
   dropSession(name: string): boolean {
-    return this.delete(name)
+    const session = this.#sessions.get(name)
+    if (name === defaultSessionName || !session) return false
+    this.#remove(session)
+    return true
   }
 
   stats(): { pets: number; sessions: number; dropped: number } {
