@@ -13,8 +13,8 @@ import { formatRate, type RateLimitPolicy } from './rate-limit/rate-limit.js'
 import { handleError } from './http/respond.js'
 import { routeMethods } from './http/route-methods.js'
 import { adminRoutes } from './admin/admin-routes.js'
-import { panelRedirect } from './panel/panel-routes.js'
-import { docsRoutes } from './docs/docs-routes.js'
+import { panelRedirect } from './served/panel-routes.js'
+import { docsRoutes } from './served/docs-routes.js'
 import { apiChains } from './pipeline/api-chains.js'
 import { petHandlers } from './pets/pet-handlers.js'
 import { recordPets } from './pets/record-pets.js'
@@ -33,7 +33,7 @@ import {
   worldOf,
 } from './sessions/snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
-import { sessionPrefixPath } from './state/session-prefix.js'
+import { sessionPrefixPath } from './request-session/session-prefix.js'
 import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
 import { adminScopes, parseAdminToken, unscopedToken } from './access/admin-scopes.js'
 import type { Spec } from './spec/spec.js'
@@ -50,7 +50,7 @@ import type { ObserveOptions } from './observe/observer.js'
 import { metricsRoutes, probeRoutes } from './observe/observe-routes.js'
 import { stateSizes } from './admin/state-sizes.js'
 import { journalStreams } from './journal/stream-routes.js'
-import { whenReady } from './state/maybe-promise.js'
+import { whenReady } from './async/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
 // The variable read here: the request's trace.
 import type {} from './notes/request-notes.js'
@@ -242,7 +242,7 @@ export function prepareMock(
     silences,
     knownFields: bodyFieldNames(spec, 'createPet'),
   })
-  // The session prefix (/sessions/<name>/…) is stripped where hono reads the path: state/session-prefix.ts.
+  // The session prefix (/sessions/<name>/…) is stripped where hono reads the path: request-session/session-prefix.ts.
   const app = new Hono<AppEnv>({ getPath: sessionPrefixPath })
   const methodsFor = routeMethods(app)
   const onError = handleError(logger)

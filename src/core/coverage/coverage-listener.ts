@@ -4,7 +4,7 @@ import { type BuiltAnswer, builtAnswer } from '../http/respond.js'
 import { answerAsBuilt, type RequestContext } from '../http/stage.js'
 import type { AnswerListener } from '../http/answer-event.js'
 import { noteInteraction, pactWorthy } from './pact-record.js'
-import type { SessionReader } from '../state/session-reader.js'
+import type { SessionReader } from '../request-session/session-reader.js'
 import type { Combination, OperationCoverage } from './coverage-model.js'
 import type { CoverageSlice } from './coverage-slice.js'
 // The variables read here: the body and its text, and how the controls shaped the answer.

@@ -1,5 +1,5 @@
 import { type RequestClock, requestClock } from './request-clock.js'
-import type { MaybePromise } from '../state/maybe-promise.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
 import { type Answer, type OnError, type RequestContext, type Stage, settled } from './stage.js'
 
 /**

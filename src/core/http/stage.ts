@@ -47,7 +47,7 @@ export const settled = (c: RequestContext, next: Next, onError: OnError): Answer
   } catch (error) {
     return onError(asError(error), c)
   }
-  // A `catch`, which whenReady (state/maybe-promise.ts) is not: an answer given now has nothing to catch.
+  // A `catch`, which whenReady (async/maybe-promise.ts) is not: an answer given now has nothing to catch.
   return answer instanceof Promise ? answer.catch((error: unknown) => onError(asError(error), c)) : answer
 }
 

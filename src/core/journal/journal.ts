@@ -1,6 +1,6 @@
 import type { BudgetPort, JournalCharge, JournalOwner } from '../budget/budget-port.js'
 import { latin1TextBytes, textBytes } from '../budget/costs.js'
-import { keptPrefix } from '../state/own-copy.js'
+import { keptPrefix } from '../http/own-copy.js'
 import type { HeaderList, KeptHeaders } from '../http/header-list.js'
 import type { Shaping } from '../notes/request-notes.js'
 

@@ -2,10 +2,10 @@ import { ApiError, badRequest } from '../http/errors.js'
 import { addAnswerHeaders } from '../http/respond.js'
 import { authorizationOf } from '../http/request/authorization.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
-import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
-import { isSessionName, sessionHeader } from '../state/session-name.js'
-import { sessionPrefixOf } from '../state/session-prefix.js'
-import type { SessionReader } from '../state/session-reader.js'
+import { type MaybePromise, whenReady } from '../async/maybe-promise.js'
+import { isSessionName, sessionHeader } from '../request-session/session-name.js'
+import { sessionPrefixOf } from '../request-session/session-prefix.js'
+import type { SessionReader } from '../request-session/session-reader.js'
 import {
   adminSelectMode,
   isOutcome,

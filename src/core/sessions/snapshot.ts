@@ -11,7 +11,7 @@ import { createRandom, type RandomState } from '../faults/random.js'
 import { formatRate, parseRate, rateExpectation, type RateLimitPolicy } from '../rate-limit/rate-limit.js'
 import { SeedError, validatePetsInSlices } from '../pets/seed.js'
 import type { SessionContents, SessionState } from './port.js'
-import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
+import { type MaybePromise, whenReady } from '../async/maybe-promise.js'
 import { describeSchemaError } from '../spec/messages.js'
 import type { LatencyRange, World } from './world.js'
 

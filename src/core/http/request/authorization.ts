@@ -1,5 +1,5 @@
 import type { RequestContext } from '../stage.js'
-import { keptPrefix, ownCopy } from '../../state/own-copy.js'
+import { keptPrefix, ownCopy } from '../own-copy.js'
 
 declare module 'hono' {
   interface ContextVariableMap {

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
-import type { DeprecationClient, DeprecationReport, FirstCall } from '../../../core/lifecycle/deprecation-log.js'
-import { maxClientsPerOperation, maxUserAgentChars } from '../../../core/lifecycle/deprecation-log.js'
+import type { DeprecationClient, DeprecationReport, FirstCall } from '../../../core/deprecation/deprecation-log.js'
+import { maxClientsPerOperation, maxUserAgentChars } from '../../../core/deprecation/deprecation-log.js'
 import {
   type FaultRule,
   type FaultRuleInput,
@@ -18,11 +18,11 @@ import {
   matchesQuery,
 } from '../../../core/journal/journal.js'
 import type { NewPet, Pet, PetStatus } from '../../../core/spec/pet.js'
-import type { DeprecationHeard } from '../../../core/lifecycle/deprecation-slice.js'
+import type { DeprecationHeard } from '../../../core/deprecation/deprecation-slice.js'
 import type { RateLimitState } from '../../../core/rate-limit/rate-limit-slice.js'
 import type { ReadAhead, SessionContents, SessionState, SessionSummary } from '../../../core/sessions/port.js'
 import type { StartState } from '../../../core/sessions/memory-store.js'
-import type { MaybePromise } from '../../../core/state/maybe-promise.js'
+import type { MaybePromise } from '../../../core/async/maybe-promise.js'
 import type { CreateRefusal } from '../../../core/pets/pet-store.js'
 import type { LatencyRange, World } from '../../../core/sessions/world.js'
 import { type ClockSetting, type ClockView, MockClock } from '../../../core/time/clock.js'

@@ -1,4 +1,4 @@
-import { keptPrefix } from '../state/own-copy.js'
+import { keptPrefix } from '../http/own-copy.js'
 import type { SpecOperation } from '../spec/spec.js'
 
 /** What identifies a caller in the report: the redacted Authorization and the User-Agent. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { whenReady } from '../../../src/core/state/maybe-promise.js'
+import { whenReady } from '../../../src/core/async/maybe-promise.js'
 
 describe('whenReady', () => {
   it('uses a value that is not a promise at once: the result is no promise', () => {

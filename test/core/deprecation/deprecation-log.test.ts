@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DeprecationLog, maxUserAgentChars } from '../../../src/core/lifecycle/deprecation-log.js'
+import { DeprecationLog, maxUserAgentChars } from '../../../src/core/deprecation/deprecation-log.js'
 import { spec } from '../../helpers/contract.js'
 
 const t0 = Date.parse('2026-01-01T00:00:00Z')
