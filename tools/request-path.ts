@@ -24,7 +24,7 @@ const post = () =>
 const firstGet = (session: string) => app.request(`/sessions/${session}/v1/pets/1`, { headers: auth })
 
 /** The files under src/ whose functions `request` called, in the order V8 lists them. */
-const filesOf = async (request: () => Promise<Response>): Promise<string[]> => {
+const filesOf = async (request: () => Response | Promise<Response>): Promise<string[]> => {
   await inspector.post('Profiler.takePreciseCoverage') // resets the counts
   const res = await request()
   await res.arrayBuffer()

@@ -33,7 +33,7 @@ import {
   worldOf,
 } from './sessions/snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
-import { sessionPrefixPath } from './request-session/session-prefix.js'
+import { sessionPrefixPath } from './http/request/session-name.js'
 import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
 import { adminScopes, parseAdminToken, unscopedToken } from './access/admin-scopes.js'
 import type { Spec } from './spec/spec.js'
@@ -242,7 +242,7 @@ export function prepareMock(
     silences,
     knownFields: bodyFieldNames(spec, 'createPet'),
   })
-  // The session prefix (/sessions/<name>/…) is stripped where hono reads the path: request-session/session-prefix.ts.
+  // The session prefix (/sessions/<name>/…) is stripped where hono reads the path: http/request/session-name.ts.
   const app = new Hono<AppEnv>({ getPath: sessionPrefixPath })
   const methodsFor = routeMethods(app)
   const onError = handleError(logger)

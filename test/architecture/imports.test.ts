@@ -55,7 +55,7 @@ const house: Layer[] = [
       'core/http',
       'core/http/request',
       'core/notes',
-      'core/request-session',
+
       'core/spec',
       'core/time',
     ],

@@ -1,10 +1,9 @@
 import type { ContextVariableMap } from 'hono'
 import { queryParams } from '../http/request/query.js'
 import { type BuiltAnswer, builtAnswer } from '../http/respond.js'
-import { answerAsBuilt, type RequestContext } from '../http/stage.js'
-import type { AnswerListener } from '../http/answer-event.js'
+import { answerAsBuilt, type AnswerListener, type RequestContext } from '../http/stage.js'
 import { noteInteraction, pactWorthy } from './pact-record.js'
-import type { SessionReader } from '../request-session/session-reader.js'
+import type { SessionReader } from '../http/request/session-reader.js'
 import type { Combination, OperationCoverage } from './coverage-model.js'
 import type { CoverageSlice } from './coverage-slice.js'
 // The variables read here: the body and its text, and how the controls shaped the answer.

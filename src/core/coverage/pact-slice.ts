@@ -1,5 +1,5 @@
 import type { MaybePromise } from '../async/maybe-promise.js'
-import type { SessionName } from '../request-session/session-reader.js'
+import type { SessionName } from '../http/request/session-reader.js'
 import type { KeptInteractions } from './pact-seed.js'
 
 /**

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { SessionAccess } from '../request-session/session-reader.js'
+import type { SessionAccess } from '../http/request/session-reader.js'
 import type { DeprecationReport } from './deprecation-log.js'
 import type { DeprecationSlice } from './deprecation-slice.js'
 

@@ -6,7 +6,7 @@ import { authorizationOf, redactAuthorization } from '../http/request/authorizat
 import { addAnswerHeaders } from '../http/respond.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Stage } from '../http/stage.js'
-import type { SessionReader } from '../request-session/session-reader.js'
+import type { SessionReader } from '../http/request/session-reader.js'
 import type { DeprecationSlice } from './deprecation-slice.js'
 
 const describeClient = ({ authorization, userAgent }: DeprecationClient): string =>

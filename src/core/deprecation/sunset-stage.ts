@@ -2,7 +2,7 @@ import { goneError } from '../spec/operation-lifecycle.js'
 import type { SpecOperation } from '../spec/spec.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { whenReady } from '../async/maybe-promise.js'
-import type { SessionReader } from '../request-session/session-reader.js'
+import type { SessionReader } from '../http/request/session-reader.js'
 import type { ClockSlice } from '../time/clock-slice.js'
 
 /**

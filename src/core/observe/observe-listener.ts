@@ -1,7 +1,7 @@
 import { noteTrace, type Shaping } from '../notes/request-notes.js'
 import type { SpecOperation } from '../spec/spec.js'
-import type { AnswerListener } from '../http/answer-event.js'
-import type { SessionName, SessionReader } from '../request-session/session-reader.js'
+import type { AnswerListener } from '../http/stage.js'
+import type { SessionName, SessionReader } from '../http/request/session-reader.js'
 import type { AnswerSource, RequestObserver, RequestTrace, RequestTracer } from './observer.js'
 
 /** What shaped an answer: the first control the journal noted, else the contract or the deployment. */

@@ -15,12 +15,11 @@ import { rateLimit, rateLimitPolicy } from '../rate-limit/rate-limit-stage.js'
 import { selectedSession, selectSession } from '../sessions/select-session.js'
 import { latency } from '../faults/latency.js'
 import { readAheadFor } from './read-ahead.js'
-import { chain, type Next, type OnError, type Stage } from '../http/stage.js'
+import { answerEvent, type AnswerListener, chain, type Next, type OnError, type Stage } from '../http/stage.js'
 import { sunsetGate } from '../deprecation/sunset-stage.js'
 import { validateRequest } from '../spec/validate-request.js'
 import type { Transport } from '../http/transport.js'
 import { observeListener } from '../observe/observe-listener.js'
-import { answerEvent, type AnswerListener } from '../http/answer-event.js'
 import type { ObserveOptions } from '../observe/observer.js'
 
 /** What the chains of the API's routes are built from. */

@@ -4,7 +4,7 @@ import { badRequest } from '../http/errors.js'
 import { objectBody } from '../http/object-body.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
-import type { SessionAccess } from '../request-session/session-reader.js'
+import type { SessionAccess } from '../http/request/session-reader.js'
 import { formatRate, parseRate, rateExpectation } from './rate-limit.js'
 import type { RateLimitSlice, RateLimitState } from './rate-limit-slice.js'
 // The variable read here: the body the body stage parsed.

@@ -4,7 +4,7 @@ import { authorizationOf, bearerToken } from '../http/request/authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { whenReady } from '../async/maybe-promise.js'
-import type { SessionReader } from '../request-session/session-reader.js'
+import type { SessionReader } from '../http/request/session-reader.js'
 import type { RateLimitSlice } from './rate-limit-slice.js'
 
 // The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import type { Spec } from '../spec/spec.js'
 import { chain, type Stage } from '../http/stage.js'
-import { pathPrefixOf } from '../request-session/session-prefix.js'
+import { pathPrefixOf } from '../http/request/session-name.js'
 import { prefixedJson, prefixedYaml } from './prefixed-servers.js'
 
 /**

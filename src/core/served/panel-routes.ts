@@ -1,4 +1,4 @@
-import { pathPrefixOf } from '../request-session/session-prefix.js'
+import { pathPrefixOf } from '../http/request/session-name.js'
 import { type Context, type Handler, Hono } from 'hono'
 
 /** What the panel page is told about the server it controls. */

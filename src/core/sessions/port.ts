@@ -12,7 +12,7 @@ import type { RateLimitPolicy } from '../rate-limit/rate-limit.js'
 import type { RateLimitSlice } from '../rate-limit/rate-limit-slice.js'
 import type { Pet, PetStatus } from '../spec/pet.js'
 import type { MaybePromise } from '../async/maybe-promise.js'
-import type { SessionName } from '../request-session/session-reader.js'
+import type { SessionName } from '../http/request/session-reader.js'
 import type { ClockSetting, ClockView } from '../time/clock.js'
 import type { ClockSlice } from '../time/clock-slice.js'
 import type { LatencyRange, World } from './world.js'
@@ -45,7 +45,7 @@ export interface SessionContents {
  * feature owns and declares (PetsSlice in pets/, FaultsSlice in faults/,
  * RateLimitSlice, DeprecationSlice in deprecation/, JournalSlice, ClockSlice in
  * time/, CoverageSlice, PactSlice) and what the session as a whole does (reset, snapshots, listings).
- * A feature reads its own slice (request-session/session-reader.ts); the composition
+ * A feature reads its own slice (http/request/session-reader.ts); the composition
  * roots and the stores (memory-store.ts, the Node host's Redis store) know
  * the whole. Stages, handlers and admin routes talk to this and to
  * {@link SessionStore}, never to a backend's parts.

@@ -3,9 +3,8 @@ import { addAnswerHeaders } from '../http/respond.js'
 import { authorizationOf } from '../http/request/authorization.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { type MaybePromise, whenReady } from '../async/maybe-promise.js'
-import { isSessionName, sessionHeader } from '../request-session/session-name.js'
-import { sessionPrefixOf } from '../request-session/session-prefix.js'
-import type { SessionReader } from '../request-session/session-reader.js'
+import { isSessionName, sessionHeader, sessionPrefixOf } from '../http/request/session-name.js'
+import type { SessionReader } from '../http/request/session-reader.js'
 import {
   adminSelectMode,
   isOutcome,
