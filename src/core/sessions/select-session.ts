@@ -131,7 +131,7 @@ const markCreated = (res: Response): Response => {
 const proceedAdmin = (_: SessionState, c: RequestContext, next: Next): Answer => {
   const res = next(c)
   if (c.get('answerHeaders')?.['x-mock-session-created'] === undefined) return res
-  return res instanceof Promise ? res.then(markCreated) : markCreated(res)
+  return whenReady(res, markCreated)
 }
 
 /**
