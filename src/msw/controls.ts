@@ -5,7 +5,7 @@ import {
   type FaultRule,
   type FaultRuleInput,
   maxFaultRules,
-} from '../core/faults/fault-rules.js'
+} from '../core/faults/rule-check.js'
 import { insufficientStorage } from '../core/budget/insufficient-storage.js'
 import { isStorageRefusal } from '../core/budget/storage-refusal.js'
 import type { JournalQuery } from '../core/journal/journal.js'

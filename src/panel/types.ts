@@ -3,7 +3,7 @@ import type { Session } from '../core/sessions/memory-store.js'
 
 export type { JournalEntry } from '../core/journal/journal-entry.js'
 export type { Shaping } from '../core/notes/request-notes.js'
-export type { FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
+export type { FaultRule, FaultRuleInput } from '../core/faults/rule-check.js'
 export type { Pet, PetStatus } from '../core/spec/pet.js'
 export type { ClockView } from '../core/time/clock.js'
 export type { RateLimitView } from '../core/rate-limit/rate-limit-routes.js'

@@ -11,7 +11,7 @@
 export type { NewPet, Pet, PetStatus } from '../core/spec/pet.js'
 export type { DataProfile } from '../core/pets/edge-profile.js'
 export type { ErrorBody } from '../core/http/errors.js'
-export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults/fault-rules.js'
+export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults/rule-check.js'
 export type { BodyValue, RuleWhen } from '../core/faults/rule-match.js'
 export type { Snapshot } from '../core/sessions/snapshot.js'
 export type { LatencyRange } from '../core/sessions/world.js'

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { ApiError, defaultMessageFor } from '../http/errors.js'
-import { type FaultKind, type FaultRule, maxDelayMs } from './fault-rules.js'
+import { type FaultKind, type FaultRule, maxDelayMs } from './rule-check.js'
 import { whenReady } from '../async/maybe-promise.js'
 import { noteShaping, type Shaping } from '../notes/request-notes.js'
 import { goneError } from '../spec/operation-lifecycle.js'

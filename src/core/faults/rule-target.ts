@@ -6,7 +6,7 @@ import { queryParams } from '../http/request/query.js'
 import type { RequestContext } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import type { SpecOperation } from '../spec/spec.js'
-import type { FaultTarget } from './fault-rules.js'
+import type { FaultTarget } from './rule-check.js'
 // The variables set here: the body read ahead, and its text (for the journal).
 import type {} from '../body/read-body.js'
 import { RequestFacts, requestFacts } from './rule-match.js'

@@ -13,7 +13,7 @@ import type { SessionContents, SessionState, SessionStore, SessionSummary } from
 import type { RateLimitState } from '../rate-limit/rate-limit-slice.js'
 import type { NewPet, PetStatus } from '../spec/pet.js'
 import type { DeprecationClient, FirstCall, DeprecationReport } from '../deprecation/deprecation-log.js'
-import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget, PutFaultResult } from '../faults/fault-rules.js'
+import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget, PutFaultResult } from '../faults/rule-check.js'
 import type { RateDecision } from '../rate-limit/rate-limit.js'
 import type { JournalListener, JournalQuery, JournalRecord } from '../journal/journal.js'
 import type { ClockView } from '../time/clock.js'

@@ -1,7 +1,7 @@
 import type { CoverageSlice } from '../coverage/coverage-slice.js'
 import type { StorageRefusal } from '../budget/storage-refusal.js'
 import type { BudgetReport } from '../budget/memory-budget.js'
-import type { FaultRule } from '../faults/fault-rules.js'
+import type { FaultRule } from '../faults/rule-check.js'
 import type { FaultsSlice } from '../faults/faults-slice.js'
 import type { RandomState } from '../faults/random.js'
 import type { JournalSlice } from '../journal/journal-slice.js'

@@ -8,7 +8,7 @@ import {
   type FaultTarget,
   maxFaultRules,
   type PutFaultResult,
-} from '../../../core/faults/fault-rules.js'
+} from '../../../core/faults/rule-check.js'
 import { maxTrackedKeys, type RateDecision, type RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
 import {
   filters,
