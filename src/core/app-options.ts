@@ -1,5 +1,5 @@
 import { checkRatePolicy, type RateLimitPolicy } from './rate-limit/rate-limit.js'
-import { maxDelayMs } from './faults/fault-rules.js'
+import { maxDelayMs } from './faults/rule-check.js'
 import type { LatencyRange } from './sessions/world.js'
 import { checkSilences, type SpecSilences } from './spec/silences.js'
 

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import type { BlankEnv } from 'hono/types'
 import { appDefaults, checkAppOptions, OptionError } from './app-options.js'
 import { type ClockOption, MockClock, startClock } from './time/clock.js'
-import { ruleValidatorFor, type FaultRuleInput } from './faults/fault-rules.js'
+import { ruleValidatorFor, type FaultRuleInput } from './faults/rule-check.js'
 import { createLogger, type Logger, requestLog } from './http/log.js'
 import { adminGuard } from './access/admin-guard.js'
 import { apiKeyAuth } from './access/api-key-auth.js'
@@ -13,8 +13,8 @@ import { formatRate, type RateLimitPolicy } from './rate-limit/rate-limit.js'
 import { handleError } from './http/respond.js'
 import { routeMethods } from './http/route-methods.js'
 import { adminRoutes } from './admin/admin-routes.js'
-import { panelRedirect } from './panel/panel-routes.js'
-import { docsRoutes } from './docs/docs-routes.js'
+import { panelRedirect } from './served/panel-routes.js'
+import { docsRoutes } from './served/docs-routes.js'
 import { apiChains } from './pipeline/api-chains.js'
 import { petHandlers } from './pets/pet-handlers.js'
 import { recordPets } from './pets/record-pets.js'
@@ -33,7 +33,7 @@ import {
   worldOf,
 } from './sessions/snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
-import { sessionPrefixPath } from './state/session-prefix.js'
+import { sessionPrefixPath } from './http/request/session-name.js'
 import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
 import { adminScopes, parseAdminToken, unscopedToken } from './access/admin-scopes.js'
 import type { Spec } from './spec/spec.js'
@@ -45,15 +45,15 @@ import type { YamlCodec } from './body/yaml-data.js'
 import type { JsonDataReader } from './body/data-body.js'
 import { fixturePets, packageVersion } from '../generated/contract.js'
 import { coverageModel } from './coverage/coverage-model.js'
-import { coverage } from './coverage/coverage-stage.js'
+import { coverageListener } from './coverage/coverage-listener.js'
 import type { ObserveOptions } from './observe/observer.js'
 import { metricsRoutes, probeRoutes } from './observe/observe-routes.js'
 import { stateSizes } from './admin/state-sizes.js'
 import { journalStreams } from './journal/stream-routes.js'
-import { whenReady } from './state/maybe-promise.js'
+import { whenReady } from './async/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
 // The variable read here: the request's trace.
-import type {} from './journal/journal-notes.js'
+import type {} from './notes/request-notes.js'
 import { MemoryBudget } from './budget/memory-budget.js'
 
 /**
@@ -242,7 +242,7 @@ export function prepareMock(
     silences,
     knownFields: bodyFieldNames(spec, 'createPet'),
   })
-  // The session prefix (/sessions/<name>/…) is stripped where hono reads the path: state/session-prefix.ts.
+  // The session prefix (/sessions/<name>/…) is stripped where hono reads the path: http/request/session-name.ts.
   const app = new Hono<AppEnv>({ getPath: sessionPrefixPath })
   const methodsFor = routeMethods(app)
   const onError = handleError(logger)
@@ -260,7 +260,7 @@ export function prepareMock(
     methodsFor,
     enforceSunset: options.sunset !== 'ignore',
     limitRange: silences.limitRange,
-    coverage: (operation) => coverage(covered.byOperation.get(operation.id)!, { onError, session: selectedSession }),
+    coverage: (operation) => coverageListener(covered.byOperation.get(operation.id)!, { session: selectedSession }),
     sessionByKey: options.sessionByKey === true,
     ...(proxy && {
       forward: proxy.forward({

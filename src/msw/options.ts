@@ -1,6 +1,6 @@
 import { appDefaults, checkAppOptions, checkInteger as checkCoreInteger, OptionError } from '../core/app-options.js'
 import type { AppOptions } from '../core/app.js'
-import { checkFaultRules, ruleValidatorFor, maxDelayMs } from '../core/faults/fault-rules.js'
+import { checkFaultRules, ruleValidatorFor, maxDelayMs } from '../core/faults/rule-check.js'
 import type { LatencyRange } from '../core/sessions/world.js'
 import type { Pet } from '../core/spec/pet.js'
 import { defaultSeed, SeedError, validatePets } from '../core/pets/seed.js'

@@ -29,6 +29,6 @@ export const originOf = (url: string, basePath: string, name: string): string =>
  */
 export const requestPattern = (basePath: string, origins: readonly string[] | 'any'): RegExp => {
   const origin = origins === 'any' ? '[a-z][a-z0-9+.-]*://[^/]+' : `(?:${[...new Set(origins)].map(escape).join('|')})`
-  // Optionally under a session prefix (/sessions/<name>/…: core/state/session-prefix.ts).
+  // Optionally under a session prefix (/sessions/<name>/…: core/http/request/session-name.ts).
   return new RegExp(`^${origin}(?:/sessions/[^/]+)?(?:${escape(basePath)}/|/__admin/|/openapi\\.(?:yaml|json)$)`)
 }

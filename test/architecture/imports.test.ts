@@ -13,6 +13,7 @@ import {
   layerBreaches,
   twoWayFolders,
 } from '../helpers/import-graph.js'
+import { unseenVariables } from '../helpers/context-variables.js'
 
 const src = fileURLToPath(new URL('../../src', import.meta.url))
 const graph = importGraph(src)
@@ -32,49 +33,40 @@ const house: Layer[] = [
     peers: 'listed',
     folders: [
       'core/access',
-      'core/body',
-      'core/clock',
       'core/coverage',
-      'core/docs',
+      'core/deprecation',
       'core/faults',
       'core/journal',
-      'core/lifecycle',
-      'core/pact',
       'core/observe',
-      'core/panel',
       'core/pets',
       'core/proxy',
       'core/rate-limit',
+      'core/served',
     ],
   },
   {
     name: 'floor',
     rank: 0,
     peers: 'any',
-    folders: ['core/budget', 'core/http', 'core/http/request', 'core/spec', 'core/state', 'core/time'],
+    folders: [
+      'core/async',
+      'core/body',
+      'core/budget',
+      'core/http',
+      'core/http/request',
+      'core/notes',
+
+      'core/spec',
+      'core/time',
+    ],
   },
 ]
 
-/** The only imports from one feature to another. */
-const allowedFeatureEdges: AllowedEdge[] = [
-  { from: '*', to: 'core/body', why: 'admin routes read their bodies with the body stages (JSON, YAML or JSON)' },
-  { from: 'core/faults', to: 'core/journal', why: 'the controls note for the journal how they shaped an answer' },
-  {
-    from: 'core/coverage',
-    to: 'core/pact',
-    why: 'counting an answer notes its interaction for the pact, in the same store call',
-  },
-  {
-    from: 'core/observe',
-    to: 'core/journal',
-    why: 'a request trace is noted for the journal (which records its id), and told how the controls shaped the answer',
-  },
-  {
-    from: 'core/proxy',
-    to: 'core/journal',
-    why: 'the proxy notes for the journal how an exchange breaks the contract',
-  },
-]
+/**
+ * The only imports from one feature to another: none. Features meet through the floor (the notes a
+ * stage leaves, notes/; the body reader, body/), the sessions port and the answer's listeners.
+ */
+const allowedFeatureEdges: AllowedEdge[] = []
 
 /** Most .ts/.tsx files directly in one folder of src/ (generated code aside). */
 const maxLooseFiles = 15
@@ -109,6 +101,10 @@ describe('imports in src/', () => {
     expect(loaded.filter((target) => !target.startsWith('node/commands/'))).toEqual([])
   })
 
+  it('name the variables they share: a file that gets or sets a context variable imports the module declaring it', () => {
+    expect(unseenVariables(src, graph)).toEqual([])
+  })
+
   it('point down the house: features import the floor and the listed edges only, the floor only itself', () => {
     expect(layerBreaches(graph, 'core', house, allowedFeatureEdges)).toEqual([])
   })
@@ -136,7 +132,7 @@ describe('imports in src/', () => {
     // A type-only import, one on several lines, and one that names nothing are edges too.
     expect(graph.get('core/http/respond.ts')).toContain('core/http/stage.ts')
     expect(graph.get('core/app.ts')).toContain('core/sessions/snapshot.ts')
-    expect(graph.get('core/journal/journal-stage.ts')).toContain('core/journal/journal-notes.ts')
+    expect(graph.get('core/journal/journal-listener.ts')).toContain('core/notes/request-notes.ts')
     // A subcommand is loaded by import() when named: an edge too.
     expect(graph.get('node/cli/subcommands.ts')).toContain('node/commands/verify/command.ts')
   })
@@ -184,6 +180,32 @@ describe('the checks, on small trees', () => {
     const hostGraph = importGraph(join(dir, 'host'))
     expect(twoWayFolders(hostGraph, 'node')).toEqual(['node/cli <-> node/config', 'node/store <-> node/store/redis'])
     expect(twoWayFolders(hostGraph, 'core')).toEqual([])
+  })
+
+  it('unseenVariables finds a context variable got or set without importing its module, not one imported or declared', () => {
+    const declare = (name: string) =>
+      `declare module 'hono' {\n  interface ContextVariableMap {\n    ${name}: { nested: { deep: string } } | undefined\n    other?: string\n  }\n}\n`
+    write(
+      'vars/floor/notes.ts',
+      `${declare('shaping')}export const note = (c: { set(k: string, v: unknown): void }) => c.set('shaping', undefined)\n`,
+    )
+    write(
+      'vars/feat/reads.ts',
+      "import type {} from '../floor/notes.js'\nexport const r = (c: { get(k: string): unknown }) => c.get('shaping')\n",
+    )
+    write(
+      'vars/feat/unseen.ts',
+      "export const u = (c: { get(k: string): unknown; var: Record<string, unknown> }) => [c.get('shaping'), c.var.other]\n",
+    )
+    write(
+      'vars/feat/other-map.ts',
+      "const m = new Map<string, number>()\nexport const o = m.get('shaping') ?? m.get('nested')\n",
+    )
+    const root = join(dir, 'vars')
+    expect(unseenVariables(root, importGraph(root))).toEqual([
+      'feat/unseen.ts: other (declared in floor/notes.ts)',
+      'feat/unseen.ts: shaping (declared in floor/notes.ts)',
+    ])
   })
 
   it('layerBreaches finds an import up, one between features that is not listed, and a folder in no layer', () => {

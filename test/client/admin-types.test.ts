@@ -3,12 +3,12 @@ import type * as Client from '../../src/client/index.js'
 import type { MockClient } from '../../src/client/index.js'
 import type { AdminAnswer, AdminInput, AdminQuery } from '../../src/client/admin-operations.js'
 import type { components } from '../../src/generated/admin-types.js'
-import type { Shaping as ServerShaping } from '../../src/core/journal/journal.js'
+import type { Shaping as ServerShaping } from '../../src/core/notes/request-notes.js'
 import type { JournalEntry as ServerJournalEntry } from '../../src/core/journal/journal-entry.js'
 import type { RequestList as ServerRequestList } from '../../src/core/journal/requests-routes.js'
 import type * as ServerHar from '../../src/core/journal/har.js'
-import type * as ServerPact from '../../src/core/pact/pact-document.js'
-import type * as ServerPactSeed from '../../src/core/pact/pact-seed.js'
+import type * as ServerPact from '../../src/core/coverage/pact-document.js'
+import type * as ServerPactSeed from '../../src/core/coverage/pact-seed.js'
 
 type Schemas = components['schemas']
 

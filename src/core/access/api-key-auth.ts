@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { equalsAny } from './constant-time.js'
 import { ApiError } from '../http/errors.js'
-import { authorizationOf } from '../http/request/authorization.js'
+import { authorizationOf, bearerToken } from '../http/request/authorization.js'
 import { errorResponse } from '../http/respond.js'
 import { fromMiddleware, type OnError, type Stage } from '../http/stage.js'
 
@@ -18,8 +18,7 @@ export interface ApiKeyAuthOptions {
 const challenge = (realm: string, tokenSent: boolean) =>
   `Bearer realm="${realm}"${tokenSent ? ', error="invalid_token"' : ''}`
 
-// RFC 9110 §11.1: the scheme name is case-insensitive.
-const sentBearerToken = (c: Context): boolean => /^bearer +\S/i.test(c.req.header('Authorization') ?? '')
+const sentBearerToken = (c: Context): boolean => bearerToken(c.req.header('Authorization')) !== undefined
 
 /**
  * Bearer authentication (hono's bearerAuth) answering every failure with a

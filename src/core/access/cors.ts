@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { fromMiddleware, type OnError, type Stage } from '../http/stage.js'
-import { sessionHeader } from '../state/session-name.js'
+import { sessionHeader } from '../http/request/session-name.js'
 
 /** Which origins may read answers: any (the request's own is echoed) or a list. */
 export type CorsOrigins = '*' | readonly string[]

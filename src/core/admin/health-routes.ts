@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import type { ProxyReport, ProxyStats } from '../proxy/proxy-stats.js'
 import type { SessionStore } from '../sessions/port.js'
 import type { BudgetReport } from '../budget/memory-budget.js'
-import type { MaybePromise } from '../state/maybe-promise.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
 
 /** GET /__admin/health. */
 export interface Health {

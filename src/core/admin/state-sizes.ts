@@ -1,5 +1,5 @@
 import type { BudgetReport } from '../budget/memory-budget.js'
-import type { MaybePromise } from '../state/maybe-promise.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
 import type { SessionStore } from '../sessions/port.js'
 import type { StateSizes } from '../observe/observer.js'
 

@@ -1,5 +1,5 @@
 import { ApiError, badRequest } from '../http/errors.js'
-import { bodyIsAbsent, readBodyText } from '../http/read-body.js'
+import { bodyIsAbsent, readBodyText } from './read-body.js'
 import type { Transport } from '../http/transport.js'
 import type { RequestContext } from '../http/stage.js'
 

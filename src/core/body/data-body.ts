@@ -4,6 +4,8 @@ import type { Transport } from '../http/transport.js'
 import type { RequestContext, Stage } from '../http/stage.js'
 import { type YamlCodec, YamlTooLargeError } from './yaml-data.js'
 import { checkedBodyText } from './checked-text.js'
+// The variable set here: the body.
+import type {} from './read-body.js'
 
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml']
 

@@ -3,6 +3,8 @@ import { isJsonType, parseJsonExact } from '../http/json.js'
 import type { Transport } from '../http/transport.js'
 import type { Stage } from '../http/stage.js'
 import { type BodyRules, checkedBodyText } from './checked-text.js'
+// The variables set here: the body (and, for JSON, its text).
+import type {} from './read-body.js'
 
 /**
  * Reads a JSON request body into `c.var.body` (its text into `c.var.bodyText`):

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { isJsonType, parseJsonExact } from '../http/json.js'
 import type { Transport } from '../http/transport.js'
-import type { BodyBytes } from '../http/read-body.js'
+import type { BodyBytes } from '../http/transport.js'
 
 // A body read ahead of its stage, by request: the stage that reads it later gets the same bytes
 // (a request's body can be read once). Kept apart from the context's variables: only requests that

@@ -1,4 +1,4 @@
-import { type InteractionNote, type KeptInteractions, maxInteractions, type PactSeed } from '../pact/pact-seed.js'
+import { type InteractionNote, type KeptInteractions, maxInteractions, type PactSeed } from './pact-seed.js'
 import type { CoverageCounts } from './coverage-slice.js'
 
 /** A counter of the in-memory store. */

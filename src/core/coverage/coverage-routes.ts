@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { SessionAccess } from '../state/session-reader.js'
+import type { SessionAccess } from '../http/request/session-reader.js'
 import type { CoverageModel } from './coverage-model.js'
 import { coverageReport } from './coverage-report.js'
 import type { CoverageSlice } from './coverage-slice.js'

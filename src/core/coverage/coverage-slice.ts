@@ -1,6 +1,6 @@
-import type { InteractionNote, maxInteractions } from '../pact/pact-seed.js'
-import type { MaybePromise } from '../state/maybe-promise.js'
-import type { SessionName } from '../state/session-reader.js'
+import type { InteractionNote, maxInteractions } from './pact-seed.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
+import type { SessionName } from '../http/request/session-reader.js'
 
 /** Counters as a store keeps them: counter name → count. Names: see coverage-model.ts. */
 export type CoverageCounts = Readonly<Record<string, number>>

@@ -4,9 +4,11 @@ import { insufficientStorage } from '../budget/insufficient-storage.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
-import type { SessionAccess } from '../state/session-reader.js'
-import { checkRuleName, type FaultRule, type FaultRuleInput, maxFaultRules } from './fault-rules.js'
+import type { SessionAccess } from '../http/request/session-reader.js'
+import { checkRuleName, type FaultRule, type FaultRuleInput, maxFaultRules } from './rule-check.js'
 import type { FaultsSlice } from './faults-slice.js'
+// The variable read here: the body the body stage parsed.
+import type {} from '../body/read-body.js'
 
 /** GET /__admin/faults. */
 export interface FaultList {

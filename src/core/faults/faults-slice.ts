@@ -1,6 +1,6 @@
 import type { StorageRefusal } from '../budget/storage-refusal.js'
-import type { MaybePromise } from '../state/maybe-promise.js'
-import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget, PutFaultResult } from './fault-rules.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
+import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget, PutFaultResult } from './rule-check.js'
 
 /** A session's fault rules and latency, as the state port holds them (see sessions/port.ts for what every call may do). */
 export interface FaultsSlice {

@@ -1,7 +1,7 @@
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
-import { noteShaping } from '../journal/journal-notes.js'
-import { whenReady } from '../state/maybe-promise.js'
-import type { SessionReader } from '../state/session-reader.js'
+import { noteShaping } from '../notes/request-notes.js'
+import { whenReady } from '../async/maybe-promise.js'
+import type { SessionReader } from '../http/request/session-reader.js'
 import type { FaultsSlice } from './faults-slice.js'
 
 /** Resolves after `ms` milliseconds. */

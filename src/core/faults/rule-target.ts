@@ -1,14 +1,14 @@
 import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
 import { peekJsonBody } from '../body/peek-body.js'
-import { headerRecord } from '../journal/journal.js'
+import { headerRecord } from '../http/header-list.js'
 import { authorizationOf } from '../http/request/authorization.js'
 import { queryParams } from '../http/request/query.js'
 import type { RequestContext } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import type { SpecOperation } from '../spec/spec.js'
-import type { FaultTarget } from './fault-rules.js'
+import type { FaultTarget } from './rule-check.js'
 // The variables set here: the body read ahead, and its text (for the journal).
-import type {} from '../http/read-body.js'
+import type {} from '../body/read-body.js'
 import { RequestFacts, requestFacts } from './rule-match.js'
 
 /** The API key of the request and its fingerprint; undefined without a bearer token. */

@@ -1,5 +1,5 @@
 import { isSafeNumber, LosslessNumber, parse } from 'lossless-json'
-import { ownCopy } from '../state/own-copy.js'
+import { ownCopy } from './own-copy.js'
 
 /** Whether a Content-Type names JSON (`application/json`, parameters and case aside). */
 export const isJsonType = (contentType: string | null | undefined): boolean =>

@@ -1,6 +1,5 @@
 import type { Context } from 'hono'
 import { ConnectionResetError } from './errors.js'
-import { type BodyBytes, readStream } from './read-body.js'
 
 /** What the host carrying the requests provides beyond web `Request` and `Response`. */
 export interface Transport {
@@ -26,4 +25,39 @@ export const webTransport: Transport = {
     c.req.raw.headers.forEach((value, name) => list.push(name, value))
     return list
   },
+}
+
+/** A whole body's bytes, or `too_large` once they exceed the limit. */
+export type BodyBytes = Uint8Array | 'too_large'
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/** The chunks as one array. */
+export const concatChunks = (chunks: readonly Uint8Array[], size: number): Uint8Array => {
+  if (chunks.length === 1) return chunks[0]!
+  const whole = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    whole.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return whole
+}
+
+/** Reads a web ReadableStream whole, stopping as soon as it exceeds `maxBytes`. */
+export const readStream = async (stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<BodyBytes> => {
+  // Safari's ReadableStream is not async-iterable: read it through a reader.
+  const reader = stream.getReader()
+  try {
+    const chunks: Uint8Array[] = []
+    let size = 0
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.byteLength
+      if (size > maxBytes) return 'too_large'
+      chunks.push(read.value)
+    }
+    return concatChunks(chunks, size)
+  } finally {
+    reader.releaseLock()
+  }
 }

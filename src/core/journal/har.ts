@@ -1,15 +1,8 @@
 import type { components } from '../../generated/admin-types.js'
 import { reasonPhrases } from '../http/http-status.js'
-import {
-  type HeaderList,
-  headerList,
-  headerRecord,
-  type JournalRecord,
-  type KeptBody,
-  maxBodyChars,
-  type Shaping,
-  utf8Length,
-} from './journal.js'
+import { type JournalRecord, type KeptBody, maxBodyChars, utf8Length } from './journal.js'
+import { type HeaderList, headerList, headerRecord } from '../http/header-list.js'
+import { type Shaping } from '../notes/request-notes.js'
 import { queryOf, recordedTraceId } from './journal-entry.js'
 
 // The HAR the mock writes is admin-openapi.yaml's `Har` (generated): the fields of HAR 1.2 this mock

@@ -1,6 +1,8 @@
 import { getQueryParams } from 'hono/utils/url'
 import { isSafeNumber, parse as parseLossless } from 'lossless-json'
-import { headerRecord, type JournalRecord, type KeptBody, type Shaping } from './journal.js'
+import { type JournalRecord, type KeptBody } from './journal.js'
+import { headerRecord } from '../http/header-list.js'
+import { type Shaping } from '../notes/request-notes.js'
 import { traceIdOf } from '../http/request/traceparent.js'
 import type { components } from '../../generated/admin-types.js'
 

@@ -1,5 +1,5 @@
-import type { MaybePromise } from '../state/maybe-promise.js'
-import type { SessionName } from '../state/session-reader.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
+import type { SessionName } from '../http/request/session-reader.js'
 import type { JournalListener, JournalQuery, JournalRecord } from './journal.js'
 
 /** A session's journal, as the state port holds it (see sessions/port.ts for what every call may do). */

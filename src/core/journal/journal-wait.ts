@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../state/maybe-promise.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
 import type { JournalRecord } from './journal.js'
 import type { JournalSlice } from './journal-slice.js'
 

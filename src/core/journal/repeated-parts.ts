@@ -1,4 +1,5 @@
-import { type HeaderList, type KeptBody, keepBody, keepHeaders, keepUrl, type RecordedResponse } from './journal.js'
+import { type KeptBody, keepBody, keepHeaders, keepUrl, type RecordedResponse } from './journal.js'
+import { type HeaderList } from '../http/header-list.js'
 
 /**
  * The parts of a request the journal keeps, shared with the previous request's entry when they

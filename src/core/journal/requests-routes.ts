@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import type { components } from '../../generated/admin-types.js'
 import { ApiError } from '../http/errors.js'
-import type { SessionAccess } from '../state/session-reader.js'
+import type { SessionAccess } from '../http/request/session-reader.js'
 import type { JournalQuery, JournalRecord } from './journal.js'
 import { type JournalEntry, toEntry } from './journal-entry.js'
 import { journalQuery, journalWait } from './journal-query.js'

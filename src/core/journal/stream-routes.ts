@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { SessionAccess } from '../state/session-reader.js'
+import type { SessionAccess } from '../http/request/session-reader.js'
 import type { JournalSlice } from './journal-slice.js'
 import { StreamRegistry, streamCaps } from './stream-registry.js'
 import { eventStreamLimits } from './event-stream.js'

@@ -1,6 +1,6 @@
-import type { Shaping } from '../journal/journal.js'
-import type { NotedTrace } from '../journal/journal-notes.js'
-import type { MaybePromise } from '../state/maybe-promise.js'
+import type { Shaping } from '../notes/request-notes.js'
+import type { NotedTrace } from '../notes/request-notes.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
 
 /**
  * What made an answer what it is: the contract (the mock's own handler, latency or not), a fault

@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker'
 import type { Pet, PetStatus } from '../spec/pet.js'
 import { petStatuses, toPet } from '../spec/pet.js'
-import { nextTurn } from '../state/next-turn.js'
+import { nextTurn } from '../async/next-turn.js'
 
 /**
  * The data profiles of generated pets: `realistic`, faker's pet names (what

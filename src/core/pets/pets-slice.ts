@@ -1,6 +1,6 @@
 import type { StorageRefusal } from '../budget/storage-refusal.js'
 import type { NewPet, Pet, PetStatus } from '../spec/pet.js'
-import type { MaybePromise } from '../state/maybe-promise.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
 import type { CreateRefusal } from './pet-store.js'
 
 /** A session's pets, as the state port holds them (see sessions/port.ts for what every call may do). */

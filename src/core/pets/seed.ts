@@ -3,7 +3,7 @@ import { type Pet, petStatuses, toPet } from '../spec/pet.js'
 import { petLimitProblem } from './pet-limits.js'
 import { describeSchemaError } from '../spec/messages.js'
 import { type DataProfile, edgePets } from './edge-profile.js'
-import { nextTurn } from '../state/next-turn.js'
+import { nextTurn } from '../async/next-turn.js'
 
 /** Pets generated, or checked, between two turns of the event loop (a few milliseconds of work). */
 export const petSlice = 2000

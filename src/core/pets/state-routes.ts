@@ -8,11 +8,13 @@ import { ApiError, badRequest } from '../http/errors.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import type { Pet } from '../spec/pet.js'
-import type { SessionAccess } from '../state/session-reader.js'
+import type { SessionAccess } from '../http/request/session-reader.js'
 import type { PetsSlice } from './pets-slice.js'
 import { fakePets, SeedError } from './seed.js'
 import { type DataProfile, dataProfileExpectation, isDataProfile } from './edge-profile.js'
-import { oneAtATime } from '../state/one-at-a-time.js'
+import { oneAtATime } from '../async/one-at-a-time.js'
+// The variable read here: the body the body stage parsed.
+import type {} from '../body/read-body.js'
 
 /** GET and PUT /__admin/state. */
 export interface StateBody {

@@ -8,18 +8,18 @@ import { allowHeader } from '../http/route-methods.js'
 import type { SessionStore } from '../sessions/port.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { authStage } from '../access/api-key-auth.js'
-import { deprecation } from '../lifecycle/deprecation-stage.js'
-import { journal } from '../journal/journal-stage.js'
+import { deprecation } from '../deprecation/deprecation-stage.js'
+import { journalListener } from '../journal/journal-listener.js'
 import { mockControl } from '../faults/mock-control.js'
 import { rateLimit, rateLimitPolicy } from '../rate-limit/rate-limit-stage.js'
 import { selectedSession, selectSession } from '../sessions/select-session.js'
 import { latency } from '../faults/latency.js'
 import { readAheadFor } from './read-ahead.js'
-import { chain, type Next, type OnError, type Stage } from '../http/stage.js'
-import { sunsetGate } from '../lifecycle/sunset-stage.js'
+import { answerEvent, type AnswerListener, chain, type Next, type OnError, type Stage } from '../http/stage.js'
+import { sunsetGate } from '../deprecation/sunset-stage.js'
 import { validateRequest } from '../spec/validate-request.js'
 import type { Transport } from '../http/transport.js'
-import { observe } from '../observe/observe-stage.js'
+import { observeListener } from '../observe/observe-listener.js'
 import type { ObserveOptions } from '../observe/observer.js'
 
 /** What the chains of the API's routes are built from. */
@@ -46,9 +46,9 @@ export interface ApiChainsOptions {
    * path under the base path): the deployment answers.
    */
   forward?: (operation: SpecOperation | undefined) => Next
-  /** A stage that sees each answer of an operation as built (contract coverage, coverage/coverage-stage.ts). */
-  coverage?: (operation: SpecOperation) => Stage
-  /** The host's request observer and tracer (observe/): a first stage when either is set. */
+  /** What counts each answer of an operation (contract coverage, coverage/coverage-listener.ts). */
+  coverage?: (operation: SpecOperation) => AnswerListener
+  /** The host's request observer and tracer (observe/): a listener of the answer when either is set. */
   observe?: Pick<ObserveOptions, 'requests' | 'tracer'> | undefined
   /** --session-by-key: the API key selects the session (sessions/session-by-key.ts). */
   sessionByKey?: boolean
@@ -56,7 +56,11 @@ export interface ApiChainsOptions {
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
 export interface ApiChains {
-  /** (observe →) journal → CORS → coverage → session → rate-limit policy → latency → deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`. */
+  /**
+   * The answer event (coverage, journal, observe listen) → CORS → session → rate-limit policy → latency →
+   * deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`; with --proxy,
+   * no auth, body nor validation, and the deployment answers instead of `handler`.
+   */
   operation(operation: SpecOperation, handler: Next): Next
   /**
    * For a path with routes: OPTIONS (not a CORS preflight) 204 with Allow, another method 405 with
@@ -76,44 +80,63 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const policy = rateLimitPolicy(selectedSession)
   const delay = latency(selectedSession)
   const limit = rateLimit(selectedSession)
-  const journalOptions = { transport, onError, session: selectedSession }
-
+  const journalOptions = { transport, session: selectedSession }
   const { forward } = options
-  const watch = (op: SpecOperation | undefined) =>
-    observe(op, {
-      requests: options.observe?.requests,
-      tracer: options.observe?.tracer,
-      route: op ? `${basePath}${op.path}` : null,
-      proxied: forward !== undefined,
-      session: selectedSession,
-    })
-  // With --proxy the deployment authenticates, reads and validates: the chain ends at `forward`.
-  const operation = (op: SpecOperation, handler: Next): Next =>
-    chain(
+
+  // One stage watches the answer; coverage, the journal and the metrics listen, in that order.
+  const watch = (op: SpecOperation | undefined): Stage | undefined =>
+    answerEvent(
       [
-        watch(op),
-        journal(op, journalOptions),
-        cors,
-        options.coverage?.(op),
-        forward ? session : selectSession(sessions, readAheadFor(op), select),
-        policy,
-        delay,
-        op.deprecated ? deprecation(op, logger, selectedSession) : undefined,
-        mockControl(op, {
-          allow: () => allowHeader(methodsFor(op.routePath)),
-          transport,
-          onError,
+        op && options.coverage?.(op),
+        journalListener(op, journalOptions),
+        observeListener(op, {
+          requests: options.observe?.requests,
+          tracer: options.observe?.tracer,
+          route: op ? `${basePath}${op.path}` : null,
+          proxied: forward !== undefined,
           session: selectedSession,
-          bodyLimit: options.bodyLimit,
         }),
-        forward ? undefined : authenticate,
-        limit,
-        op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset, selectedSession) : undefined,
-        op.requestBody && !forward ? body : undefined,
-        forward ? undefined : validateRequest(op, options.limitRange),
       ],
-      forward ? forward(op) : handler,
+      onError,
     )
+  const controls = (op: SpecOperation): (Stage | undefined)[] => [
+    policy,
+    delay,
+    op.deprecated ? deprecation(op, logger, selectedSession) : undefined,
+    mockControl(op, {
+      allow: () => allowHeader(methodsFor(op.routePath)),
+      transport,
+      onError,
+      session: selectedSession,
+      bodyLimit: options.bodyLimit,
+    }),
+  ]
+  const sunset = (op: SpecOperation): Stage | undefined =>
+    op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset, selectedSession) : undefined
+
+  /** The mock's own chain: it authenticates, reads and validates, and its handler answers. */
+  const mockStages = (op: SpecOperation): (Stage | undefined)[] => [
+    watch(op),
+    cors,
+    selectSession(sessions, readAheadFor(op), select),
+    ...controls(op),
+    authenticate,
+    limit,
+    sunset(op),
+    op.requestBody ? body : undefined,
+    validateRequest(op, options.limitRange),
+  ]
+  /** With --proxy: the deployment authenticates, reads and validates; its answer ends the chain. */
+  const proxyStages = (op: SpecOperation): (Stage | undefined)[] => [
+    watch(op),
+    cors,
+    session,
+    ...controls(op),
+    limit,
+    sunset(op),
+  ]
+  const operation = (op: SpecOperation, handler: Next): Next =>
+    forward === undefined ? chain(mockStages(op), handler) : chain(proxyStages(op), forward(op))
 
   const notFound: Next = (c) => {
     const methods = methodsFor(c.req.path)
@@ -131,10 +154,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       }),
     )
   }
-  const api = chain(
-    [watch(undefined), journal(undefined, journalOptions), cors, session, policy, delay],
-    forward ? forward(undefined) : notFound,
-  )
+  const api = chain([watch(undefined), cors, session, policy, delay], forward ? forward(undefined) : notFound)
   const other = chain([cors], notFound)
   const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`)
   // The control plane has its own CORS policy (admin-guard.ts).

@@ -6,8 +6,7 @@ import { parseParameter } from '../spec/parameters.js'
 import type { Spec, SpecOperation } from '../spec/spec.js'
 import { rawValues } from '../spec/validate-request.js'
 import type { RequestContext } from '../http/stage.js'
-
-const BEARER = /^bearer +\S/i
+import { bearerToken } from '../http/request/authorization.js'
 
 /**
  * How a request departs from the contract (the proxy forwards it anyway and
@@ -22,7 +21,7 @@ export const requestViolations = (
   if (!operation) return [`request: ${c.req.method} ${c.req.path} is not an operation of the contract`]
   const id = operation.id
   const violations: string[] = []
-  if (!BEARER.test(c.req.header('Authorization') ?? '')) {
+  if (bearerToken(c.req.header('Authorization')) === undefined) {
     violations.push(`${id}: request has no Authorization: Bearer key, the contract requires one`)
   }
   for (const param of operation.parameters) {

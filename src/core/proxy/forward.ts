@@ -6,9 +6,9 @@ import type { Next, RequestContext } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import { answerViolations, requestViolations } from './exchange-violations.js'
 import type { ProxyStats } from './proxy-stats.js'
-import { noteViolations } from '../journal/journal-notes.js'
+import { noteViolations } from '../notes/request-notes.js'
 // The body variables, set here for the journal.
-import type {} from '../http/read-body.js'
+import type {} from '../body/read-body.js'
 
 /** What {@link forwardTo} needs. */
 export interface ForwardOptions {

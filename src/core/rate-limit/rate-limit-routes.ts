@@ -4,9 +4,11 @@ import { badRequest } from '../http/errors.js'
 import { objectBody } from '../http/object-body.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
-import type { SessionAccess } from '../state/session-reader.js'
+import type { SessionAccess } from '../http/request/session-reader.js'
 import { formatRate, parseRate, rateExpectation } from './rate-limit.js'
 import type { RateLimitSlice, RateLimitState } from './rate-limit-slice.js'
+// The variable read here: the body the body stage parsed.
+import type {} from '../body/read-body.js'
 
 /** GET, PUT and DELETE /__admin/rate-limit: the policy (`rate: null` when off) and how many keys it tracks. */
 export type RateLimitView = { rate: string; limit: number; windowSeconds: number; keys: number } | { rate: null }

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../state/maybe-promise.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
 import type { RateDecision, RateLimitPolicy } from './rate-limit.js'
 
 /** A session's rate limit as it stands: the policy (none: off) and how many API keys it tracks. */

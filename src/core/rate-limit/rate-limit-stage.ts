@@ -1,23 +1,14 @@
 import { ApiError } from '../http/errors.js'
 import { formatRate, partitionKey, type RateDecision, type RateLimitPolicy } from './rate-limit.js'
-import { authorizationOf } from '../http/request/authorization.js'
+import { authorizationOf, bearerToken } from '../http/request/authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
-import { whenReady } from '../state/maybe-promise.js'
-import type { SessionReader } from '../state/session-reader.js'
+import { whenReady } from '../async/maybe-promise.js'
+import type { SessionReader } from '../http/request/session-reader.js'
 import type { RateLimitSlice } from './rate-limit-slice.js'
-
-declare module 'hono' {
-  interface ContextVariableMap {
-    /** Where the request stands against the session's rate limit, once counted. */
-    rateLimit: RateDecision | undefined
-  }
-}
 
 // The policy name both fields use (draft-ietf-httpapi-ratelimit-headers).
 const policyName = '"default"'
-
-const bearerToken = (header: string | undefined): string => /^bearer +(\S+)/i.exec(header ?? '')?.[1] ?? ''
 
 /**
  * Counts an authenticated request against its API key's window on the
@@ -28,7 +19,7 @@ const bearerToken = (header: string | undefined): string => /^bearer +(\S+)/i.ex
 export const rateLimit = (session: SessionReader<RateLimitSlice>): Stage => {
   const counted = (policy: RateLimitPolicy | undefined, c: RequestContext, next: Next): Answer =>
     policy
-      ? whenReady(session(c).hitRateLimit(partitionKey(bearerToken(authorizationOf(c)))), decided, c, next)
+      ? whenReady(session(c).hitRateLimit(partitionKey(bearerToken(authorizationOf(c)) ?? '')), decided, c, next)
       : next(c)
   return (c, next) => whenReady(session(c).rateLimitPolicy(), counted, c, next)
 }
@@ -36,7 +27,6 @@ export const rateLimit = (session: SessionReader<RateLimitSlice>): Stage => {
 const decided = (decision: RateDecision | undefined, c: RequestContext, next: Next): Answer => {
   // The limit was turned off between the two calls (another replica, an admin request).
   if (decision === undefined) return next(c)
-  c.set('rateLimit', decision)
   addAnswerHeaders(c, { ratelimit: `${policyName};r=${decision.remaining};t=${decision.resetSeconds}` })
   if (!decision.allowed) {
     throw new ApiError(

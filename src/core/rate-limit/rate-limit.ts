@@ -1,4 +1,4 @@
-import { ownCopy } from '../state/own-copy.js'
+import { ownCopy } from '../http/own-copy.js'
 
 /** At most `limit` requests per `windowSeconds` for each API key. */
 export interface RateLimitPolicy {

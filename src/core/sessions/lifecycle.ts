@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { ApiError } from '../http/errors.js'
-import { sessionsSegment } from '../state/session-prefix.js'
+import { sessionsSegment } from '../http/request/session-name.js'
 import type { Tombstone } from './tombstones.js'
 
 /**

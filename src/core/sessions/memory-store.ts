@@ -1,5 +1,5 @@
 import { type ClockSetting, MockClock } from '../time/clock.js'
-import { DeprecationLog } from '../lifecycle/deprecation-log.js'
+import { DeprecationLog } from '../deprecation/deprecation-log.js'
 import { FaultRules } from '../faults/fault-rules.js'
 import { Journal } from '../journal/journal.js'
 import type { Pet } from '../spec/pet.js'
@@ -12,15 +12,15 @@ import type { LatencyRange, World } from './world.js'
 import type { SessionContents, SessionState, SessionStore, SessionSummary } from './port.js'
 import type { RateLimitState } from '../rate-limit/rate-limit-slice.js'
 import type { NewPet, PetStatus } from '../spec/pet.js'
-import type { DeprecationClient, FirstCall, DeprecationReport } from '../lifecycle/deprecation-log.js'
-import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget, PutFaultResult } from '../faults/fault-rules.js'
+import type { DeprecationClient, FirstCall, DeprecationReport } from '../deprecation/deprecation-log.js'
+import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget, PutFaultResult } from '../faults/rule-check.js'
 import type { RateDecision } from '../rate-limit/rate-limit.js'
 import type { JournalListener, JournalQuery, JournalRecord } from '../journal/journal.js'
 import type { ClockView } from '../time/clock.js'
 import type { CreateRefusal } from '../pets/pet-store.js'
 import { CoverageLedger } from '../coverage/coverage-ledger.js'
 import type { CoverageCounts } from '../coverage/coverage-slice.js'
-import type { InteractionNote, KeptInteractions } from '../pact/pact-seed.js'
+import type { InteractionNote, KeptInteractions } from '../coverage/pact-seed.js'
 import {
   defaultSessionTtlSeconds,
   type SelectMode,
@@ -414,11 +414,6 @@ export class SessionRegistry implements SessionStore {
     this.#sessions.set(defaultSessionName, new Session(defaultSessionName, start))
   }
 
-  /** The named session, created when new (throws the error of an outcome that leaves none); marks it most recently used. */
-  get(name: string = defaultSessionName): Session {
-    return sessionOf(this.select(name, 'use'))
-  }
-
   select(name: string = defaultSessionName, mode: SelectMode = 'use'): Session | SessionOutcome<Session> {
     const latest = this.#latest
     if (latest !== undefined && latest.name === name) {
@@ -492,31 +487,20 @@ export class SessionRegistry implements SessionStore {
     return this.#sessions.get(defaultSessionName)!
   }
 
-  /** Every session, least recently used first (those idle past the TTL dropped first). */
-  list(): Session[] {
-    this.sweep()
-    return [...this.#sessions.values()]
-  }
-
-  /** Drops a session; the default one cannot be dropped. No tombstone: it was asked for. */
-  delete(name: string): boolean {
-    const session = this.#sessions.get(name)
-    if (name === defaultSessionName || !session) return false
-    this.#remove(session)
-    return true
-  }
-
   /** Ends what every session holds open (the server stops). */
   close(): void {
     for (const session of this.#sessions.values()) session.close()
   }
 
-  session(name?: string): Session {
-    return this.get(name)
+  /** The named session, created when new (throws the error of an outcome that leaves none); marks it most recently used. */
+  session(name: string = defaultSessionName): Session {
+    return sessionOf(this.select(name, 'use'))
   }
 
+  /** Every session, least recently used first (those idle past the TTL dropped first). */
   sessions(): Session[] {
-    return this.list()
+    this.sweep()
+    return [...this.#sessions.values()]
   }
 
   tombstones(): Tombstone[] {
@@ -524,8 +508,12 @@ export class SessionRegistry implements SessionStore {
     return this.#tombstones.list()
   }
 
+  /** Drops a session; the default one cannot be dropped. No tombstone: it was asked for. */
   dropSession(name: string): boolean {
-    return this.delete(name)
+    const session = this.#sessions.get(name)
+    if (name === defaultSessionName || !session) return false
+    this.#remove(session)
+    return true
   }
 
   stats(): { pets: number; sessions: number; dropped: number } {

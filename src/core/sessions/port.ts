@@ -1,18 +1,18 @@
 import type { CoverageSlice } from '../coverage/coverage-slice.js'
 import type { StorageRefusal } from '../budget/storage-refusal.js'
 import type { BudgetReport } from '../budget/memory-budget.js'
-import type { FaultRule } from '../faults/fault-rules.js'
+import type { FaultRule } from '../faults/rule-check.js'
 import type { FaultsSlice } from '../faults/faults-slice.js'
 import type { RandomState } from '../faults/random.js'
 import type { JournalSlice } from '../journal/journal-slice.js'
-import type { DeprecationSlice } from '../lifecycle/deprecation-slice.js'
-import type { PactSlice } from '../pact/pact-slice.js'
+import type { DeprecationSlice } from '../deprecation/deprecation-slice.js'
+import type { PactSlice } from '../coverage/pact-slice.js'
 import type { PetsSlice } from '../pets/pets-slice.js'
 import type { RateLimitPolicy } from '../rate-limit/rate-limit.js'
 import type { RateLimitSlice } from '../rate-limit/rate-limit-slice.js'
 import type { Pet, PetStatus } from '../spec/pet.js'
-import type { MaybePromise } from '../state/maybe-promise.js'
-import type { SessionName } from '../state/session-reader.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
+import type { SessionName } from '../http/request/session-reader.js'
 import type { ClockSetting, ClockView } from '../time/clock.js'
 import type { ClockSlice } from '../time/clock-slice.js'
 import type { LatencyRange, World } from './world.js'
@@ -43,9 +43,9 @@ export interface SessionContents {
 /**
  * The state port: everything one session holds, composed of the slice each
  * feature owns and declares (PetsSlice in pets/, FaultsSlice in faults/,
- * RateLimitSlice, DeprecationSlice in lifecycle/, JournalSlice, ClockSlice in
+ * RateLimitSlice, DeprecationSlice in deprecation/, JournalSlice, ClockSlice in
  * time/, CoverageSlice, PactSlice) and what the session as a whole does (reset, snapshots, listings).
- * A feature reads its own slice (state/session-reader.ts); the composition
+ * A feature reads its own slice (http/request/session-reader.ts); the composition
  * roots and the stores (memory-store.ts, the Node host's Redis store) know
  * the whole. Stages, handlers and admin routes talk to this and to
  * {@link SessionStore}, never to a backend's parts.

@@ -2,10 +2,9 @@ import { ApiError, badRequest } from '../http/errors.js'
 import { addAnswerHeaders } from '../http/respond.js'
 import { authorizationOf } from '../http/request/authorization.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
-import { type MaybePromise, whenReady } from '../state/maybe-promise.js'
-import { isSessionName, sessionHeader } from '../state/session-name.js'
-import { sessionPrefixOf } from '../state/session-prefix.js'
-import type { SessionReader } from '../state/session-reader.js'
+import { type MaybePromise, whenReady } from '../async/maybe-promise.js'
+import { isSessionName, sessionHeader, sessionPrefixOf } from '../http/request/session-name.js'
+import type { SessionReader } from '../http/request/session-reader.js'
 import {
   adminSelectMode,
   isOutcome,
@@ -132,7 +131,7 @@ const markCreated = (res: Response): Response => {
 const proceedAdmin = (_: SessionState, c: RequestContext, next: Next): Answer => {
   const res = next(c)
   if (c.get('answerHeaders')?.['x-mock-session-created'] === undefined) return res
-  return res instanceof Promise ? res.then(markCreated) : markCreated(res)
+  return whenReady(res, markCreated)
 }
 
 /**

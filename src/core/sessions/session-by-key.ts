@@ -1,5 +1,5 @@
 import { bearerKey, sha256Hex } from '../http/request/key-fingerprint.js'
-import { isSessionName } from '../state/session-name.js'
+import { isSessionName } from '../http/request/session-name.js'
 
 /**
  * `--session-by-key` (issue 28): each API key selects its own session, so a

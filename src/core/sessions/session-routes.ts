@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { ApiError, badRequest } from '../http/errors.js'
-import type { SessionAccess } from '../state/session-reader.js'
-import { isSessionName } from '../state/session-name.js'
+import type { SessionAccess } from '../http/request/session-reader.js'
+import { isSessionName } from '../http/request/session-name.js'
 import { isOutcome, sessionCreatedHeader, sessionOf } from './lifecycle.js'
 import type { SessionState, SessionStore, SessionSummary } from './port.js'
 

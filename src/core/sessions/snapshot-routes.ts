@@ -8,7 +8,7 @@ import type { Transport } from '../http/transport.js'
 import type { YamlCodec } from '../body/yaml-data.js'
 import type { JsonDataReader } from '../body/data-body.js'
 import { attachment } from '../http/download-name.js'
-import type { SessionAccess } from '../state/session-reader.js'
+import type { SessionAccess } from '../http/request/session-reader.js'
 import type { SessionState } from './port.js'
 
 /** What the snapshot routes work on. */

@@ -1,4 +1,5 @@
-import { type FaultRule, type FaultRuleInput, FaultRules } from '../faults/fault-rules.js'
+import { FaultRules } from '../faults/fault-rules.js'
+import { type FaultRule, type FaultRuleInput } from '../faults/rule-check.js'
 import type { Pet } from '../spec/pet.js'
 import { PetIndex } from '../pets/pet-index.js'
 import { createRandom, type RandomState } from '../faults/random.js'

@@ -6,7 +6,7 @@ import { parseParameter } from './parameters.js'
 import { clampedRaws } from './silences.js'
 import type { RequestContext, Stage } from '../http/stage.js'
 // The body variable.
-import type {} from '../http/read-body.js'
+import type {} from '../body/read-body.js'
 
 /** A request's parameters and body after validation against the contract. */
 export interface ValidInput {

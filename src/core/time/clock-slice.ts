@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../state/maybe-promise.js'
+import type { MaybePromise } from '../async/maybe-promise.js'
 import type { ClockSetting, ClockView } from './clock.js'
 
 /** A session's mock clock, as the state port holds it (see sessions/port.ts for what every call may do). */

@@ -8,7 +8,7 @@ import { adminTokensBanner, adminTokensOf } from '../config/admin-tokens.js'
 import type { Config } from '../config/config.js'
 import { defaultJournalShare } from '../../core/budget/memory-budget.js'
 import type { DerivedBudget } from '../memory/memory-budget-option.js'
-import type { FaultRuleInput } from '../../core/faults/fault-rules.js'
+import type { FaultRuleInput } from '../../core/faults/rule-check.js'
 import { silenceSwitches } from '../config/silence-switches.js'
 
 // Only the switches set away from their defaults: a default start prints nothing more.

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { maxDelayMs } from '../../core/faults/fault-rules.js'
+import { maxDelayMs } from '../../core/faults/rule-check.js'
 import { clockSettingExpectation, isClockSetting } from '../../core/time/clock-range.js'
 import { instantExpectation, parseInstant } from '../../core/time/instant.js'
 import type { LogFormat } from '../../core/http/log.js'

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { createMockClient, type MockClient } from '../../client/mock-client.js'
-import { isSessionName } from '../../core/state/session-name.js'
+import { isSessionName } from '../../core/http/request/session-name.js'
 import { Environment } from '../config/environment.js'
 
 /**

@@ -19,7 +19,7 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace'
 import type { RequestTrace, RequestTracer, TracedAnswer, TracedRequest } from '../../core/observe/observer.js'
-import type { Shaping } from '../../core/journal/journal.js'
+import type { Shaping } from '../../core/notes/request-notes.js'
 
 /** The tracer and what flushes and stops it. */
 export interface Tracing {

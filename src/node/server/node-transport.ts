@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Context } from 'hono'
-import { type BodyBytes, concatChunks } from '../../core/http/read-body.js'
-import { type Transport, webTransport } from '../../core/http/transport.js'
+import { type BodyBytes, concatChunks, type Transport, webTransport } from '../../core/http/transport.js'
 
 const incomingOf = (c: Context): IncomingMessage | undefined =>
   (c.env as { incoming?: IncomingMessage } | undefined)?.incoming

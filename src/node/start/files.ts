@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { ValidateFunction } from 'ajv'
-import { checkFaultRules, type FaultRuleInput } from '../../core/faults/fault-rules.js'
+import { checkFaultRules, type FaultRuleInput } from '../../core/faults/rule-check.js'
 import type { Pet } from '../../core/spec/pet.js'
 import { SeedError, validatePets } from '../../core/pets/seed.js'
 import type { Snapshot } from '../../core/sessions/snapshot.js'

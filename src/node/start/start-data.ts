@@ -1,4 +1,4 @@
-import { type FaultRuleInput, ruleValidatorFor } from '../../core/faults/fault-rules.js'
+import { type FaultRuleInput, ruleValidatorFor } from '../../core/faults/rule-check.js'
 import type { Pet } from '../../core/spec/pet.js'
 import { fakePets } from '../../core/pets/seed.js'
 import { createSnapshotValidator, type Snapshot } from '../../core/sessions/snapshot.js'

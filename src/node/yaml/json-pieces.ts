@@ -1,7 +1,7 @@
 import { deserialize, serialize } from 'node:v8'
 import { isLosslessNumber, LosslessNumber } from 'lossless-json'
 import { type JsonResult, parseJsonExact } from '../../core/http/json.js'
-import { nextTurn } from '../../core/state/next-turn.js'
+import { nextTurn } from '../../core/async/next-turn.js'
 
 /**
  * Values (a string counting one more per KiB) in one piece: copying one back onto the event loop

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { charBytes, latin1TextBytes, textBytes } from '../../../src/core/budget/costs.js'
 import { recordBytes } from '../../../src/core/journal/journal.js'
+import { journalRecord } from '../../helpers/journal-records.js'
 
 describe('latin1TextBytes: header names and values, URLs', () => {
   it('counts any Latin-1 text as textBytes does, without its test', () => {
@@ -35,15 +36,7 @@ describe('latin1TextBytes: header names and values, URLs', () => {
   })
 
   it("a journal entry's cost counts a two-byte path (hono decodes it) at four bytes a character", () => {
-    const base = {
-      time: 0,
-      method: 'GET',
-      url: 'http://h/v1/x',
-      operation: null,
-      status: 200,
-      durationMs: 0,
-      headers: [],
-    }
+    const base = journalRecord(0, { url: 'http://h/v1/x', operation: null, durationMs: 0 })
     const ascii = recordBytes({ ...base, path: '/v1/ab' })
     expect(recordBytes({ ...base, path: '/v1/中文' })).toBe(ascii + 2 * '/v1/中文'.length)
   })

@@ -3,17 +3,10 @@ import { petBytes, textBytes } from '../../../src/core/budget/costs.js'
 import { MemoryBudget } from '../../../src/core/budget/memory-budget.js'
 import { insufficientStorage } from '../../../src/core/budget/insufficient-storage.js'
 import { Journal } from '../../../src/core/journal/journal.js'
+import { journalRecord } from '../../helpers/journal-records.js'
 
-const entry = (n: number) => ({
-  time: n,
-  method: 'GET',
-  url: `http://localhost/${n}`,
-  path: `/${n}`,
-  headers: [],
-  operation: null,
-  status: 200,
-  durationMs: 0,
-})
+const entry = (n: number) =>
+  journalRecord(n, { time: n, url: `http://localhost/${n}`, path: `/${n}`, operation: null, durationMs: 0 })
 
 describe('MemoryBudget', () => {
   it('splits the budget: a quarter for the journal, the rest for the state; none: unlimited', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { maxFaultRules } from '../../../src/core/faults/fault-rules.js'
+import { maxFaultRules } from '../../../src/core/faults/rule-check.js'
 import { delayedAtLeast } from '../../helpers/asked-delay.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { onePet } from '../../helpers/fixtures.js'

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
+import { FaultRules } from '../../../src/core/faults/fault-rules.js'
 import {
   checkFaultRules,
   createRuleValidator,
   type FaultRuleInput,
-  FaultRules,
   type FaultTarget,
   maxFaultRules,
-} from '../../../src/core/faults/fault-rules.js'
+} from '../../../src/core/faults/rule-check.js'
 import { RequestFacts, type RequestProperties, requestFacts, whenFacts } from '../../../src/core/faults/rule-match.js'
 import { createRandom } from '../../../src/core/faults/random.js'
 

@@ -8,17 +8,9 @@ import { listen, type RunningServer } from '../../../src/node/server/server.js'
 import { idleConnection, takenRequest } from '../../helpers/in-flight.js'
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 import { bearer } from '../../helpers/auth.js'
+import { journalRecord } from '../../helpers/journal-records.js'
 
-const record = (i: number, size = 10) => ({
-  time: Date.now(),
-  method: 'GET',
-  url: `http://localhost/v1/pets/${i}`,
-  path: `/v1/pets/${i}`,
-  operation: 'getPet',
-  status: 200,
-  durationMs: 1,
-  headers: ['x-pad', 'x'.repeat(size)],
-})
+const record = (i: number, size = 10) => journalRecord(i, { time: Date.now(), headers: ['x-pad', 'x'.repeat(size)] })
 
 const until = async (condition: () => boolean, ms = 3000): Promise<void> => {
   const end = Date.now() + ms

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { Journal } from '../../../src/core/journal/journal.js'
+import { journalRecord } from '../../helpers/journal-records.js'
 
-const entry = (i: number, operation = 'listPets', status = 200) => ({
-  time: 0,
-  method: 'GET',
-  url: `http://localhost/v1/pets/${i}`,
-  path: `/v1/pets/${i}`,
-  headers: [],
-  operation,
-  status,
-  durationMs: 1,
-})
+const entry = (i: number, operation = 'listPets', status = 200) => journalRecord(i, { operation, status })
 
 describe('Journal', () => {
   it('keeps only the newest entries, newest first', () => {

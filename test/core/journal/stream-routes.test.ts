@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { prepareMock } from '../../../src/core/app.js'
 import { StreamRegistry, streamCaps } from '../../../src/core/journal/stream-registry.js'
 import { Journal } from '../../../src/core/journal/journal.js'
+import { journalRecord } from '../../helpers/journal-records.js'
 
 const inSession = (session: string): RequestInit => ({ headers: { 'X-Mock-Session': session } })
 /** A mock with its routes registered, and its sessions. */
@@ -12,16 +13,7 @@ const built = () => {
 
 const open = (app: ReturnType<typeof built>['app'], session: string, method = 'GET') =>
   app.request('/__admin/requests/stream', { ...inSession(session), method })
-const record = (i: number) => ({
-  time: 0,
-  method: 'GET',
-  url: `http://x/v1/pets/${i}`,
-  path: `/v1/pets/${i}`,
-  operation: 'getPet',
-  status: 200,
-  durationMs: 1,
-  headers: [],
-})
+const record = (i: number) => journalRecord(i, { url: `http://x/v1/pets/${i}` })
 
 describe('HEAD /__admin/requests/stream', () => {
   it('answers the GET status and headers without a body, and never subscribes (500 HEADs, no listener left)', async () => {
@@ -107,7 +99,7 @@ describe('event streams: one serialisation per record, caps', () => {
       status: 503,
     })
     // A dropped session ends its streams: their places are free again.
-    sessions.delete('s0')
+    sessions.dropSession('s0')
     expect((await open(app, 'another')).status).toBe(200)
   })
 })

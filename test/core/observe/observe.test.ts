@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Shaping } from '../../../src/core/journal/journal.js'
+import type { Shaping } from '../../../src/core/notes/request-notes.js'
 import type {
   AnswerSource,
   RequestObserver,
@@ -8,7 +8,7 @@ import type {
   TracedAnswer,
   TracedRequest,
 } from '../../../src/core/observe/observer.js'
-import { answerSource, observe } from '../../../src/core/observe/observe-stage.js'
+import { answerSource, observeListener } from '../../../src/core/observe/observe-listener.js'
 import { traceIdOf } from '../../../src/core/http/request/traceparent.js'
 import { createLogger } from '../../../src/core/http/log.js'
 import { auth, contractApp, postJson, spec } from '../../helpers/contract.js'
@@ -86,15 +86,15 @@ describe('the request observer (createApp observe.requests)', () => {
     ])
   })
 
-  it('adds no stage when the host observes nothing', () => {
+  it('adds no listener when the host observes nothing', () => {
     const operation = spec.operations[0]!
     const session = () => undefined
     expect(
-      observe(operation, { requests: undefined, tracer: undefined, route: null, proxied: false, session }),
+      observeListener(operation, { requests: undefined, tracer: undefined, route: null, proxied: false, session }),
     ).toBeUndefined()
     expect(
-      observe(operation, { requests: recorder(), tracer: undefined, route: null, proxied: false, session }),
-    ).toBeTypeOf('function')
+      observeListener(operation, { requests: recorder(), tracer: undefined, route: null, proxied: false, session }),
+    ).toBeTypeOf('object')
   })
 
   it('names what shaped an answer: the first override or fault rule, else the contract or the deployment', () => {

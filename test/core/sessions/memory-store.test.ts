@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { SessionRegistry } from '../../../src/core/sessions/memory-store.js'
 import { startWorld } from '../../../src/core/sessions/world.js'
 import { onePet } from '../../helpers/fixtures.js'
+import { journalRecord } from '../../helpers/journal-records.js'
 
 const start = {
   world: startWorld({
@@ -13,34 +14,34 @@ const start = {
   maxPets: 100,
   journalSize: 10,
 }
-const record = { time: 0, method: 'GET', url: 'http://localhost/', path: '/', headers: [] }
+const record = journalRecord(0, { url: 'http://localhost/', path: '/', operation: null, durationMs: 0 })
 
 describe('SessionRegistry', () => {
   it('creates sessions on first use from the start state', () => {
     const sessions = new SessionRegistry(start, 10)
-    const a = sessions.get('a')
+    const a = sessions.session('a')
     expect(a.store.size).toBe(1)
     expect(a.faults.list()).toEqual([{ id: 1, status: 500, times: 1, remaining: 1 }])
-    expect(sessions.get('a')).toBe(a)
+    expect(sessions.session('a')).toBe(a)
   })
 
   it('refuses a new session at the maximum rather than dropping a live one (issue 28)', () => {
     const sessions = new SessionRegistry(start, 2)
-    sessions.get('a')
-    sessions.get('b')
-    sessions.get('a')
-    expect(sessions.list().map((s) => s.name)).toEqual(['default', 'b', 'a'])
+    sessions.session('a')
+    sessions.session('b')
+    sessions.session('a')
+    expect(sessions.sessions().map((s) => s.name)).toEqual(['default', 'b', 'a'])
     expect(sessions.select('c', 'use')).toEqual({ outcome: 'full', sessions: 2, max: 2 })
-    expect(() => sessions.get('c')).toThrow(/2 sessions exist, the most this server keeps \(--max-sessions 2\)/)
-    expect(sessions.list().map((s) => s.name)).toEqual(['default', 'b', 'a'])
+    expect(() => sessions.session('c')).toThrow(/2 sessions exist, the most this server keeps \(--max-sessions 2\)/)
+    expect(sessions.sessions().map((s) => s.name)).toEqual(['default', 'b', 'a'])
   })
 
   it('resets a session to the start state', () => {
     const sessions = new SessionRegistry(start, 3)
-    const s = sessions.get('x')
+    const s = sessions.session('x')
     s.store.create({ name: 'n', categoryId: 1 })
     s.faults.clear()
-    s.journal.record({ ...record, operation: null, status: 200, durationMs: 0 })
+    s.journal.record(record)
     s.reset()
     expect(s.summary()).toEqual({ name: 'x', pets: 1, faults: 1, requests: 0 })
     expect(s.store.create({ name: 'n', categoryId: 1 })).toMatchObject({ id: 2 })
@@ -48,19 +49,19 @@ describe('SessionRegistry', () => {
 
   it('deletes named sessions but not the default', () => {
     const sessions = new SessionRegistry(start, 3)
-    sessions.get('a')
-    expect(sessions.delete('a')).toBe(true)
-    expect(sessions.delete('a')).toBe(false)
-    expect(sessions.delete('default')).toBe(false)
+    sessions.session('a')
+    expect(sessions.dropSession('a')).toBe(true)
+    expect(sessions.dropSession('a')).toBe(false)
+    expect(sessions.dropSession('default')).toBe(false)
   })
 
   it('ends the journal subscriptions of a session it drops, deleted or evicted, and of all on close', () => {
     const sessions = new SessionRegistry(start, 1)
     const ended: string[] = []
     const listen = (name: string) =>
-      sessions.get(name).journal.subscribe({ record: () => {}, end: () => ended.push(name) })
+      sessions.session(name).journal.subscribe({ record: () => {}, end: () => ended.push(name) })
     listen('a')
-    sessions.delete('a')
+    sessions.dropSession('a')
     listen('b')
     expect(ended).toEqual(['a'])
     listen('default')
@@ -70,12 +71,12 @@ describe('SessionRegistry', () => {
 
   it('keeps the journal, its subscribers and its ids across a reset', () => {
     const sessions = new SessionRegistry(start, 3)
-    const s = sessions.get('x')
+    const s = sessions.session('x')
     const seen: number[] = []
     s.journal.subscribe({ record: (r) => seen.push(r.id), end: () => {} })
-    s.journal.record({ ...record, operation: null, status: 200, durationMs: 0 })
+    s.journal.record(record)
     s.reset()
-    s.journal.record({ ...record, operation: null, status: 200, durationMs: 0 })
+    s.journal.record(record)
     expect(seen).toEqual([1, 2])
     expect(s.journal.list().map((r) => r.id)).toEqual([2])
   })

@@ -5,7 +5,7 @@ import { distUrl, heapPrelude, runHeapChild } from '../../helpers/heap-child.js'
 describe('what is kept of long strings is a copy (heap measured in a child process, 160 MiB cap)', () => {
   it('deprecation report: 10 sessions × 1,000 distinct 14 KB User-Agents stay within 32 MiB (256 characters each)', () => {
     const { grownMiB, kept } = runHeapChild<{ grownMiB: number; kept: number }>(`
-      import { DeprecationLog } from '${distUrl}core/lifecycle/deprecation-log.js'
+      import { DeprecationLog } from '${distUrl}core/deprecation/deprecation-log.js'
       ${heapPrelude}
       const op = [{ id: 'getPet', deprecated: true }]
       const before = heapMiB()
@@ -26,7 +26,7 @@ describe('what is kept of long strings is a copy (heap measured in a child proce
 
   it('deprecation report: 1,000 distinct 14 KB Authorization headers of one word keep a short scheme', () => {
     const { grownMiB } = runHeapChild<{ grownMiB: number }>(`
-      import { DeprecationLog } from '${distUrl}core/lifecycle/deprecation-log.js'
+      import { DeprecationLog } from '${distUrl}core/deprecation/deprecation-log.js'
       import { redactAuthorization } from '${distUrl}core/http/request/authorization.js'
       ${heapPrelude}
       const log = new DeprecationLog([{ id: 'getPet', deprecated: true }])

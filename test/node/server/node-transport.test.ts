@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import type { Context } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { headerRecord } from '../../../src/core/journal/journal.js'
+import { headerRecord } from '../../../src/core/http/header-list.js'
 import { nodeTransport } from '../../../src/node/server/node-transport.js'
 
 const withRawHeaders = (rawHeaders: string[]) => ({ env: { incoming: { rawHeaders } } }) as unknown as Context

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PactSeed } from '../../../src/core/pact/pact-seed.js'
+import type { PactSeed } from '../../../src/core/coverage/pact-seed.js'
 import type { RunScript } from '../../../src/node/store/redis/commands.js'
 import { CoverageBatch } from '../../../src/node/store/redis/coverage-batch.js'
 import { KnownInteractions } from '../../../src/node/store/redis/known-interactions.js'

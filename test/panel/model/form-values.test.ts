@@ -8,7 +8,7 @@ import {
   ruleRequest,
 } from '../../../src/panel/model/form-values.js'
 import { presets } from '../../../src/panel/model/presets.js'
-import { createRuleValidator } from '../../../src/core/faults/fault-rules.js'
+import { createRuleValidator } from '../../../src/core/faults/rule-check.js'
 
 describe('the rule form', () => {
   it.each([

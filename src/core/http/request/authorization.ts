@@ -1,5 +1,5 @@
 import type { RequestContext } from '../stage.js'
-import { keptPrefix, ownCopy } from '../../state/own-copy.js'
+import { keptPrefix, ownCopy } from '../own-copy.js'
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -20,6 +20,19 @@ export const authorizationOf = (c: RequestContext): string | undefined => {
     c.set('authorization', value)
   }
   return value ?? undefined
+}
+
+// RFC 9110 §11.1: the scheme name is case-insensitive. The one reading of a bearer token in the core.
+const bearer = /^bearer +(\S+)(.*)$/is
+const spaces = /^ *$/
+
+/**
+ * The token of an Authorization header `Bearer <token>` (the scheme in any case); undefined for
+ * none. With `alone`, only a token that nothing but spaces follows: an API key (see `bearerKey`).
+ */
+export const bearerToken = (header: string | null | undefined, alone = false): string | undefined => {
+  const match = header ? bearer.exec(header) : null
+  return match === null || (alone && !spaces.test(match[2]!)) ? undefined : match[1]
 }
 
 /** Longest scheme a redacted Authorization keeps (a header of one long word is all scheme). */

@@ -15,6 +15,7 @@
 
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { bearerToken } from './authorization.js'
 
 /** SHA-256 of a text's UTF-8 bytes, as 64 lower-case hexadecimal digits. */
 export const sha256Hex = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)))
@@ -42,10 +43,6 @@ export const keyFingerprint = (key: string): string => {
   return fingerprint
 }
 
-const BEARER = /^bearer +([^\s]+) *$/i
-
 /** The API key of an Authorization header (`Bearer <key>`, the scheme in any case); undefined for none. */
-export const bearerKey = (authorization: string | null | undefined): string | undefined => {
-  if (!authorization) return undefined
-  return BEARER.exec(authorization)?.[1]
-}
+export const bearerKey = (authorization: string | null | undefined): string | undefined =>
+  bearerToken(authorization, true)

@@ -1,5 +1,5 @@
 import type { BudgetPart, StorageRefusal } from '../../../core/budget/storage-refusal.js'
-import type { FaultRule, FaultRuleInput } from '../../../core/faults/fault-rules.js'
+import type { FaultRule, FaultRuleInput } from '../../../core/faults/rule-check.js'
 import type { RandomState } from '../../../core/faults/random.js'
 import type { RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
 import type { NewPet, Pet } from '../../../core/spec/pet.js'

@@ -1,4 +1,4 @@
-import { type InteractionNote, maxInteractions } from '../../../core/pact/pact-seed.js'
+import { type InteractionNote, maxInteractions } from '../../../core/coverage/pact-seed.js'
 import type { RunScript } from './commands.js'
 import type { KnownInteractions } from './known-interactions.js'
 

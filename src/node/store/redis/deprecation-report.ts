@@ -3,7 +3,7 @@ import {
   type DeprecationClient,
   type DeprecationReport,
   operationReport,
-} from '../../../core/lifecycle/deprecation-log.js'
+} from '../../../core/deprecation/deprecation-log.js'
 import type { SpecOperation } from '../../../core/spec/spec.js'
 
 /** A count as the session's hash keeps it, with the order of its client's first call. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { FaultRuleInput } from '../../../core/faults/fault-rules.js'
+import type { FaultRuleInput } from '../../../core/faults/rule-check.js'
 import type { Pet } from '../../../core/spec/pet.js'
 import { formatRate } from '../../../core/rate-limit/rate-limit.js'
 import type { Config } from '../../config/config.js'

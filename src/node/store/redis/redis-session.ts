@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
-import type { DeprecationClient, DeprecationReport, FirstCall } from '../../../core/lifecycle/deprecation-log.js'
-import { maxClientsPerOperation, maxUserAgentChars } from '../../../core/lifecycle/deprecation-log.js'
+import type { DeprecationClient, DeprecationReport, FirstCall } from '../../../core/deprecation/deprecation-log.js'
+import { maxClientsPerOperation, maxUserAgentChars } from '../../../core/deprecation/deprecation-log.js'
 import {
   type FaultRule,
   type FaultRuleInput,
@@ -8,7 +8,7 @@ import {
   type FaultTarget,
   maxFaultRules,
   type PutFaultResult,
-} from '../../../core/faults/fault-rules.js'
+} from '../../../core/faults/rule-check.js'
 import { maxTrackedKeys, type RateDecision, type RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
 import {
   filters,
@@ -18,11 +18,11 @@ import {
   matchesQuery,
 } from '../../../core/journal/journal.js'
 import type { NewPet, Pet, PetStatus } from '../../../core/spec/pet.js'
-import type { DeprecationHeard } from '../../../core/lifecycle/deprecation-slice.js'
+import type { DeprecationHeard } from '../../../core/deprecation/deprecation-slice.js'
 import type { RateLimitState } from '../../../core/rate-limit/rate-limit-slice.js'
 import type { ReadAhead, SessionContents, SessionState, SessionSummary } from '../../../core/sessions/port.js'
 import type { StartState } from '../../../core/sessions/memory-store.js'
-import type { MaybePromise } from '../../../core/state/maybe-promise.js'
+import type { MaybePromise } from '../../../core/async/maybe-promise.js'
 import type { CreateRefusal } from '../../../core/pets/pet-store.js'
 import type { LatencyRange, World } from '../../../core/sessions/world.js'
 import { type ClockSetting, type ClockView, MockClock } from '../../../core/time/clock.js'
@@ -46,7 +46,7 @@ import {
   ruleMatch,
 } from './codec.js'
 import type { CoverageCounts } from '../../../core/coverage/coverage-slice.js'
-import type { InteractionNote, KeptInteractions } from '../../../core/pact/pact-seed.js'
+import { type InteractionNote, type KeptInteractions, maxInteractions } from '../../../core/coverage/pact-seed.js'
 import type { Reply, RunScript, ScriptArg } from './commands.js'
 import { petBytes, petsBytes, rateLimitKeyBytes, ruleBytes } from '../../../core/budget/costs.js'
 import { recordBytes } from '../../../core/journal/journal.js'

@@ -1,0 +1,60 @@
+import type { Context } from 'hono'
+import { getPath } from 'hono/utils/url'
+
+/** The header that selects an isolated session. */
+export const sessionHeader = 'X-Mock-Session'
+
+const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/
+
+/** Whether a session name is acceptable: 1 to 64 of A-Z a-z 0-9 . _ - */
+export const isSessionName = (name: string): boolean => SESSION_NAME.test(name)
+
+/**
+ * Session selection by path prefix (issue 28): `/sessions/<name>/v1/pets` is
+ * session `<name>`'s `/v1/pets`, and the same prefix works for `/__admin`,
+ * the served contract and the QA panel. A service under test then picks its
+ * session by its base URL alone.
+ *
+ * The prefix is stripped once, where hono reads the request's path
+ * ({@link sessionPrefixPath} is the app's `getPath`): routing, `c.req.path`
+ * and every stage see the path without it, and the core is the same
+ * `app.fetch` in every host (Node, msw). What was stripped rides on the
+ * request itself ({@link sessionPrefixOf}), set only for prefixed requests,
+ * so a request without a prefix pays one string comparison.
+ */
+
+/** What a request's path prefix named: the session, and the prefix as sent (`/sessions/<name>`). */
+export interface SessionPrefix {
+  name: string
+  prefix: string
+}
+
+/** The path segment that starts a session prefix. */
+export const sessionsSegment = '/sessions/'
+
+const prefixKey = Symbol('petstore-mock.session-prefix')
+
+type Prefixed = Request & { [prefixKey]?: SessionPrefix }
+
+/**
+ * hono's `getPath` with a leading `/sessions/<name>` removed (remembered on
+ * the request); any other path as hono reads it. `/sessions/<name>` alone is
+ * `/`.
+ */
+export const sessionPrefixPath = (request: Request): string => {
+  const path = getPath(request)
+  // charCode 115 is 's': most paths are decided by one comparison.
+  if (path.charCodeAt(1) !== 115 || !path.startsWith(sessionsSegment)) return path
+  const end = path.indexOf('/', sessionsSegment.length)
+  const prefix = end === -1 ? path : path.slice(0, end)
+  const name = prefix.slice(sessionsSegment.length)
+  if (name === '') return path
+  ;(request as Prefixed)[prefixKey] = { name, prefix }
+  return end === -1 ? '/' : path.slice(end)
+}
+
+/** The session prefix the request's path carried; undefined without one. */
+export const sessionPrefixOf = (c: Context): SessionPrefix | undefined => (c.req.raw as Prefixed)[prefixKey]
+
+/** The prefix to put before a path the answer names (Location, links, servers): '' without one. */
+export const pathPrefixOf = (c: Context): string => (c.req.raw as Prefixed)[prefixKey]?.prefix ?? ''

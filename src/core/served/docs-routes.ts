@@ -1,0 +1,30 @@
+import { Hono } from 'hono'
+import type { Spec } from '../spec/spec.js'
+import { chain, type Stage } from '../http/stage.js'
+import { pathPrefixOf } from '../http/request/session-name.js'
+import { prefixedJson, prefixedYaml } from './prefixed-servers.js'
+
+/**
+ * Serves the contract without authentication, so clients can be generated
+ * from a running mock; `cors` (none when CORS is off) runs first.
+ */
+export const docsRoutes = (spec: Spec, cors: Stage | undefined): Hono => {
+  const json = JSON.stringify(spec.document, null, 2)
+  return new Hono()
+    .get(
+      '/openapi.yaml',
+      chain([cors], (c) => {
+        const prefix = pathPrefixOf(c)
+        const text = prefix === '' ? spec.text : prefixedYaml(spec.text, prefix, spec.basePath)
+        return c.body(text, 200, { 'Content-Type': 'application/yaml; charset=utf-8' })
+      }),
+    )
+    .get(
+      '/openapi.json',
+      chain([cors], (c) => {
+        const prefix = pathPrefixOf(c)
+        const text = prefix === '' ? json : prefixedJson(spec.document as object, prefix, spec.basePath)
+        return c.body(text, 200, { 'Content-Type': 'application/json' })
+      }),
+    )
+}
