@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { build } from 'esbuild'
 import { compileEagerly, startChunks } from './eager-compile.mjs'
+import { mergeStartChunks } from './merge-start-chunks.mjs'
 import { embeddedRoutersPlugin, embeddedRoutersSource } from './prepare-routes.mjs'
 
 const [outdir = 'dist', mode] = process.argv.slice(2)
@@ -61,6 +62,9 @@ const { metafile } = await build({
   metafile: true,
   plugins: [builtinsByExport, embeddedRoutersPlugin(embeddedRouters)],
 })
+
+// A start loads one chunk besides bin.js (and those the YAML worker shares), not 16 (scripts/merge-start-chunks.mjs).
+await mergeStartChunks(metafile, 'src/node/main.ts', ['src/node/yaml/worker.ts'])
 
 // The CommonJS dependencies bundled in (yaml, Ajv: --self-contained) require() Node built-ins: the
 // chunks that mention require get one (esbuild's __require shim reads it from its own chunk). Not the

@@ -23,7 +23,7 @@ const image = process.env['BENCH_IMAGE']
 // BENCH_ONLY=yaml the YAML section alone (its ratios are to the same data as JSON in the same run), BENCH_ONLY=metrics
 // what metrics cost alone (its points then taken against a ratio of 100 %: an upper bound),
 // BENCH_ONLY=rss the RSS after 200,000 POSTs alone, with where it is (rss-breakdown.ts), BENCH_ONLY=throughput the
-// silent loads and what metrics cost alone.
+// silent loads and what metrics cost alone, BENCH_ONLY=start the cold starts alone.
 const only = process.env['BENCH_ONLY']
 
 /** The budgets of issue 8, as ratios to the baseline measured in the same run. */
@@ -429,6 +429,7 @@ else if (only === 'rss') await afterPosts()
 else if (only === 'yaml') results['yaml'] = await yamlFigures(row, rounds)
 else if (only === 'metrics') results['metricsCost'] = await metricsCost({})
 else if (only === 'throughput') await throughputOnly()
+else if (only === 'start') startUp()
 else await everything()
 
 /** BENCH_ONLY=throughput: the silent loads beside the baseline, and what metrics cost, alone. */
