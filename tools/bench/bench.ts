@@ -23,7 +23,8 @@ const image = process.env['BENCH_IMAGE']
 // BENCH_ONLY=yaml the YAML section alone (its ratios are to the same data as JSON in the same run), BENCH_ONLY=metrics
 // what metrics cost alone (its points then taken against a ratio of 100 %: an upper bound),
 // BENCH_ONLY=rss the RSS after 200,000 POSTs alone, with where it is (rss-breakdown.ts), BENCH_ONLY=throughput the
-// silent loads and what metrics cost alone, BENCH_ONLY=start the cold starts alone.
+// silent loads and what metrics cost alone, BENCH_ONLY=start the cold starts alone. BENCH_SERVER=bin runs the loads
+// on node dist/bin.js instead of the image's CMD (server-process.ts).
 const only = process.env['BENCH_ONLY']
 
 /** The budgets of issue 8, as ratios to the baseline measured in the same run. */
