@@ -107,7 +107,32 @@ const startUp = () => {
   startRow('node dist/bin.js, compile cache off (a first start)', cold['uncached']!, base, false)
   // The rows above run with tracing not configured: OpenTelemetry is not loaded at all. This one shows what loading it costs.
   startRow('node dist/bin.js, tracing configured (OTEL_EXPORTER_OTLP_ENDPOINT)', cold['traced']!, base, false)
+  cpuRows(cold)
   if (image) containerStart(image)
+}
+
+/**
+ * The CPU time each command's threads had used at its first 200 (cold-start-probe.mjs, Linux): where
+ * other work keeps the machine busy, the wall times above stretch with it and their ratios drift
+ * toward 1, while this stays close to what a quiet machine measures.
+ */
+const cpuRows = (cold: Record<string, number[]>) => {
+  const base = cold['baseline cpu']
+  if (!base) return
+  row('start', `CPU to the first 200: baseline (median of ${base.length})`, `${median(base).toFixed(1)} ms`)
+  for (const [name, label] of [
+    ['bin', 'node dist/bin.js'],
+    ['cmd', "the image's CMD on the host"],
+  ] as const) {
+    const ms = cold[`${name} cpu`]
+    if (ms)
+      row(
+        'start',
+        `CPU to the first 200: ${label}`,
+        `${median(ms).toFixed(1)} ms`,
+        `${(median(ms) / median(base)).toFixed(2)}×`,
+      )
+  }
 }
 
 /** The CMD inside the image (its compile cache, its files), beside the baseline run in the same container. */
