@@ -10,7 +10,15 @@ import { writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { type LoadResult, type LoadSpec, runLoad, standardLoads } from './load.js'
-import { baselinePath, binPath, bundlePath, nodeFlags, type ServerProcess, startServer } from './server-process.js'
+import {
+  baselinePath,
+  binPath,
+  bundlePath,
+  defaultServer,
+  nodeFlags,
+  type ServerProcess,
+  startServer,
+} from './server-process.js'
 import { redisStore } from './redis-store.js'
 import { breakdownRows, type HeapFigures, type ProbedCommand, startProbedServer } from './rss-breakdown.js'
 import { yamlFigures } from './yaml.js'
@@ -189,6 +197,9 @@ const compare = async (baseUrl: string, baseLoad: LoadSpec, url: string, load: L
   }
 }
 
+/** What the loads run (BENCH_SERVER, server-process.ts). */
+const loadedServer = defaultServer.flags.length === 0 ? 'node dist/bin.js' : "the image's CMD"
+
 const throughputBudget = (name: string) =>
   name === 'POST /v1/pets' ? budget.create : name.includes('status=') ? undefined : budget.listGet
 
@@ -203,7 +214,7 @@ const throughput = async (baseline: ServerProcess, label: string, logArgs: strin
       results['idleRssMiB'] = rss
       row(
         'memory',
-        "RSS idle, the image's CMD",
+        `RSS idle, ${loadedServer}`,
         mib(rss),
         `${rss - baseRss >= 0 ? '+' : ''}${(rss - baseRss).toFixed(1)} MiB`,
         `≤ +${budget.rssOverMiB} MiB`,
@@ -231,7 +242,7 @@ const throughput = async (baseline: ServerProcess, label: string, logArgs: strin
     results['baseline'] = base
     if (label === 'silent') {
       results['afterLoadRssMiB'] = server.rssMiB()
-      row('memory', 'RSS after the loads', mib(server.rssMiB()))
+      row('memory', `RSS after the loads, ${loadedServer}`, mib(server.rssMiB()))
     }
   } finally {
     await server.stop()
