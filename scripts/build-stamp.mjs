@@ -23,6 +23,7 @@ export const buildInputs = [
   'scripts/bundle.mjs',
   'scripts/prepare-routes.mjs',
   'scripts/eager-compile.mjs',
+  'scripts/merge-start-chunks.mjs',
   'scripts/build-stamp.mjs',
 ]
 

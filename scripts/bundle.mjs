@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { build } from 'esbuild'
 import { compileEagerly, startChunks } from './eager-compile.mjs'
+import { mergeStartChunks } from './merge-start-chunks.mjs'
 import { embeddedRoutersPlugin, embeddedRoutersSource } from './prepare-routes.mjs'
 
 const [outdir = 'dist', mode] = process.argv.slice(2)
@@ -36,20 +37,12 @@ const builtinsByExport = {
 mkdirSync(outdir, { recursive: true })
 const embeddedRouters = await embeddedRoutersSource([builtinsByExport], `${outdir}/.prepare-routes.mjs`)
 
-const { metafile } = await build({
-  // The YAML reader's worker thread is a second entry, chunks/worker.js, beside the chunk that starts
-  // it (src/node/yaml/off-thread.ts: new URL('./worker.js', import.meta.url)); checked below.
-  entryPoints: [
-    { in: 'src/bin.ts', out: 'bin' },
-    { in: 'src/node/yaml/worker.ts', out: 'chunks/worker' },
-  ],
+const options = {
   outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   // Loaded only by --faker, --spec, --fixtures, --faults or --store redis://…: never on a default start;
   // prom-client by the first scrape of /__admin/metrics, OpenTelemetry when OTEL_* variables ask.
   external: selfContained
@@ -60,7 +53,26 @@ const { metafile } = await build({
   logLevel: 'warning',
   metafile: true,
   plugins: [builtinsByExport, embeddedRoutersPlugin(embeddedRouters)],
+}
+const { metafile } = await build({
+  ...options,
+  entryPoints: [{ in: 'src/bin.ts', out: 'bin' }],
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
 })
+// The YAML reader's worker thread, chunks/worker.js beside the chunk that starts it
+// (src/node/yaml/off-thread.ts: new URL('./worker.js', import.meta.url); checked below), is built
+// apart, in one file: a Worker has a module map of its own, so the code it shares with the start
+// would otherwise stay in chunks of their own, which every start loads (merge-start-chunks.mjs).
+const worker = await build({
+  ...options,
+  entryPoints: [{ in: 'src/node/yaml/worker.ts', out: 'chunks/worker' }],
+  plugins: [builtinsByExport],
+})
+Object.assign(metafile.outputs, worker.metafile.outputs)
+
+// A start loads one chunk besides bin.js, not 16 (scripts/merge-start-chunks.mjs).
+await mergeStartChunks(metafile, 'src/node/main.ts')
 
 // The CommonJS dependencies bundled in (yaml, Ajv: --self-contained) require() Node built-ins: the
 // chunks that mention require get one (esbuild's __require shim reads it from its own chunk). Not the

@@ -20,6 +20,7 @@ import { observeHost } from './observe/observe-host.js'
 import { fleetOptions } from './store/redis/fleet-options.js'
 import { relaunchFlags } from './memory/heap-flags.js'
 import { applyHeapGrowth } from './memory/heap-growth.js'
+import { holdYoungGeneration } from './memory/young-generation.js'
 import { type DerivedBudget, deriveBudget, memoryLimits } from './memory/memory-budget-option.js'
 
 /** What a Config serves, not listening yet: the app, the seed's origin and size, and what ends its event streams. */
@@ -107,6 +108,7 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     if (command.run === 'version') return (void process.stdout.write(`${version}\n`), exitCodes.ok)
     relaunchForBudget(command.config, argv, env)
     applyHeapGrowth(process.execArgv, env['NODE_OPTIONS'])
+    holdYoungGeneration(process.execArgv, env['NODE_OPTIONS'])
     for (const note of command.notes) process.stderr.write(`${note}\n`)
     const running = await startServer(command.config, env)
     stopOnSignals(running)

@@ -25,14 +25,25 @@ export interface HeapFigures {
   external: number
 }
 
-/** A server on the image's command line, with heap-probe.mjs preloaded; `figures()` asks it. */
+/** What a probed server runs: the image's command line by default, or `script` with `flags` (`node dist/bin.js`: none). */
+export interface ProbedCommand {
+  script?: string
+  flags?: string[]
+}
+
+/** A server on the image's command line (or `command`), with heap-probe.mjs preloaded; `figures()` asks it. */
 export const startProbedServer = async (
   args: string[],
+  command: ProbedCommand = {},
 ): Promise<{ server: ServerProcess; figures(): Promise<HeapFigures> }> => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-heap-'))
   const out = join(dir, 'figures.json')
   process.env['BENCH_HEAP_PROBE_OUT'] = out
-  const server = await startServer(args, 30_000, { flags: [...nodeFlags, '--expose-gc', `--import=${probePath}`] })
+  const { script, flags = nodeFlags } = command
+  const server = await startServer(args, 30_000, {
+    ...(script !== undefined && { script }),
+    flags: [...flags, '--expose-gc', `--import=${probePath}`],
+  })
   const stop = server.stop
   server.stop = () => stop().finally(() => rmSync(dir, { recursive: true, force: true }))
   const figures = async (): Promise<HeapFigures> => {

@@ -18,6 +18,13 @@ export const nodeFlags: string[] = (() => {
   return cmd.slice(1, -1)
 })()
 
+/**
+ * What the loads run: the image's CMD, or with BENCH_SERVER=bin `node dist/bin.js` (what `npm start`
+ * and `npx petstore-mock` run: no flags, its young generation held by the bin itself).
+ */
+export const defaultServer: { script: string; flags: string[] } =
+  process.env['BENCH_SERVER'] === 'bin' ? { script: binPath, flags: [] } : { script: bundlePath, flags: nodeFlags }
+
 /** A server started as its own process on a free loopback port. */
 export interface ServerProcess {
   url: string
@@ -35,14 +42,14 @@ export const rssMiB = (pid: number): number => {
 }
 
 /**
- * Spawns the bundle as the image's CMD runs it (or `script` with `flags`) with
+ * Spawns the bundle as the image's CMD runs it (or {@link defaultServer}, or `script` with `flags`) with
  * `args` on port 0; stdout (the request log) goes to /dev/null, as a user would
  * run it. Resolves once the banner is printed.
  */
 export const startServer = (
   args: string[],
   timeoutMs = 30_000,
-  { script = bundlePath, flags = nodeFlags }: { script?: string; flags?: string[] } = {},
+  { script = defaultServer.script, flags = defaultServer.flags }: { script?: string; flags?: string[] } = {},
 ): Promise<ServerProcess> =>
   new Promise((resolve, reject) => {
     const started = performance.now()

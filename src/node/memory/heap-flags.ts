@@ -32,6 +32,13 @@ const flagValue = (words: readonly string[], name: string): number | undefined =
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined
 }
 
+/** Whether `--name` is given in `NODE_OPTIONS` or on the command line, either spelling (V8 reads `-` and `_` alike). */
+export const flagGiven = (execArgv: readonly string[], nodeOptions: string, name: string): boolean =>
+  [...nodeOptions.split(/\s+/), ...execArgv].some((word) => {
+    const spelled = word.replace(/_/g, '-')
+    return spelled === `--${name}` || spelled.startsWith(`--${name}=`)
+  })
+
 /** The heap flags in effect: `NODE_OPTIONS` first, the command line's after it (the later one wins, as in Node). */
 export const heapFlagsOf = (execArgv: readonly string[], nodeOptions = ''): HeapFlags => {
   const words = [...nodeOptions.split(/\s+/).filter(Boolean), ...execArgv]

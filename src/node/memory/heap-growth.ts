@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8'
+import { flagGiven } from './heap-flags.js'
 
 /**
  * The step by which V8's old space may grow past what was live at its last full collection, in
@@ -18,14 +19,8 @@ const flagName = 'heap-growing-percent'
  * The V8 flag that sets {@link heapGrowingPercent}, or undefined when the process was given its own
  * (`NODE_OPTIONS` or the command line, either spelling: V8 reads `-` and `_` alike).
  */
-export const heapGrowthFlag = (execArgv: readonly string[], nodeOptions = ''): string | undefined => {
-  const words = [...nodeOptions.split(/\s+/), ...execArgv]
-  const given = words.some((word) => {
-    const name = word.replace(/_/g, '-')
-    return name === `--${flagName}` || name.startsWith(`--${flagName}=`)
-  })
-  return given ? undefined : `--${flagName}=${heapGrowingPercent}`
-}
+export const heapGrowthFlag = (execArgv: readonly string[], nodeOptions = ''): string | undefined =>
+  flagGiven(execArgv, nodeOptions, flagName) ? undefined : `--${flagName}=${heapGrowingPercent}`
 
 /**
  * Sets V8's heap growth step for this process ({@link heapGrowthFlag}); V8 reads it at each full
