@@ -66,7 +66,7 @@ export interface OperationCoverage {
   body: Dimension<boolean>[]
   /** Path ids: the answer's status (2xx: existing, 404: missing), for answers nothing injected. */
   path: Dimension<number>[]
-  /** The combination of a number (see coverage-stage.ts), made by `make` the first time. */
+  /** The combination of a number (see coverage-listener.ts), made by `make` the first time. */
   combination(code: number, make: () => Combination): Combination
   /** `<operation> <status>`, and with ` injected`. */
   responseCounter(status: number): string

@@ -26,7 +26,7 @@ export const encodeEntry = (entry: Omit<JournalRecord, 'id'>): string => {
   return `${entryAfterId({ ...entry, response: { ...entry.response!, body: rest } })}${bodySeparator}${text}`
 }
 
-// The journal stage's entries carry `id: 0` first (one shape for every entry: journal-stage.ts);
+// The journal stage's entries carry `id: 0` first (one shape for every entry: journal-listener.ts);
 // the id is the script's to give, so that one is left out.
 const entryAfterId = (entry: object): string => {
   if (!('id' in entry)) return afterId(entry)
