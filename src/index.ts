@@ -29,7 +29,7 @@ export type {
   TracedAnswer,
   TracedRequest,
 } from './core/observe/observer.js'
-export { createLogger, type Logger, type LogFormat, type LogSink } from './core/http/log.js'
+export { createLogger, type Logger, type LogFormat, type LogSink } from './core/log/log.js'
 export type { NewPet, Pet, PetStatus } from './core/spec/pet.js'
 export { createProxy, type Proxy } from './core/proxy/create-proxy.js'
 export type { ProxyOptions } from './core/proxy/proxy-options.js'

@@ -54,8 +54,8 @@ const house: Layer[] = [
       'core/budget',
       'core/http',
       'core/http/request',
+      'core/log',
       'core/notes',
-
       'core/spec',
       'core/time',
     ],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { containsValue, describeEntry, describeMatcher } from '../../src/client/request-filter.js'
+import { journalEntry } from '../helpers/journal-records.js'
 
 describe('request filters', () => {
   it.each([
@@ -21,17 +22,7 @@ describe('request filters', () => {
       '{"path":"/^\\\\/v1\\\\/pets\\\\/\\\\d+$/","method":"get"}',
     )
     expect(describeMatcher(() => true)).toBe('the predicate (anonymous)')
-    const entry = {
-      id: 4,
-      time: '',
-      method: 'GET',
-      path: '/v1/pets',
-      query: { status: 'sold', x: ['1', '2'] },
-      headers: {},
-      operation: 'listPets',
-      status: 0,
-      durationMs: 1,
-    }
+    const entry = journalEntry(4, 4, { time: '', query: { status: 'sold', x: ['1', '2'] }, status: 0 })
     expect(describeEntry(entry)).toBe('#4 GET /v1/pets?status=sold&x=1&x=2 → 0 (listPets)')
     expect(describeEntry({ ...entry, path: '/nope', query: {}, operation: null, status: 404 })).toBe(
       '#4 GET /nope → 404',

@@ -11,6 +11,7 @@ import { binPath, type SpawnedServer, spawnServer } from '../helpers/spawn-serve
 import { startStandIn } from '../helpers/stand-in.js'
 import { recipeFiles, repoRoot } from './recipe-files.js'
 import { bearer } from '../helpers/auth.js'
+import { consumerSuite } from '../helpers/coverage-suite.js'
 
 // Every example of the coverage and Pact sections of docs/ci.md, of the README's CI section, of the
 // GitHub Actions recipe's coverage and pact steps, and of the subcommands' lines in
@@ -47,27 +48,12 @@ const cliArgs = (line: string, url: string): string[] => {
 let server: SpawnedServer
 let work: string
 
-/** The suite of the examples: listPets 200 and 401, createPet 201 and 400, in `session`. */
-const suite = async (session: string): Promise<void> => {
-  const headers = { 'X-Mock-Session': session, ...bearer() }
-  const post = (body: unknown) =>
-    fetch(`${server.url}/v1/pets`, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-  await fetch(`${server.url}/v1/pets`, { headers })
-  await fetch(`${server.url}/v1/pets`, { headers: { 'X-Mock-Session': session } })
-  await post({ name: 'Rex', categoryId: 1 })
-  await post({ name: 'Rex' })
-}
-
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'petstore-mock-coverage-docs-'))
   // verify-pact.mjs imports @pact-foundation/pact, as from the project it is copied into.
   symlinkSync(join(repoRoot, 'node_modules'), join(work, 'node_modules'))
   server = await spawnServer(['--log', 'silent'])
-  await suite('ci-42')
+  await consumerSuite(server.url, 'ci-42')
 })
 afterAll(async () => {
   await server?.stop()

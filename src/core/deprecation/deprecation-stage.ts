@@ -1,7 +1,7 @@
 import type { DeprecationClient, FirstCall } from './deprecation-log.js'
 import { formatDay } from '../time/instant.js'
 import { lifecycleHeaders, replacementOf } from '../spec/operation-lifecycle.js'
-import type { Logger } from '../http/log.js'
+import type { Logger } from '../log/log.js'
 import { authorizationOf, redactAuthorization } from '../http/request/authorization.js'
 import { addAnswerHeaders } from '../http/respond.js'
 import type { SpecOperation } from '../spec/spec.js'

@@ -2,7 +2,6 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { ApiError, ConnectionResetError } from './errors.js'
 import { toJsonText } from './known-json.js'
-import type { Logger } from './log.js'
 import type { RequestContext } from './stage.js'
 
 declare module 'hono' {
@@ -86,10 +85,11 @@ export const errorResponse = (c: Context, error: ApiError): Response =>
 /**
  * Maps anything thrown while handling a request to an `Error` response:
  * ApiErrors as they are, hono's HTTPExceptions by status, anything else as a
- * 500 whose details go to the log only.
+ * 500 whose details go to the log only. It takes the one method it calls
+ * (a `Logger` of `log/` fits), so that the floor's `http/` does not import `log/`, which imports it.
  */
 export const handleError =
-  (logger: Logger) =>
+  (logger: { error(message: string, error?: unknown): void }) =>
   (error: Error, c: Context): Response => {
     if (error instanceof ApiError) return errorResponse(c, error)
     if (error instanceof ConnectionResetError) throw error

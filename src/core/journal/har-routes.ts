@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { attachment } from '../http/download-name.js'
+import { attachment } from './download-name.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
 import { journalQuery } from './journal-query.js'
 import type { JournalSlice } from './journal-slice.js'

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { ApiError } from '../http/errors.js'
-import type { Logger } from '../http/log.js'
+import type { Logger } from '../log/log.js'
 import { isAdminPath } from '../access/admin-guard.js'
 import { jsonBody } from '../body/json-body.js'
 import { errorResponse, respond } from '../http/respond.js'

@@ -7,7 +7,7 @@ import { restoreSnapshot, type Snapshot, snapshotOf } from './snapshot.js'
 import type { Transport } from '../http/transport.js'
 import type { YamlCodec } from '../body/yaml-data.js'
 import type { JsonDataReader } from '../body/data-body.js'
-import { attachment } from '../http/download-name.js'
+import { attachment } from '../journal/download-name.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
 import type { SessionState } from './port.js'
 

@@ -1,5 +1,5 @@
 import { appDefaults } from '../../core/app-options.js'
-import type { LogFormat } from '../../core/http/log.js'
+import type { LogFormat } from '../../core/log/log.js'
 import { defaultSeed } from '../../core/pets/seed.js'
 import type { DataProfile } from '../../core/pets/edge-profile.js'
 import { defaultSessionTtlSeconds } from '../../core/sessions/lifecycle.js'

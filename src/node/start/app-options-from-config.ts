@@ -1,5 +1,5 @@
 import type { AppOptions } from '../../core/app.js'
-import { createLogger, type LogSink } from '../../core/http/log.js'
+import { createLogger, type LogSink } from '../../core/log/log.js'
 import { createProxy } from '../../core/proxy/create-proxy.js'
 import type { SpecSilences } from '../../core/spec/silences.js'
 import { adminAccess } from '../config/admin-access.js'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { keyFingerprint } from '../../../src/core/http/request/key-fingerprint.js'
 import { globMatches, parseAdminToken } from '../../../src/core/access/admin-scopes.js'
-import type { Logger } from '../../../src/core/http/log.js'
+import type { Logger } from '../../../src/core/log/log.js'
 import { bearer } from '../../helpers/auth.js'
 
 // Issue 28: admin tokens scoped to a session-name pattern and to read-only use.

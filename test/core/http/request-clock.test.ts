@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AnswerSource, RequestObserver } from '../../../src/core/observe/observer.js'
-import { createLogger } from '../../../src/core/http/log.js'
+import { createLogger } from '../../../src/core/log/log.js'
 import { auth, contractApp } from '../../helpers/contract.js'
 
 afterEach(() => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { AppEnv } from '../../../src/core/app.js'
 import { ApiError } from '../../../src/core/http/errors.js'
 import { handleError } from '../../../src/core/http/respond.js'
-import { createLogger } from '../../../src/core/http/log.js'
+import { createLogger } from '../../../src/core/log/log.js'
 import { fromMiddleware, type Stage, toMiddleware } from '../../../src/core/http/stage.js'
 
 /** An app whose one route runs `stage` (as hono middleware) before a handler answering 'handler'. */

@@ -10,7 +10,7 @@ import type {
 } from '../../../src/core/observe/observer.js'
 import { answerSource, observeListener } from '../../../src/core/observe/observe-listener.js'
 import { traceIdOf } from '../../../src/core/http/request/traceparent.js'
-import { createLogger } from '../../../src/core/http/log.js'
+import { createLogger } from '../../../src/core/log/log.js'
 import { auth, contractApp, postJson, spec } from '../../helpers/contract.js'
 import { onePet } from '../../helpers/fixtures.js'
 import { bearer } from '../../helpers/auth.js'

@@ -12,6 +12,7 @@ import { listen, type RunningServer } from '../../../src/node/server/server.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
 import { type StandIn, startStandIn } from '../../helpers/stand-in.js'
 import { bearer } from '../../helpers/auth.js'
+import { freePort } from '../../helpers/free-port.js'
 
 const secret = 'Bearer s3cr3t-token-never-kept'
 const closers: (() => Promise<unknown>)[] = []
@@ -248,10 +249,7 @@ describe('--proxy keeps the control plane', () => {
   })
 
   it('an unreachable deployment: 502 with an Error body', async () => {
-    const server = createServer()
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-    const { port } = server.address() as AddressInfo
-    await new Promise((r) => server.close(r))
+    const port = await freePort()
     const proxy = await startProxy({ url: `http://127.0.0.1:${port}` })
     const res = await fetch(`${proxy.url}/v1/pets`, { headers: { Authorization: secret } })
     expect(res.status).toBe(502)

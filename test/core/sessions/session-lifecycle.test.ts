@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
-import type { Logger } from '../../../src/core/http/log.js'
+import type { Logger } from '../../../src/core/log/log.js'
 
 // Issue 28: a session's world is never silently replaced. Every store (memory, Redis, replicas behind nginx).
 const inSession = (name: string, init: RequestInit = {}): RequestInit => ({

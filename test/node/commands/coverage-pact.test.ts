@@ -8,6 +8,7 @@ import { coverageSchema } from '../../../src/core/coverage/coverage-schema.js'
 import { binPath, type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 import { pactV4Schema } from '../../helpers/pact-v4-schema.js'
 import { bearer } from '../../helpers/auth.js'
+import { consumerSuite } from '../../helpers/coverage-suite.js'
 
 /** `petstore-mock <args>` as a child process. */
 const run = (args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) =>
@@ -25,25 +26,10 @@ let server: SpawnedServer
 let work: string
 const admin = bearer('ci-admin')
 
-/** The scenario's suite: listPets 200 and 401, createPet 201 and 400, in `session`. */
-const suite = async (session: string): Promise<void> => {
-  const headers = { 'X-Mock-Session': session, ...bearer() }
-  const post = (body: unknown) =>
-    fetch(`${server.url}/v1/pets`, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-  expect((await fetch(`${server.url}/v1/pets`, { headers })).status).toBe(200)
-  expect((await fetch(`${server.url}/v1/pets`, { headers: { 'X-Mock-Session': session } })).status).toBe(401)
-  expect((await post({ name: 'Rex', categoryId: 1 })).status).toBe(201)
-  expect((await post({ name: 'Rex' })).status).toBe(400)
-}
-
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'petstore-mock-coverage-cli-'))
   server = await spawnServer(['--log', 'silent'], { PETSTORE_MOCK_ADMIN_TOKEN: 'ci-admin' })
-  await suite('ci')
+  expect(await consumerSuite(server.url, 'ci')).toEqual([200, 401, 201, 400])
   // Another session's requests: none of them may count for session ci.
   for (const path of ['/v1/pets/1', '/v1/pets/999']) {
     await fetch(`${server.url}${path}`, { headers: { 'X-Mock-Session': 'other', ...bearer() } })

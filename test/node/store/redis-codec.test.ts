@@ -2,17 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { JournalRecord } from '../../../src/core/journal/journal.js'
 import { decodeEntry, encodeEntry } from '../../../src/node/store/redis/codec.js'
+import { journalRecord } from '../../helpers/journal-records.js'
 
-const base: Omit<JournalRecord, 'id'> = {
-  time: 1,
-  method: 'GET',
-  url: 'http://localhost/v1/pets',
-  path: '/v1/pets',
-  operation: 'listPets',
-  status: 200,
-  durationMs: 0.5,
-  headers: ['Authorization', 'Bearer …'],
-}
+const base = journalRecord(1, { time: 1, durationMs: 0.5, headers: ['Authorization', 'Bearer …'] })
 
 /** As psRecord stores it: `{"id":N` then the encoded tail. */
 const stored = (id: number, entry: Omit<JournalRecord, 'id'>) => `{"id":${id}${encodeEntry(entry)}`

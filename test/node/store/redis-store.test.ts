@@ -9,6 +9,7 @@ import { streamCaps } from '../../../src/core/journal/stream-registry.js'
 import { runScenario, scenario } from '../../helpers/port-scenario.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { bearer } from '../../helpers/auth.js'
+import { journalRecord } from '../../helpers/journal-records.js'
 
 let redis: RedisServer
 let opened: RedisSessionStore[] = []
@@ -224,16 +225,7 @@ describe('rules with conditions on the Redis store', () => {
 
 describe('the Redis store’s event streams', () => {
   // Answered now: after the subscription below, as a request recorded from then on is.
-  const entry = (path: string) => ({
-    time: Date.now(),
-    method: 'GET',
-    url: `http://localhost${path}`,
-    path,
-    operation: 'getPet',
-    status: 200,
-    durationMs: 1,
-    headers: [],
-  })
+  const entry = (path: string) => journalRecord(0, { time: Date.now(), url: `http://localhost${path}`, path })
 
   it('a listener hears of every entry recorded on another replica from its subscription on, each once, in order, even while its connection opens', async () => {
     const prefix = `events${++prefixes}`

@@ -3,7 +3,7 @@ import { adminClient } from '../../../src/panel/api/admin-client.js'
 import { followJournal, type StreamState } from '../../../src/panel/api/journal-stream.js'
 import { TokenBroker } from '../../../src/panel/api/token-broker.js'
 import type { JournalEntry } from '../../../src/panel/types.js'
-import { journalEntry } from '../entries.js'
+import { journalEntry } from '../../helpers/journal-records.js'
 
 const entry = journalEntry
 const origin = 'http://127.0.0.1:4010'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { entryKey, mergeEntries } from '../../../src/panel/model/rows.js'
-import { journalEntry } from '../entries.js'
+import { journalEntry } from '../../helpers/journal-records.js'
 
 const entry = journalEntry
 

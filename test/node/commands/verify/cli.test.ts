@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { binPath, spawnServer } from '../../../helpers/spawn-server.js'
 import { startStandIn } from '../../../helpers/stand-in.js'
+import { freePort } from '../../../helpers/free-port.js'
 
 /** `petstore-mock verify …` as a child process (asynchronous: a stand-in in this process must keep answering). */
 const verify = (args: string[], env: NodeJS.ProcessEnv = {}) =>
@@ -61,10 +60,7 @@ describe('petstore-mock verify', () => {
   })
 
   it('exit 2 with a clear message when the URL cannot be reached', async () => {
-    const server = createServer()
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-    const { port } = server.address() as AddressInfo
-    await new Promise((r) => server.close(r))
+    const port = await freePort()
     const { code, stdout, stderr } = await verify([`http://127.0.0.1:${port}`, '--token', 't', '--timeout', '2000'])
     expect(code).toBe(2)
     expect(stdout).toBe('')

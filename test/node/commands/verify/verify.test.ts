@@ -9,6 +9,7 @@ import { baseUrlOf } from '../../../../src/core/proxy/upstream-url.js'
 import { verify, type VerifyOptions } from '../../../../src/node/commands/verify/command.js'
 import { formatReport, type VerifyReport } from '../../../../src/node/commands/verify/report.js'
 import { type Drift, type StandIn, startStandIn } from '../../../helpers/stand-in.js'
+import { freePort } from '../../../helpers/free-port.js'
 
 const spec = bundledSpec()
 let standIn: StandIn | undefined
@@ -216,10 +217,7 @@ describe('verify reads each silence as the deployment does', () => {
 
 describe('verify when the deployment cannot be reached', () => {
   it('a closed port: NoAnswer naming the request', async () => {
-    const server = createServer()
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-    const { port } = server.address() as AddressInfo
-    await new Promise((r) => server.close(r))
+    const port = await freePort()
     const failure = await verify(options(`http://127.0.0.1:${port}`), spec).catch((e: unknown) => e)
     expect(failure).toBeInstanceOf(NoAnswer)
     expect((failure as Error).message).toBe(`GET http://127.0.0.1:${port}/v1/pets: ECONNREFUSED`)

@@ -20,15 +20,22 @@ end
 local function budgetRefusal(part, needed, limit, used, got)
   return string.format('!%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f', part, needed, math.max(0, limit - used), got[1], got[2], got[3], got[4], got[5])
 end
--- Sets the session's charges (bp, br) to pets and rules bytes; or refuses a growth beyond limit, changing nothing.
-local function budgetResize(P, b, pets, rules, limit, part)
+-- What charging the session pets and rules bytes would change (dp, dr), and the refusal when it
+-- grows the state share beyond limit (else false).
+local function budgetCheck(P, b, pets, rules, limit, part)
   local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
   local dp, dr = pets - tonumber(had[1] or '0'), rules - tonumber(had[2] or '0')
   local grow = math.max(0, dp) + math.max(0, dr)
   if grow > 0 and limit >= 0 then
     local used, got = budgetUsed(P)
-    if used + dp + dr > limit then return budgetRefusal(part, grow, limit, used, got) end
+    if used + dp + dr > limit then return dp, dr, budgetRefusal(part, grow, limit, used, got) end
   end
+  return dp, dr, false
+end
+-- Sets the session's charges (bp, br) to pets and rules bytes; or refuses a growth beyond limit, changing nothing.
+local function budgetResize(P, b, pets, rules, limit, part)
+  local dp, dr, refused = budgetCheck(P, b, pets, rules, limit, part)
+  if refused then return refused end
   redis.call('HSET', b .. 'm', 'bp', string.format('%.0f', pets), 'br', string.format('%.0f', rules))
   if dp ~= 0 then redis.call('HINCRBY', P .. ':mem', 'pets', dp) end
   if dr ~= 0 then redis.call('HINCRBY', P .. ':mem', 'rules', dr) end
@@ -57,13 +64,8 @@ end
 -- would, changing nothing: nobody else can take the room while its slices are written. Answers
 -- false and the bytes reserved, or the refusal.
 local function budgetReserve(P, b, pets, rules, limit)
-  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
-  local dp, dr = pets - tonumber(had[1] or '0'), rules - tonumber(had[2] or '0')
-  local grow = math.max(0, dp) + math.max(0, dr)
-  if grow > 0 and limit >= 0 then
-    local used, got = budgetUsed(P)
-    if used + dp + dr > limit then return budgetRefusal('pets', grow, limit, used, got), 0 end
-  end
+  local dp, dr, refused = budgetCheck(P, b, pets, rules, limit, 'pets')
+  if refused then return refused, 0 end
   local reserve = math.max(0, dp + dr)
   if reserve > 0 then budgetNote(P, b, 'pets', 'bx', reserve) end
   return false, reserve

@@ -12,14 +12,11 @@ end
 local function dropKeys(b)
   for _, s in ipairs(ALL) do redis.call('UNLINK', b .. s) end
 end
-local function zaddChunks(key, items)
+-- A command (ZADD, HSET, RPUSH) of key with items, a thousand at a time (pairs stay whole): unpack
+-- spreads a bounded number of values.
+local function callInChunks(command, key, items)
   for i = 1, #items, 1000 do
-    redis.call('ZADD', key, unpack(items, i, math.min(i + 999, #items)))
-  end
-end
-local function hsetChunks(key, items)
-  for i = 1, #items, 1000 do
-    redis.call('HSET', key, unpack(items, i, math.min(i + 999, #items)))
+    redis.call(command, key, unpack(items, i, math.min(i + 999, #items)))
   end
 end
 -- w: { meta = {field, value, …}, pets = {{id, status, json}, …}, faults = {{id, json, match, remaining, name}, …} }
@@ -36,9 +33,9 @@ local function writeWorld(b, w)
       list[#list + 1] = p[3]
     end
   end
-  if #all > 0 then zaddChunks(b .. 'i', all) end
+  if #all > 0 then callInChunks('ZADD', b .. 'i', all) end
   for status, list in pairs(by) do
-    if #list > 0 then zaddChunks(b .. 'i:' .. status, list) end
+    if #list > 0 then callInChunks('ZADD', b .. 'i:' .. status, list) end
   end
   local ids, fj, fm, fr, fn = {}, {}, {}, {}, {}
   for _, f in ipairs(w.faults) do
@@ -51,10 +48,10 @@ local function writeWorld(b, w)
       fn[#fn + 1] = 'i:' .. f[1]; fn[#fn + 1] = f[5]
     end
   end
-  for i = 1, #ids, 1000 do redis.call('RPUSH', b .. 'f', unpack(ids, i, math.min(i + 999, #ids))) end
-  if #fj > 0 then hsetChunks(b .. 'fj', fj); hsetChunks(b .. 'fm', fm) end
-  if #fr > 0 then hsetChunks(b .. 'fr', fr) end
-  if #fn > 0 then hsetChunks(b .. 'fn', fn) end
+  callInChunks('RPUSH', b .. 'f', ids)
+  if #fj > 0 then callInChunks('HSET', b .. 'fj', fj); callInChunks('HSET', b .. 'fm', fm) end
+  if #fr > 0 then callInChunks('HSET', b .. 'fr', fr) end
+  if #fn > 0 then callInChunks('HSET', b .. 'fn', fn) end
 end
 -- What a request reads of its session up front, as one text (one string to decode, not six):
 -- latency min and max, rate limit, clock mode and value, number of rules, '|' between, '' for none.

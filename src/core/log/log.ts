@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { requestClock } from './request-clock.js'
+import { requestClock } from '../http/request-clock.js'
 
 /** How request lines are written. */
 export type LogFormat = 'pretty' | 'json' | 'silent'
