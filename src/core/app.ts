@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { type Handler, Hono } from 'hono'
 import type { BlankEnv } from 'hono/types'
 import { appDefaults, checkAppOptions, OptionError } from './app-options.js'
 import { type ClockOption, MockClock, startClock } from './time/clock.js'
@@ -12,7 +12,8 @@ import type { Pet } from './spec/pet.js'
 import { formatRate, type RateLimitPolicy } from './rate-limit/rate-limit.js'
 import { handleError } from './http/respond.js'
 import { routeMethods } from './http/route-methods.js'
-import { adminRoutes } from './admin/admin-routes.js'
+import { adminPaths, metricsPath } from './admin/admin-paths.js'
+import type { AdminHostDeps } from './admin/admin-host.js'
 import { panelRedirect } from './served/panel-routes.js'
 import { docsRoutes } from './served/docs-routes.js'
 import { apiChains } from './pipeline/api-chains.js'
@@ -47,8 +48,7 @@ import { fixturePets, packageVersion } from '../generated/contract.js'
 import { coverageModel } from './coverage/coverage-model.js'
 import { coverageListener } from './coverage/coverage-listener.js'
 import type { ObserveOptions } from './observe/observer.js'
-import { metricsRoutes, probeRoutes } from './observe/observe-routes.js'
-import { stateSizes } from './admin/state-sizes.js'
+import { probeRoutes } from './observe/observe-routes.js'
 import { journalStreams } from './journal/stream-routes.js'
 import { whenReady } from './async/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
@@ -301,48 +301,51 @@ export function prepareMock(
     if (!handler) throw new Error(`openapi.yaml defines ${operation.id}, which petstore-mock does not implement`)
     return api.operation(operation, handler)
   })
+  const adminDeps = (): AdminHostDeps => ({
+    onError,
+    notFound: api.unmatched,
+    ...(metrics && { metrics }),
+    sessions,
+    version: packageVersion,
+    memory: memoryReport,
+    budget,
+    bodyLimit,
+    transport,
+    operations: spec.operations.map((op) => op.id),
+    validateRule,
+    validateState: (input) => validatePetsInSlices(input, validatePet, 'state', { allowBareArray: false }),
+    validateSnapshot: createSnapshotValidator({
+      validatePet,
+      validateRule,
+      seed,
+      version: packageVersion,
+      startClock: () => snapshotClock(new MockClock(clock).view()),
+      startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
+    }),
+    ...(options.yaml && { yaml: options.yaml }),
+    ...(options.jsonData && { jsonData: options.jsonData }),
+    ...(proxy && { proxy: proxy.stats }),
+    spec,
+    coverage: covered,
+    checkPet: petChecker(validatePet),
+    streams,
+    guard: adminTokenGuard,
+    ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
+  })
+  // The control plane is an app of its own (admin/admin-host.ts), loaded on first use: the routes
+  // are registered here (admin/admin-paths.ts), each handing the request to it.
+  let adminHost: Promise<Hono<AppEnv>> | undefined
+  const toAdmin: Handler<AppEnv> = async (c) => {
+    adminHost ??= import('./admin/admin-host.js').then(({ adminHost }) => adminHost(adminDeps()))
+    return (await adminHost).fetch(c.req.raw, c.env)
+  }
   const register = (): Hono<AppEnv> => {
     app.route('/', docs)
     app.get('/__admin', panelRedirect)
     // Open like health, so before the admin routes' guard.
     app.route('/__admin/', probeRoutes(ready))
-    // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
-    app.route(
-      '/__admin/',
-      adminRoutes({
-        sessions,
-        version: packageVersion,
-        memory: memoryReport,
-        budget,
-        bodyLimit,
-        transport,
-        operations: spec.operations.map((op) => op.id),
-        validateRule,
-        validateState: (input) => validatePetsInSlices(input, validatePet, 'state', { allowBareArray: false }),
-        validateSnapshot: createSnapshotValidator({
-          validatePet,
-          validateRule,
-          seed,
-          version: packageVersion,
-          startClock: () => snapshotClock(new MockClock(clock).view()),
-          startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
-        }),
-        ...(options.yaml && { yaml: options.yaml }),
-        ...(options.jsonData && { jsonData: options.jsonData }),
-        ...(proxy && { proxy: proxy.stats }),
-        spec,
-        coverage: covered,
-        checkPet: petChecker(validatePet),
-        streams,
-        guard: adminTokenGuard,
-        ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
-      }),
-    )
-    if (metrics)
-      app.route(
-        '/__admin/',
-        metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams, memoryReport) }, adminTokenGuard),
-      )
+    // The control plane's routes, each to the admin host, loaded on the first /__admin request.
+    for (const [method, path] of metrics ? [...adminPaths, metricsPath] : adminPaths) app.on(method, path, toAdmin)
     spec.operations.forEach((operation, i) => app.on([operation.method], [operation.routePath], chains[i]!))
     return app
   }

@@ -24,8 +24,8 @@ describe('the browser bundle of petstore-mock/msw', async () => {
     const lazy = [
       'src/generated/panel.ts',
       'src/generated/admin-document.ts',
-      'src/core/pact/pact-document.ts',
-      'src/core/pact/provider-states.ts',
+      'src/core/coverage/pact-document.ts',
+      'src/core/coverage/provider-states.ts',
       'src/core/journal/har.ts',
       'src/generated/snapshot-validator.ts',
       'src/client/wait-for.ts',

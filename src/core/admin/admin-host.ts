@@ -1,0 +1,37 @@
+import { Hono, type ErrorHandler, type MiddlewareHandler, type NotFoundHandler } from 'hono'
+import type { BlankEnv } from 'hono/types'
+import { sessionPrefixPath } from '../http/request/session-name.js'
+import { metricsRoutes } from '../observe/observe-routes.js'
+import type { ObserveOptions } from '../observe/observer.js'
+import { adminRoutes, type AdminDeps } from './admin-routes.js'
+import { stateSizes } from './state-sizes.js'
+
+/** What {@link adminHost} routes, besides what the admin routes work on. */
+export interface AdminHostDeps extends AdminDeps {
+  onError: ErrorHandler<BlankEnv>
+  notFound: NotFoundHandler<BlankEnv>
+  /** The admin routes' guard (admin tokens), which GET /__admin/metrics takes too. */
+  guard: MiddlewareHandler
+  /** With it, GET /__admin/metrics. */
+  metrics?: NonNullable<ObserveOptions['metrics']>
+  /** The event streams, whose count the metrics show. */
+  streams: NonNullable<AdminDeps['streams']>
+}
+
+/**
+ * The control plane under /__admin (admin-routes.ts), and the metrics, as an app of their own: the
+ * app loads this module on the first /__admin request (app.ts), so that a browser bundle
+ * (src/msw/) carries none of it at start. Routes as admin-paths.ts lists them; errors and
+ * unmatched requests are answered as by the app.
+ */
+export const adminHost = (deps: AdminHostDeps): Hono<BlankEnv> => {
+  const host = new Hono<BlankEnv>({ getPath: sessionPrefixPath })
+  host.onError(deps.onError)
+  host.notFound(deps.notFound)
+  // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
+  host.route('/__admin/', adminRoutes(deps))
+  const { metrics, sessions, streams, memory, guard } = deps
+  if (metrics)
+    host.route('/__admin/', metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams, memory) }, guard))
+  return host
+}
