@@ -131,4 +131,3 @@ export const adminPanelRoutes = (deps: PanelDeps): Hono => {
       .get('/favicon.svg', serveFile('icon'))
   )
 }
-
