@@ -7,9 +7,10 @@ import { build, type Metafile } from 'esbuild'
  * recording, rules' own answers and targeting, journal paging: 47 KB before them, 66.5 KB after).
  * Issue 38 asks for 60 again: the controls now carry the typed client (+3 KB), and the Pact document,
  * provider states, HAR export, snapshot validator and the client's waiting load on first use (-3.6 KB):
- * 68.1 KB. The rest of the way is the admin router itself (about 6 KB: see docs/internals/performance.md).
+ * 68.1 KB; the admin router and the panel's routes loaded on the first /__admin request (-4.3 KB):
+ * 63.8 KB. 60 is not met yet (see docs/internals/performance.md for what is left).
  */
-export const bundleBudgetBytes = 69 * 1024
+export const bundleBudgetBytes = 64 * 1024
 
 /** Packages that must never reach the browser bundle: run-time compilers, parsers, the Node host. */
 export const forbiddenInBundle = [/node_modules\/ajv\//, /node_modules\/yaml\//, /@hono\/node-server/, /^src\/node\//]
