@@ -346,6 +346,9 @@ export function prepareMock(
     app.route('/__admin/', probeRoutes(ready))
     // The control plane's routes, each to the admin host, loaded on the first /__admin request.
     for (const [method, path] of metrics ? [...adminPaths, metricsPath] : adminPaths) app.on(method, path, toAdmin)
+    // And any other request under /__admin: the host's guard and query check answer it first, as they did
+    // when its routes were mounted here.
+    app.all('/__admin/*', toAdmin)
     spec.operations.forEach((operation, i) => app.on([operation.method], [operation.routePath], chains[i]!))
     return app
   }
