@@ -19,11 +19,12 @@ describe('the browser bundle of petstore-mock/msw', async () => {
   })
 
   it('leaves what only some admin calls need to chunks of their own, loaded by an import() on first use', () => {
-    // The QA panel's assets, the admin API's OpenAPI document, the Pact document, the provider states'
+    // The QA panel's assets, the admin API's OpenAPI document, openapi.yaml's text, the Pact document, the provider states'
     // set-up, the HAR export, the snapshot's validator, and the typed client's waiting and matching.
     const lazy = [
       'src/generated/panel.ts',
       'src/generated/admin-document.ts',
+      'src/generated/contract-text.ts',
       'src/core/coverage/pact-document.ts',
       'src/core/coverage/provider-states.ts',
       'src/core/journal/har.ts',
