@@ -36,7 +36,7 @@ import {
 import { bundledSpec } from './spec/bundled-spec.js'
 import { sessionPrefixPath } from './http/request/session-name.js'
 import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
-import { adminScopes, parseAdminToken, unscopedToken } from './access/admin-scopes.js'
+import { parseAdminToken, unscopedToken } from './access/admin-scopes.js'
 import type { Spec } from './spec/spec.js'
 import { type Transport, webTransport } from './http/transport.js'
 import { withPeekedBodies } from './body/peek-body.js'
@@ -275,8 +275,6 @@ export function prepareMock(
   const streams = journalStreams(budget)
   // What health and the metrics show of the budget: on a shared store, the shared state's.
   const memoryReport = () => sessions.memory?.() ?? budget.report()
-  // One guard for every guarded /__admin route, metrics included (a global route: an unscoped token).
-  const adminTokenGuard = adminScopes({ tokens: adminTokens, logger, sessionNameOf })
   const ready = options.observe?.ready ?? (() => whenReady(sessions.stats(), () => undefined))
   const { metrics } = options.observe ?? {}
 
@@ -329,7 +327,7 @@ export function prepareMock(
     coverage: covered,
     checkPet: petChecker(validatePet),
     streams,
-    guard: adminTokenGuard,
+    scopes: { tokens: adminTokens, logger, sessionNameOf },
     ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
   })
   // The control plane is an app of its own (admin/admin-host.ts), loaded on first use: the routes

@@ -39,8 +39,13 @@ describe('the browser bundle of petstore-mock/msw', async () => {
     for (const input of lazy) expect(bundle.lazy.find((chunk) => chunk.inputs.includes(input))?.inputs).toEqual([input])
   })
 
-  it("loads the control plane (the admin routes, the panel's routes, the metrics) on the first /__admin request", () => {
-    const admin = ['src/core/admin/admin-host.ts', 'src/core/admin/admin-routes.ts', 'src/core/served/panel-routes.ts']
+  it("loads the control plane (the admin routes, the panel's routes, the metrics, the admin tokens' middleware) on the first /__admin request", () => {
+    const admin = [
+      'src/core/admin/admin-host.ts',
+      'src/core/admin/admin-routes.ts',
+      'src/core/served/panel-routes.ts',
+      'src/core/access/admin-scope-guard.ts',
+    ]
     expect(admin.filter((input) => bundle.inputs.includes(input))).toEqual([])
     const host = bundle.lazy.find((chunk) => chunk.inputs.includes('src/core/admin/admin-host.ts'))
     expect(host?.inputs).toEqual(expect.arrayContaining(admin))

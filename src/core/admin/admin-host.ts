@@ -1,17 +1,18 @@
-import { Hono, type ErrorHandler, type MiddlewareHandler, type NotFoundHandler } from 'hono'
+import { Hono, type ErrorHandler, type NotFoundHandler } from 'hono'
 import type { BlankEnv } from 'hono/types'
 import { sessionPrefixPath } from '../http/request/session-name.js'
 import { metricsRoutes } from '../observe/observe-routes.js'
 import type { ObserveOptions } from '../observe/observer.js'
 import { adminRoutes, type AdminDeps } from './admin-routes.js'
 import { stateSizes } from './state-sizes.js'
+import { adminScopes, type AdminScopesOptions } from '../access/admin-scope-guard.js'
 
 /** What {@link adminHost} routes, besides what the admin routes work on. */
-export interface AdminHostDeps extends AdminDeps {
+export interface AdminHostDeps extends Omit<AdminDeps, 'guard'> {
   onError: ErrorHandler<BlankEnv>
   notFound: NotFoundHandler<BlankEnv>
-  /** The admin routes' guard (admin tokens), which GET /__admin/metrics takes too. */
-  guard: MiddlewareHandler
+  /** The admin tokens: one guard for every guarded route, metrics included (a global route: an unscoped token). */
+  scopes: AdminScopesOptions
   /** With it, GET /__admin/metrics. */
   metrics?: NonNullable<ObserveOptions['metrics']>
   /** The event streams, whose count the metrics show. */
@@ -29,8 +30,9 @@ export const adminHost = (deps: AdminHostDeps): Hono<BlankEnv> => {
   host.onError(deps.onError)
   host.notFound(deps.notFound)
   // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
-  host.route('/__admin/', adminRoutes(deps))
-  const { metrics, sessions, streams, memory, guard } = deps
+  const guard = adminScopes(deps.scopes)
+  host.route('/__admin/', adminRoutes({ ...deps, guard }))
+  const { metrics, sessions, streams, memory } = deps
   if (metrics)
     host.route('/__admin/', metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams, memory) }, guard))
   return host

@@ -4,11 +4,17 @@ import { adminPaths, metricsPath } from '../../../src/core/admin/admin-paths.js'
 import { createApp } from '../../../src/core/app.js'
 import { bundledSpec } from '../../../src/core/spec/bundled-spec.js'
 import { coverageModel } from '../../../src/core/coverage/coverage-model.js'
+import { createLogger } from '../../../src/core/http/log.js'
 
 /** The routes the host registers (not its middleware), once each, in order. */
 const routesOf = (deps: Partial<AdminHostDeps>) => [
   ...new Set(
-    adminHost({ spec: bundledSpec(), coverage: coverageModel(bundledSpec()), ...deps } as AdminHostDeps)
+    adminHost({
+      spec: bundledSpec(),
+      coverage: coverageModel(bundledSpec()),
+      scopes: { tokens: [], logger: createLogger('silent'), sessionNameOf: () => undefined },
+      ...deps,
+    } as AdminHostDeps)
       .routes.filter((route) => route.method !== 'ALL')
       .map(({ method, path }) => `${method} ${path}`),
   ),
