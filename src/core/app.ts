@@ -49,7 +49,6 @@ import { coverageModel } from './coverage/coverage-model.js'
 import { coverageListener } from './coverage/coverage-listener.js'
 import type { ObserveOptions } from './observe/observer.js'
 import { probeRoutes } from './observe/observe-routes.js'
-import { journalStreams } from './journal/stream-routes.js'
 import { whenReady } from './async/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
 // The variable read here: the request's trace.
@@ -272,7 +271,6 @@ export function prepareMock(
     }),
     observe: options.observe,
   })
-  const streams = journalStreams(budget)
   // What health and the metrics show of the budget: on a shared store, the shared state's.
   const memoryReport = () => sessions.memory?.() ?? budget.report()
   const ready = options.observe?.ready ?? (() => whenReady(sessions.stats(), () => undefined))
@@ -326,7 +324,6 @@ export function prepareMock(
     spec,
     coverage: covered,
     checkPet: petChecker(validatePet),
-    streams,
     scopes: { tokens: adminTokens, logger, sessionNameOf },
     ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
   })

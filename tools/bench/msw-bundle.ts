@@ -8,11 +8,11 @@ import { build, type Metafile } from 'esbuild'
  * Issue 38 asks for 60 again: the controls now carry the typed client (+3 KB), and the Pact document,
  * provider states, HAR export, snapshot validator and the client's waiting load on first use (-3.6 KB):
  * 68.1 KB; the admin router and the panel's routes loaded on the first /__admin request (-4.6 KB
- * from the 68.4 KB measured then), openapi.yaml's text and the admin tokens' middleware on first use
- * (-1.4 KB): 62.4 KB. 60 is not
+ * from the 68.4 KB measured then), openapi.yaml's text, the admin tokens' middleware and the event streams' registry on first use
+ * (-2.9 KB): 60.9 KB. 60 is not
  * met yet (see docs/internals/performance.md for what is left).
  */
-export const bundleBudgetBytes = 62.5 * 1024
+export const bundleBudgetBytes = 61 * 1024
 
 /** Packages that must never reach the browser bundle: run-time compilers, parsers, the Node host. */
 export const forbiddenInBundle = [/node_modules\/ajv\//, /node_modules\/yaml\//, /@hono\/node-server/, /^src\/node\//]

@@ -5,6 +5,7 @@ import { metricsRoutes } from '../observe/observe-routes.js'
 import type { ObserveOptions } from '../observe/observer.js'
 import { adminRoutes, type AdminDeps } from './admin-routes.js'
 import { stateSizes } from './state-sizes.js'
+import { journalStreams } from '../journal/stream-routes.js'
 import { adminScopes, type AdminScopesOptions } from '../access/admin-scope-guard.js'
 
 /** What {@link adminHost} routes, besides what the admin routes work on. */
@@ -15,8 +16,6 @@ export interface AdminHostDeps extends Omit<AdminDeps, 'guard'> {
   scopes: AdminScopesOptions
   /** With it, GET /__admin/metrics. */
   metrics?: NonNullable<ObserveOptions['metrics']>
-  /** The event streams, whose count the metrics show. */
-  streams: NonNullable<AdminDeps['streams']>
 }
 
 /**
@@ -31,8 +30,10 @@ export const adminHost = (deps: AdminHostDeps): Hono<BlankEnv> => {
   host.notFound(deps.notFound)
   // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
   const guard = adminScopes(deps.scopes)
-  host.route('/__admin/', adminRoutes({ ...deps, guard }))
-  const { metrics, sessions, streams, memory } = deps
+  // Made with the host: no stream is open before the first /__admin request.
+  const streams = journalStreams(deps.budget)
+  host.route('/__admin/', adminRoutes({ ...deps, guard, streams }))
+  const { metrics, sessions, memory } = deps
   if (metrics)
     host.route('/__admin/', metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams, memory) }, guard))
   return host
