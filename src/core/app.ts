@@ -1,7 +1,7 @@
 import { type Handler, Hono } from 'hono'
 import type { BlankEnv } from 'hono/types'
 import { appDefaults, checkAppOptions, OptionError } from './app-options.js'
-import { type ClockOption, MockClock, startClock } from './time/clock.js'
+import { type ClockOption, startClock } from './time/clock.js'
 import { ruleValidatorFor, type FaultRuleInput } from './faults/rule-check.js'
 import { createLogger, type Logger, requestLog } from './http/log.js'
 import { adminGuard } from './access/admin-guard.js'
@@ -9,7 +9,7 @@ import { apiKeyAuth } from './access/api-key-auth.js'
 import { type CorsOrigins, corsPolicy, corsStage } from './access/cors.js'
 import { selectedSession, sessionNameOf } from './sessions/select-session.js'
 import type { Pet } from './spec/pet.js'
-import { formatRate, type RateLimitPolicy } from './rate-limit/rate-limit.js'
+import type { RateLimitPolicy } from './rate-limit/rate-limit.js'
 import { handleError } from './http/respond.js'
 import { routeMethods } from './http/route-methods.js'
 import { adminPaths, metricsPath } from './admin/admin-paths.js'
@@ -25,14 +25,7 @@ import { bodyFieldNames } from './spec/body-fields.js'
 import type { Proxy } from './proxy/create-proxy.js'
 import type { SessionStore } from './sessions/port.js'
 import { SessionRegistry, type StartState } from './sessions/memory-store.js'
-import {
-  clockSettingOf,
-  createSnapshotValidator,
-  rateLimitOf,
-  type Snapshot,
-  snapshotClock,
-  worldOf,
-} from './sessions/snapshot.js'
+import { clockSettingOf, rateLimitOf, type Snapshot, worldOf } from './sessions/snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
 import { sessionPrefixPath } from './http/request/session-name.js'
 import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
@@ -310,14 +303,8 @@ export function prepareMock(
     operations: spec.operations.map((op) => op.id),
     validateRule,
     validateState: (input) => validatePetsInSlices(input, validatePet, 'state', { allowBareArray: false }),
-    validateSnapshot: createSnapshotValidator({
-      validatePet,
-      validateRule,
-      seed,
-      version: packageVersion,
-      startClock: () => snapshotClock(new MockClock(clock).view()),
-      startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
-    }),
+    validatePet,
+    start: { seed, clock, rateLimit: rateLimitPolicy },
     ...(options.yaml && { yaml: options.yaml }),
     ...(options.jsonData && { jsonData: options.jsonData }),
     ...(proxy && { proxy: proxy.stats }),

@@ -5,6 +5,7 @@ import { createApp } from '../../../src/core/app.js'
 import { bundledSpec } from '../../../src/core/spec/bundled-spec.js'
 import { coverageModel } from '../../../src/core/coverage/coverage-model.js'
 import { createLogger } from '../../../src/core/http/log.js'
+import { startClock } from '../../../src/core/time/clock.js'
 
 /** The routes the host registers (not its middleware), once each, in order. */
 const routesOf = (deps: Partial<AdminHostDeps>) => [
@@ -13,6 +14,8 @@ const routesOf = (deps: Partial<AdminHostDeps>) => [
       spec: bundledSpec(),
       coverage: coverageModel(bundledSpec()),
       scopes: { tokens: [], logger: createLogger('silent'), sessionNameOf: () => undefined },
+      validatePet: bundledSpec().componentValidator('Pet'),
+      start: { seed: 1, clock: startClock(undefined), rateLimit: undefined },
       ...deps,
     } as AdminHostDeps)
       .routes.filter((route) => route.method !== 'ALL')
