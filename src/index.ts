@@ -1,5 +1,7 @@
 /** Library entry (Node): build the app in-process and drive it with `app.request()`, or read files for it. */
 import { type AppOptions, createApp as createWebApp } from './core/app.js'
+import { holdBundledText } from './core/spec/bundled-spec.js'
+import { specText } from './generated/contract-text.js'
 import { jsonDataReader, yamlCodec } from './node/yaml/codec.js'
 
 export { appDefaults, type AppOptions } from './core/app.js'
@@ -39,6 +41,8 @@ export { silenceDefaults, type SpecSilences } from './core/spec/silences.js'
 export { fakePets, SeedError } from './core/pets/seed.js'
 export type { Snapshot } from './core/sessions/snapshot.js'
 export { bundledSpec } from './core/spec/bundled-spec.js'
+// The library's bundledSpec() holds openapi.yaml's text from the start (msw's loads it on first use).
+holdBundledText(specText)
 export { parseSpec } from './core/spec/parse-spec.js'
 export type { Spec, SpecOperation } from './core/spec/spec.js'
 export { loadSpec, readFixtures } from './node/start/files.js'

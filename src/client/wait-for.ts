@@ -1,5 +1,4 @@
 import type { JournalEntry, JournalQuery, RequestList } from '../types/index.js'
-import { MockAdminError } from './mock-admin-error.js'
 import { describeEntry, describeMatcher, matches, type RequestMatcher, serverQuery } from './request-filter.js'
 
 /** Options of `requests.waitFor`. */
@@ -23,7 +22,7 @@ export type WaitQuery = JournalQuery & { count?: number; wait?: string }
 
 /**
  * How the journal is read: a page, or undefined while the session does not exist (404
- * session_not_found); a wait that ended first rejects with the mock's 408 (a `MockAdminError`).
+ * session_not_found); a wait that ended first (the mock's 408) is an empty page at the cursor.
  */
 export type ReadJournal = (query: WaitQuery, signal?: AbortSignal) => Promise<JournalPage | undefined>
 
@@ -116,10 +115,6 @@ export const waitForRequest = async (
     try {
       return await read(query, options.signal ? AbortSignal.any([options.signal, timeout]) : timeout)
     } catch (error) {
-      // The mock's wait ended first: nothing new passed the filters.
-      if (error instanceof MockAdminError && error.status === 408 && query.after !== undefined) {
-        return { requests: [], next: query.after }
-      }
       if (!timeout.aborted || options.signal?.aborted) throw error
       throw new Error(`petstore-mock did not answer GET /__admin/requests within ${limitMs} ms (${where}).`, {
         cause: error,

@@ -1,7 +1,7 @@
-import { Hono } from 'hono'
+import { type Handler, Hono } from 'hono'
 import type { BlankEnv } from 'hono/types'
 import { appDefaults, checkAppOptions, OptionError } from './app-options.js'
-import { type ClockOption, MockClock, startClock } from './time/clock.js'
+import { type ClockOption, startClock } from './time/clock.js'
 import { ruleValidatorFor, type FaultRuleInput } from './faults/rule-check.js'
 import { createLogger, type Logger, requestLog } from './log/log.js'
 import { adminGuard } from './access/admin-guard.js'
@@ -9,11 +9,12 @@ import { apiKeyAuth } from './access/api-key-auth.js'
 import { type CorsOrigins, corsPolicy, corsStage } from './access/cors.js'
 import { selectedSession, sessionNameOf } from './sessions/select-session.js'
 import type { Pet } from './spec/pet.js'
-import { formatRate, type RateLimitPolicy } from './rate-limit/rate-limit.js'
+import type { RateLimitPolicy } from './rate-limit/rate-limit.js'
 import { handleError } from './http/respond.js'
 import { routeMethods } from './http/route-methods.js'
-import { adminRoutes } from './admin/admin-routes.js'
-import { panelRedirect } from './served/panel-routes.js'
+import { adminPaths, metricsPath } from './admin/admin-paths.js'
+import type { AdminHostDeps } from './admin/admin-host.js'
+import { panelRedirect } from './served/panel-redirect.js'
 import { docsRoutes } from './served/docs-routes.js'
 import { apiChains } from './pipeline/api-chains.js'
 import { petHandlers } from './pets/pet-handlers.js'
@@ -24,18 +25,11 @@ import { bodyFieldNames } from './spec/body-fields.js'
 import type { Proxy } from './proxy/create-proxy.js'
 import type { SessionStore } from './sessions/port.js'
 import { SessionRegistry, type StartState } from './sessions/memory-store.js'
-import {
-  clockSettingOf,
-  createSnapshotValidator,
-  rateLimitOf,
-  type Snapshot,
-  snapshotClock,
-  worldOf,
-} from './sessions/snapshot.js'
+import { clockSettingOf, rateLimitOf, type Snapshot, worldOf } from './sessions/snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
 import { sessionPrefixPath } from './http/request/session-name.js'
 import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
-import { adminScopes, parseAdminToken, unscopedToken } from './access/admin-scopes.js'
+import { parseAdminToken, unscopedToken } from './access/admin-scopes.js'
 import type { Spec } from './spec/spec.js'
 import { type Transport, webTransport } from './http/transport.js'
 import { withPeekedBodies } from './body/peek-body.js'
@@ -47,9 +41,7 @@ import { fixturePets, packageVersion } from '../generated/contract.js'
 import { coverageModel } from './coverage/coverage-model.js'
 import { coverageListener } from './coverage/coverage-listener.js'
 import type { ObserveOptions } from './observe/observer.js'
-import { metricsRoutes, probeRoutes } from './observe/observe-routes.js'
-import { stateSizes } from './admin/state-sizes.js'
-import { journalStreams } from './journal/stream-routes.js'
+import { probeRoutes } from './observe/observe-routes.js'
 import { whenReady } from './async/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
 // The variable read here: the request's trace.
@@ -272,11 +264,8 @@ export function prepareMock(
     }),
     observe: options.observe,
   })
-  const streams = journalStreams(budget)
   // What health and the metrics show of the budget: on a shared store, the shared state's.
   const memoryReport = () => sessions.memory?.() ?? budget.report()
-  // One guard for every guarded /__admin route, metrics included (a global route: an unscoped token).
-  const adminTokenGuard = adminScopes({ tokens: adminTokens, logger, sessionNameOf })
   const ready = options.observe?.ready ?? (() => whenReady(sessions.stats(), () => undefined))
   const { metrics } = options.observe ?? {}
 
@@ -301,48 +290,47 @@ export function prepareMock(
     if (!handler) throw new Error(`openapi.yaml defines ${operation.id}, which petstore-mock does not implement`)
     return api.operation(operation, handler)
   })
+  const adminDeps = (): AdminHostDeps => ({
+    onError,
+    notFound: api.unmatched,
+    ...(metrics && { metrics }),
+    sessions,
+    version: packageVersion,
+    memory: memoryReport,
+    budget,
+    bodyLimit,
+    transport,
+    operations: spec.operations.map((op) => op.id),
+    validateRule,
+    validateState: (input) => validatePetsInSlices(input, validatePet, 'state', { allowBareArray: false }),
+    validatePet,
+    start: { seed, clock, rateLimit: rateLimitPolicy },
+    ...(options.yaml && { yaml: options.yaml }),
+    ...(options.jsonData && { jsonData: options.jsonData }),
+    ...(proxy && { proxy: proxy.stats }),
+    spec,
+    coverage: covered,
+    checkPet: petChecker(validatePet),
+    scopes: { tokens: adminTokens, logger, sessionNameOf },
+    ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
+  })
+  // The control plane is an app of its own (admin/admin-host.ts), loaded on first use: the routes
+  // are registered here (admin/admin-paths.ts), each handing the request to it.
+  let adminHost: Promise<Hono<AppEnv>> | undefined
+  const toAdmin: Handler<AppEnv> = async (c) => {
+    adminHost ??= import('./admin/admin-host.js').then(({ adminHost }) => adminHost(adminDeps()))
+    return (await adminHost).fetch(c.req.raw, c.env)
+  }
   const register = (): Hono<AppEnv> => {
     app.route('/', docs)
     app.get('/__admin', panelRedirect)
     // Open like health, so before the admin routes' guard.
     app.route('/__admin/', probeRoutes(ready))
-    // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
-    app.route(
-      '/__admin/',
-      adminRoutes({
-        sessions,
-        version: packageVersion,
-        memory: memoryReport,
-        budget,
-        bodyLimit,
-        transport,
-        operations: spec.operations.map((op) => op.id),
-        validateRule,
-        validateState: (input) => validatePetsInSlices(input, validatePet, 'state', { allowBareArray: false }),
-        validateSnapshot: createSnapshotValidator({
-          validatePet,
-          validateRule,
-          seed,
-          version: packageVersion,
-          startClock: () => snapshotClock(new MockClock(clock).view()),
-          startRateLimit: rateLimitPolicy ? formatRate(rateLimitPolicy) : null,
-        }),
-        ...(options.yaml && { yaml: options.yaml }),
-        ...(options.jsonData && { jsonData: options.jsonData }),
-        ...(proxy && { proxy: proxy.stats }),
-        spec,
-        coverage: covered,
-        checkPet: petChecker(validatePet),
-        streams,
-        guard: adminTokenGuard,
-        ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
-      }),
-    )
-    if (metrics)
-      app.route(
-        '/__admin/',
-        metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams, memoryReport) }, adminTokenGuard),
-      )
+    // The control plane's routes, each to the admin host, loaded on the first /__admin request.
+    for (const [method, path] of metrics ? [...adminPaths, metricsPath] : adminPaths) app.on(method, path, toAdmin)
+    // And any other request under /__admin: the host's guard and query check answer it first, as they did
+    // when its routes were mounted here.
+    app.all('/__admin/*', toAdmin)
     spec.operations.forEach((operation, i) => app.on([operation.method], [operation.routePath], chains[i]!))
     return app
   }

@@ -4,7 +4,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { generatedFiles } from '../../scripts/artefacts.js'
 import { bundledSpec, parseSpec, readFixtures } from '../../src/index.js'
-import { fixturePets, packageVersion, specText } from '../../src/generated/contract.js'
+import { fixturePets, packageVersion } from '../../src/generated/contract.js'
+import { specText } from '../../src/generated/contract-text.js'
 
 const root = new URL('../..', import.meta.url)
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8')
@@ -25,6 +26,8 @@ describe('generated artefacts (npm run generate)', () => {
     )
     expect(packageVersion).toBe(JSON.parse(read('package.json')).version)
     expect(bundledSpec().document).toEqual(runtime.document)
+    // The library entry holds the text from the start (msw's bundle loads it on first use).
+    expect(bundledSpec().text).toBe(read('openapi.yaml'))
   })
 
   it('validators compile nothing at run time: no eval, new Function or require', () => {

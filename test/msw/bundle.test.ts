@@ -19,11 +19,12 @@ describe('the browser bundle of petstore-mock/msw', async () => {
   })
 
   it('leaves what only some admin calls need to chunks of their own, loaded by an import() on first use', () => {
-    // The QA panel's assets, the admin API's OpenAPI document, the Pact document, the provider states'
+    // The QA panel's assets, the admin API's OpenAPI document, openapi.yaml's text, the Pact document, the provider states'
     // set-up, the HAR export, the snapshot's validator, and the typed client's waiting and matching.
     const lazy = [
       'src/generated/panel.ts',
       'src/generated/admin-document.ts',
+      'src/generated/contract-text.ts',
       'src/core/coverage/pact-document.ts',
       'src/core/coverage/provider-states.ts',
       'src/core/journal/har.ts',
@@ -36,6 +37,18 @@ describe('the browser bundle of petstore-mock/msw', async () => {
     expect(lazy.filter((input) => !lazyInputs.includes(input))).toEqual([])
     // Each is a chunk of its own, so that loading one loads no other.
     for (const input of lazy) expect(bundle.lazy.find((chunk) => chunk.inputs.includes(input))?.inputs).toEqual([input])
+  })
+
+  it("loads the control plane (the admin routes, the panel's routes, the metrics, the admin tokens' middleware) on the first /__admin request", () => {
+    const admin = [
+      'src/core/admin/admin-host.ts',
+      'src/core/admin/admin-routes.ts',
+      'src/core/served/panel-routes.ts',
+      'src/core/access/admin-scope-guard.ts',
+    ]
+    expect(admin.filter((input) => bundle.inputs.includes(input))).toEqual([])
+    const host = bundle.lazy.find((chunk) => chunk.inputs.includes('src/core/admin/admin-host.ts'))
+    expect(host?.inputs).toEqual(expect.arrayContaining(admin))
   })
 
   it('compiles no code at run time (strict Content-Security-Policy) and requires nothing', () => {

@@ -13,9 +13,10 @@ export const docsRoutes = (spec: Spec, cors: Stage | undefined): Hono => {
   return new Hono()
     .get(
       '/openapi.yaml',
-      chain([cors], (c) => {
+      chain([cors], async (c) => {
         const prefix = pathPrefixOf(c)
-        const text = prefix === '' ? spec.text : prefixedYaml(spec.text, prefix, spec.basePath)
+        const whole = spec.loadText ? await spec.loadText() : spec.text
+        const text = prefix === '' ? whole : prefixedYaml(whole, prefix, spec.basePath)
         return c.body(text, 200, { 'Content-Type': 'application/yaml; charset=utf-8' })
       }),
     )

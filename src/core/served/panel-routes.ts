@@ -1,4 +1,3 @@
-import { pathPrefixOf } from '../http/request/session-name.js'
 import { type Context, type Handler, Hono } from 'hono'
 
 /** What the panel page is told about the server it controls. */
@@ -107,7 +106,7 @@ const panelFiles = async (deps: PanelDeps): Promise<PanelFiles> => {
  * The QA panel under /__admin/ (mounted there, slash included): its page at
  * `/__admin/`, its script, styles and icon. Served without the admin token
  * (they hold no data; every API call the page makes carries it) and mounted
- * before the admin guard. `/__admin` itself redirects here ({@link panelRedirect}).
+ * before the admin guard. `/__admin` itself redirects here (panel-redirect.ts).
  */
 export const adminPanelRoutes = (deps: PanelDeps): Hono => {
   let files: Promise<PanelFiles> | undefined
@@ -132,6 +131,3 @@ export const adminPanelRoutes = (deps: PanelDeps): Hono => {
       .get('/favicon.svg', serveFile('icon'))
   )
 }
-
-/** `/__admin` without the slash: to the panel's page. */
-export const panelRedirect: Handler = (c) => c.redirect(`${pathPrefixOf(c)}/__admin/`, 308)

@@ -40,6 +40,11 @@ export interface SpecOperation {
 export interface Spec {
   /** The file text, served as is at /openapi.yaml. */
   text: string
+  /**
+   * Where the text is not held at start (the bundled contract: {@link text} is filled once this
+   * has loaded it), loads it; /openapi.yaml is served from what it gives.
+   */
+  loadText?(): Promise<string>
   document: Record<string, any>
   /** Path of the first server URL, e.g. `/v1`. */
   basePath: string

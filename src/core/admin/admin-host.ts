@@ -1,0 +1,58 @@
+import { Hono, type ErrorHandler, type NotFoundHandler } from 'hono'
+import type { BlankEnv } from 'hono/types'
+import { sessionPrefixPath } from '../http/request/session-name.js'
+import { metricsRoutes } from '../observe/observe-routes.js'
+import type { ObserveOptions } from '../observe/observer.js'
+import { adminRoutes, type AdminDeps } from './admin-routes.js'
+import { stateSizes } from './state-sizes.js'
+import { journalStreams } from '../journal/stream-routes.js'
+import type { ValidateFunction } from 'ajv'
+import { createSnapshotValidator } from '../sessions/snapshot-check.js'
+import { snapshotClock } from '../sessions/snapshot.js'
+import { formatRate, type RateLimitPolicy } from '../rate-limit/rate-limit.js'
+import { type ClockSetting, MockClock } from '../time/clock.js'
+import { adminScopes, type AdminScopesOptions } from '../access/admin-scope-guard.js'
+
+/** What {@link adminHost} routes, besides what the admin routes work on. */
+export interface AdminHostDeps extends Omit<AdminDeps, 'guard' | 'validateSnapshot'> {
+  /** The contract's `Pet`: snapshots are checked by it. */
+  validatePet: ValidateFunction
+  /** The seed, clock and rate limit at start: a snapshot that gives none takes them. */
+  start: { seed: number; clock: ClockSetting; rateLimit: RateLimitPolicy | undefined }
+  onError: ErrorHandler<BlankEnv>
+  notFound: NotFoundHandler<BlankEnv>
+  /** The admin tokens: one guard for every guarded route, metrics included (a global route: an unscoped token). */
+  scopes: AdminScopesOptions
+  /** With it, GET /__admin/metrics. */
+  metrics?: NonNullable<ObserveOptions['metrics']>
+}
+
+/**
+ * The control plane under /__admin (admin-routes.ts), and the metrics, as an app of their own: the
+ * app loads this module on the first /__admin request (app.ts), so that a browser bundle
+ * (src/msw/) carries none of it at start. Routes as admin-paths.ts lists them; errors and
+ * unmatched requests are answered as by the app.
+ */
+export const adminHost = (deps: AdminHostDeps): Hono<BlankEnv> => {
+  const host = new Hono<BlankEnv>({ getPath: sessionPrefixPath })
+  host.onError(deps.onError)
+  host.notFound(deps.notFound)
+  // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
+  const guard = adminScopes(deps.scopes)
+  // Made with the host: no stream is open before the first /__admin request.
+  const streams = journalStreams(deps.budget)
+  const { validatePet, validateRule, version, start } = deps
+  const validateSnapshot = createSnapshotValidator({
+    validatePet,
+    validateRule,
+    seed: start.seed,
+    version,
+    startClock: () => snapshotClock(new MockClock(start.clock).view()),
+    startRateLimit: start.rateLimit ? formatRate(start.rateLimit) : null,
+  })
+  host.route('/__admin/', adminRoutes({ ...deps, guard, streams, validateSnapshot }))
+  const { metrics, sessions, memory } = deps
+  if (metrics)
+    host.route('/__admin/', metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams, memory) }, guard))
+  return host
+}
