@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { ApiError } from '../http/errors.js'
-import type { Logger } from '../http/log.js'
+import type { Logger } from '../log/log.js'
 import { equalsAny } from './constant-time.js'
 import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
 import { type AdminToken, globMatches, scopeOf } from './admin-scopes.js'

@@ -4,7 +4,7 @@ import { adminPaths, metricsPath } from '../../../src/core/admin/admin-paths.js'
 import { createApp } from '../../../src/core/app.js'
 import { bundledSpec } from '../../../src/core/spec/bundled-spec.js'
 import { coverageModel } from '../../../src/core/coverage/coverage-model.js'
-import { createLogger } from '../../../src/core/http/log.js'
+import { createLogger } from '../../../src/core/log/log.js'
 import { startClock } from '../../../src/core/time/clock.js'
 
 /** The routes the host registers (not its middleware), once each, in order. */
