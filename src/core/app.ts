@@ -47,6 +47,10 @@ import { traceIdOf } from './http/request/traceparent.js'
 // The variable read here: the request's trace.
 import type {} from './notes/request-notes.js'
 import { MemoryBudget } from './budget/memory-budget.js'
+import type { Tenant } from './tenants/tenant.js'
+import { tenancyOf } from './tenants/tenancy-of.js'
+import { streamCaps } from './journal/stream/stream-caps.js'
+import { maxHangingRequests } from './faults/slow-faults.js'
 
 /**
  * The app's hono environment: no bindings; its variables are hono's
@@ -95,6 +99,11 @@ export interface AppOptions {
   sessionTtl?: number
   /** Each API key selects its own session on /v1 (--session-by-key; sessions/session-by-key.ts). */
   sessionByKey?: boolean
+  /**
+   * Tenants (tenants/): teams, each owning sessions, its /v1 keys and admin
+   * tokens, and a guaranteed share of every pool. Default: none, everything as without.
+   */
+  tenants?: readonly Tenant[]
   /** Origins allowed by CORS outside /__admin ('*', the default, echoes any); false turns CORS off. */
   cors?: CorsOrigins | false
   /** Origins, besides the server's own, whose pages may call /__admin (default: none). */
@@ -207,6 +216,14 @@ export function prepareMock(
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
   const budget = new MemoryBudget(options.maxMemory === undefined ? Infinity : options.maxMemory * 2 ** 20)
+  const maxSessions = options.maxSessions ?? appDefaults.maxSessions
+  // Throws an OptionError naming the tenant and field.
+  const tenancy = tenancyOf(
+    options.tenants,
+    { budgetBytes: budget.budgetBytes, maxSessions, streams: streamCaps.total, held: maxHangingRequests },
+    [...(options.apiKeys ?? []), ...adminTokens.map((token) => token.secret)],
+  )
+  if (typeof tenancy === 'string') throw new OptionError(`tenants: ${tenancy}`)
   const sessions = store(
     {
       world: snapshot
@@ -228,7 +245,7 @@ export function prepareMock(
       },
       budget,
     },
-    options.maxSessions ?? appDefaults.maxSessions,
+    maxSessions,
   )
   const handlers = petHandlers(spec.basePath, selectedSession, {
     silences,

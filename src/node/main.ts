@@ -13,6 +13,7 @@ import { usePreparedRouter } from './server/prepared-router.js'
 import { listen, type RunningServer } from './server/server.js'
 import { stopOnSignals } from './server/stop-on-signals.js'
 import { appOptionsFromConfig } from './start/app-options-from-config.js'
+import { readTenants } from './start/tenants-file.js'
 import { readStartData } from './start/start-data.js'
 import { appOnStore } from './store/app-on-store.js'
 import { openStore } from './store/open-store.js'
@@ -43,6 +44,8 @@ export interface ServerApp {
  */
 export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Promise<ServerApp> => {
   const data = await readStartData(config)
+  const memory = deriveBudget(config.maxMemory, memoryLimits(process.execArgv, process.env['NODE_OPTIONS']))
+  const tenants = readTenants(config, memory.mib)
   // Replicas on one Redis must agree on what shapes data (store/redis/fleet-fingerprint.ts); a memory start digests nothing.
   const fleet =
     config.store === 'memory'
@@ -50,8 +53,7 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
       : { options: fleetOptions(config, data.pets, data.faults), reconfigure: config.reconfigure }
   const opened = await openStore(config, fleet)
   const stopping = new AbortController()
-  const memory = deriveBudget(config.maxMemory, memoryLimits(process.execArgv, process.env['NODE_OPTIONS']))
-  const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib }
+  const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, ...(tenants && { tenants }) }
   const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })
   const { store } = observed
   const options = { ...base, signal: stopping.signal, observe: observed.options }

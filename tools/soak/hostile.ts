@@ -1,7 +1,7 @@
 // The hostile clients of issue 20 in the soak's mix: HEADs of streaming and expensive GETs, event
 // streams beyond the caps that never read, creates with names beyond the limit, and readers that stop reading
 // large answers. Each runs until the deadline; `check` then reports what went wrong.
-import { streamCaps } from '../../src/core/journal/stream-registry.js'
+import { streamCaps } from '../../src/core/journal/stream/stream-caps.js'
 import { type StalledClient, stalledClient, within } from '../../test/helpers/hostile-clients.js'
 
 /** The session the hostile clients use: 1,000 pets named with 1,000 control characters, a 6 MB state. */

@@ -3,7 +3,8 @@ import { ApiError } from '../http/errors.js'
 import type { Logger } from '../log/log.js'
 import { equalsAny } from './constant-time.js'
 import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
-import { type AdminToken, globMatches, scopeOf } from './admin-scopes.js'
+import { type AdminToken, scopeOf } from './admin-scopes.js'
+import { globMatches } from '../tenants/session-glob.js'
 
 // The middleware that checks admin tokens, apart from their reading (admin-scopes.ts), which the
 // options check needs at start: this goes with the control plane, loaded on first use (admin/admin-host.ts).

@@ -59,12 +59,6 @@ export const unscopedToken = (secret: string): AdminToken => ({
   name: keyFingerprint(secret),
 })
 
-/** Whether `name` matches the glob (`*` any run, `?` one character). */
-export const globMatches = (pattern: string, name: string): boolean => {
-  const source = pattern.replace(/[.]/g, '\\.').replace(/\*/g, '.*').replace(/\?/g, '.')
-  return new RegExp(`^${source}$`).test(name)
-}
-
 /** How a token's scope reads in logs and messages. */
 export const scopeOf = (token: AdminToken | undefined): string =>
   token === undefined

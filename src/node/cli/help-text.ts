@@ -20,6 +20,7 @@ export const helpGroups: readonly { title: string; flags: readonly string[] }[] 
     flags: [
       'admin-token',
       'admin-tokens-file',
+      'tenants',
       'open-admin',
       'admin-cors-origin',
       'allowed-hosts',

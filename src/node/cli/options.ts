@@ -195,6 +195,14 @@ export const optionSpecs: readonly OptionSpec[] = [
     help: 'File of admin tokens, one SECRET[=PATTERN][:read] a line (# comments), added to --admin-token (a mounted secret)',
   },
   {
+    flag: 'tenants',
+    env: 'PETSTORE_MOCK_TENANTS',
+    prefixedOnly: true,
+    kind: 'string',
+    default: '(none: one pool for everyone)',
+    help: 'Tenants file (YAML or JSON, a mounted secret): each team, the sessions it owns, its /v1 keys and admin tokens, and its guaranteed quotas (docs/reference/tenants.md); read at start, not reloaded',
+  },
+  {
     flag: 'open-admin',
     env: 'PETSTORE_MOCK_OPEN_ADMIN',
     prefixedOnly: true,

@@ -29,6 +29,8 @@ export interface Config extends SpecSilences {
   adminTokens: string[]
   /** A file of more admin tokens, one a line. */
   adminTokensFile?: string
+  /** The tenants file (YAML or JSON; core/tenants/): teams, their sessions, keys, tokens and quotas. */
+  tenants?: string
   /** /__admin open without a token on a non-loopback address, by choice. */
   openAdmin: boolean
   /** Idle seconds before a session is dropped (0: never). */

@@ -15,3 +15,8 @@ export class UsageError extends Error {
 export class OptionConflict extends UsageError {
   override name = 'OptionConflict'
 }
+
+/** A configuration file that cannot be used (--tenants): exit code 2 and one line naming the file, entry and field. */
+export class ConfigFileError extends UsageError {
+  override name = 'ConfigFileError'
+}

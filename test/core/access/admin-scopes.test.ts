@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { keyFingerprint } from '../../../src/core/http/request/key-fingerprint.js'
-import { globMatches, parseAdminToken } from '../../../src/core/access/admin-scopes.js'
+import { parseAdminToken } from '../../../src/core/access/admin-scopes.js'
+import { globMatches } from '../../../src/core/tenants/session-glob.js'
 import type { Logger } from '../../../src/core/log/log.js'
 import { bearer } from '../../helpers/auth.js'
 

@@ -129,9 +129,10 @@ describe.each(prefixedOnly.map((spec) => [spec.env, legacyName(spec.env), sample
   },
 )
 
-it('the variables that came with the prefix are the five of issue 28', () => {
+it('the variables that came with the prefix are the five of issue 28 and the tenants file of issue 39', () => {
   expect(prefixedOnly.map((spec) => spec.env)).toEqual([
     'PETSTORE_MOCK_ADMIN_TOKENS_FILE',
+    'PETSTORE_MOCK_TENANTS',
     'PETSTORE_MOCK_OPEN_ADMIN',
     'PETSTORE_MOCK_SESSION_TTL',
     'PETSTORE_MOCK_SESSION_BY_KEY',

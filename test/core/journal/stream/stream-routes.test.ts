@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { prepareMock } from '../../../src/core/app.js'
-import { StreamRegistry, streamCaps } from '../../../src/core/journal/stream-registry.js'
-import { Journal } from '../../../src/core/journal/journal.js'
-import { journalRecord } from '../../helpers/journal-records.js'
+import { prepareMock } from '../../../../src/core/app.js'
+import { StreamRegistry } from '../../../../src/core/journal/stream/stream-registry.js'
+import { streamCaps } from '../../../../src/core/journal/stream/stream-caps.js'
+import { Journal } from '../../../../src/core/journal/journal.js'
+import { journalRecord } from '../../../helpers/journal-records.js'
 
 const inSession = (session: string): RequestInit => ({ headers: { 'X-Mock-Session': session } })
 /** A mock with its routes registered, and its sessions. */

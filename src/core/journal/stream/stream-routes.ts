@@ -1,10 +1,11 @@
 import { Hono } from 'hono'
-import type { SessionAccess } from '../http/request/session-reader.js'
-import type { JournalSlice } from './journal-slice.js'
-import { StreamRegistry, streamCaps } from './stream-registry.js'
+import type { SessionAccess } from '../../http/request/session-reader.js'
+import type { JournalSlice } from '../journal-slice.js'
+import { StreamRegistry } from './stream-registry.js'
+import { streamCaps } from './stream-caps.js'
 import { eventStreamLimits } from './event-stream.js'
-import type { BudgetPort } from '../budget/budget-port.js'
-import { toEntry } from './journal-entry.js'
+import type { BudgetPort } from '../../budget/budget-port.js'
+import { toEntry } from '../journal-entry.js'
 
 /** What the event stream works on. */
 export interface StreamDeps {

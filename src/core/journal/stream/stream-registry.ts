@@ -1,21 +1,11 @@
-import { ApiError } from '../http/errors.js'
+import { ApiError } from '../../http/errors.js'
 import { eventStreamLimits, type EventStreamLimits, journalEventStream } from './event-stream.js'
-import type { JournalRecord } from './journal.js'
+import type { JournalRecord } from '../journal.js'
 import { JournalFeed, type JournalSource } from './journal-feed.js'
+import { streamCaps, type StreamCaps } from './stream-caps.js'
 
 /** What a source's feed is found by: its session's name, else the source itself (a bare journal). */
 const keyOf = (source: JournalSource): unknown => source.name ?? source
-
-/** Most event streams open at once. */
-export interface StreamCaps {
-  /** On one session. */
-  perSession: number
-  /** On the whole server, every session together. */
-  total: number
-}
-
-/** The caps of GET /__admin/requests/stream: the panel opens one stream per tab. */
-export const streamCaps: StreamCaps = { perSession: 10, total: 100 }
 
 /**
  * The open event streams of an app's journals: one {@link JournalFeed} per journal

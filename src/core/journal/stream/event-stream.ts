@@ -1,4 +1,4 @@
-import type { BudgetPort } from '../budget/budget-port.js'
+import type { BudgetPort } from '../../budget/budget-port.js'
 import type { JournalFeed } from './journal-feed.js'
 
 /** How far a reader may fall behind before it is dropped, and how often an idle stream says it is alive. */

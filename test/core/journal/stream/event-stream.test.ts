@@ -1,14 +1,14 @@
 import { connect } from 'node:net'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { eventStreamLimits, journalEventStream } from '../../../src/core/journal/event-stream.js'
-import { Journal } from '../../../src/core/journal/journal.js'
-import { JournalFeed } from '../../../src/core/journal/journal-feed.js'
-import { listen, type RunningServer } from '../../../src/node/server/server.js'
-import { idleConnection, takenRequest } from '../../helpers/in-flight.js'
-import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
-import { bearer } from '../../helpers/auth.js'
-import { journalRecord } from '../../helpers/journal-records.js'
+import { eventStreamLimits, journalEventStream } from '../../../../src/core/journal/stream/event-stream.js'
+import { Journal } from '../../../../src/core/journal/journal.js'
+import { JournalFeed } from '../../../../src/core/journal/stream/journal-feed.js'
+import { listen, type RunningServer } from '../../../../src/node/server/server.js'
+import { idleConnection, takenRequest } from '../../../helpers/in-flight.js'
+import { type SpawnedServer, spawnServer } from '../../../helpers/spawn-server.js'
+import { bearer } from '../../../helpers/auth.js'
+import { journalRecord } from '../../../helpers/journal-records.js'
 
 const record = (i: number, size = 10) => journalRecord(i, { time: Date.now(), headers: ['x-pad', 'x'.repeat(size)] })
 

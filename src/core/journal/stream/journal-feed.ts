@@ -1,4 +1,4 @@
-import type { JournalListener, JournalRecord } from './journal.js'
+import type { JournalListener, JournalRecord } from '../journal.js'
 
 /** What a feed reads: a journal, or a session of the state port (sessions/port.ts). */
 export interface JournalSource {

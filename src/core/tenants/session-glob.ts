@@ -1,0 +1,46 @@
+/**
+ * Session-name globs (`*` any run of characters, `?` one), as admin tokens
+ * and tenants name the sessions they reach.
+ */
+
+const compiled = new Map<string, RegExp>()
+
+/** Whether `name` matches the glob (`*` any run, `?` one character). */
+export const globMatches = (pattern: string, name: string): boolean => {
+  let regex = compiled.get(pattern)
+  if (regex === undefined) {
+    const source = pattern.replace(/[.]/g, '\\.').replace(/\*/g, '.*').replace(/\?/g, '.')
+    regex = new RegExp(`^${source}$`)
+    // Bounded: the patterns come from configuration, but a test may make many.
+    if (compiled.size >= 1000) compiled.clear()
+    compiled.set(pattern, regex)
+  }
+  return regex.test(name)
+}
+
+/**
+ * Whether some name matches both globs: a walk over pairs of positions, one
+ * in each glob, where a literal or `?` consumes one character and `*` any
+ * number (so at most (|a|+1)·(|b|+1) pairs are visited).
+ */
+export const globsOverlap = (a: string, b: string): boolean => {
+  const seen = new Set<number>()
+  const width = b.length + 1
+  const visit = (i: number, j: number): boolean => {
+    const key = i * width + j
+    if (seen.has(key)) return false
+    seen.add(key)
+    if (i === a.length && j === b.length) return true
+    // A star may match nothing.
+    if (i < a.length && a[i] === '*' && visit(i + 1, j)) return true
+    if (j < b.length && b[j] === '*' && visit(i, j + 1)) return true
+    if (i === a.length || j === b.length) return false
+    const x = a[i]!
+    const y = b[j]!
+    const literal = (c: string) => c !== '*' && c !== '?'
+    if (literal(x) && literal(y) && x !== y) return false
+    // One character consumed by both; a star stays where it is (it may match more).
+    return visit(x === '*' ? i : i + 1, y === '*' ? j : j + 1)
+  }
+  return visit(0, 0)
+}
