@@ -244,6 +244,7 @@ export function prepareMock(
         onDrop: (stone) => logger.warn(dropLine(stone)),
       },
       budget,
+      tenancy,
     },
     maxSessions,
   )
@@ -271,6 +272,7 @@ export function prepareMock(
     limitRange: silences.limitRange,
     coverage: (operation) => coverageListener(covered.byOperation.get(operation.id)!, { session: selectedSession }),
     sessionByKey: options.sessionByKey === true,
+    tenancy,
     ...(proxy && {
       forward: proxy.forward({
         spec,
@@ -329,6 +331,7 @@ export function prepareMock(
     coverage: covered,
     checkPet: petChecker(validatePet),
     scopes: { tokens: adminTokens, logger, sessionNameOf },
+    tenancy,
     ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
   })
   // The control plane is an app of its own (admin/admin-host.ts), loaded on first use: the routes

@@ -1,5 +1,6 @@
 import { Hono, type ErrorHandler, type NotFoundHandler } from 'hono'
 import type { BlankEnv } from 'hono/types'
+import type { Tenancy } from '../tenants/tenancy.js'
 import { sessionPrefixPath } from '../http/request/session-name.js'
 import { metricsRoutes } from '../observe/observe-routes.js'
 import type { ObserveOptions } from '../observe/observer.js'
@@ -25,6 +26,8 @@ export interface AdminHostDeps extends Omit<AdminDeps, 'guard' | 'validateSnapsh
   scopes: AdminScopesOptions
   /** With it, GET /__admin/metrics. */
   metrics?: NonNullable<ObserveOptions['metrics']>
+  /** Who owns which session, each tenant's tokens and quotas (tenants/). */
+  tenancy: Tenancy
 }
 
 /**

@@ -6,6 +6,7 @@ import { jsonBody } from '../body/json-body.js'
 import { errorResponse, respond } from '../http/respond.js'
 import { allowHeader } from '../http/route-methods.js'
 import type { SessionStore } from '../sessions/port.js'
+import type { Tenancy } from '../tenants/tenancy.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { authStage } from '../access/api-key-auth.js'
 import { deprecation } from '../deprecation/deprecation-stage.js'
@@ -52,6 +53,8 @@ export interface ApiChainsOptions {
   observe?: Pick<ObserveOptions, 'requests' | 'tracer'> | undefined
   /** --session-by-key: the API key selects the session (sessions/session-by-key.ts). */
   sessionByKey?: boolean
+  /** Who owns which session and key (tenants/). */
+  tenancy?: Tenancy
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */

@@ -32,6 +32,7 @@ import { type Tombstone, Tombstones } from './tombstones.js'
 import type { BudgetPort } from '../budget/budget-port.js'
 import { type BudgetPart, noBytes, type StorageRefusal } from '../budget/storage-refusal.js'
 import { MemoryBudget } from '../budget/memory-budget.js'
+import type { Tenancy } from '../tenants/tenancy.js'
 import {
   deprecationClientBytes,
   deprecationOverflowBytes,
@@ -65,6 +66,8 @@ export interface StartState {
    * and rules are the server's own, shared by every session, and not charged.
    */
   budget?: BudgetPort
+  /** Who owns which session, and each tenant's quotas (tenants/); default: no tenants. */
+  tenancy?: Tenancy
 }
 
 /**
