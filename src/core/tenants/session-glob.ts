@@ -3,19 +3,32 @@
  * and tenants name the sessions they reach.
  */
 
-const compiled = new Map<string, RegExp>()
-
-/** Whether `name` matches the glob (`*` any run, `?` one character). */
+/**
+ * Whether `name` matches the glob (`*` any run, `?` one character), in time
+ * linear in the lengths: the classic two-pointer walk, which backtracks only
+ * to the last star (a regular expression of `*a*a*a*b` backtracks
+ * exponentially on a name of many `a`s).
+ */
 export const globMatches = (pattern: string, name: string): boolean => {
-  let regex = compiled.get(pattern)
-  if (regex === undefined) {
-    const source = pattern.replace(/[.]/g, '\\.').replace(/\*/g, '.*').replace(/\?/g, '.')
-    regex = new RegExp(`^${source}$`)
-    // Bounded: the patterns come from configuration, but a test may make many.
-    if (compiled.size >= 1000) compiled.clear()
-    compiled.set(pattern, regex)
+  let p = 0
+  let n = 0
+  let star = -1
+  let resume = 0
+  while (n < name.length) {
+    const c = pattern[p]
+    if (c === '?' || (c !== undefined && c !== '*' && c === name[n])) {
+      p++
+      n++
+    } else if (c === '*') {
+      star = p++
+      resume = n
+    } else if (star >= 0) {
+      p = star + 1
+      n = ++resume
+    } else return false
   }
-  return regex.test(name)
+  while (pattern[p] === '*') p++
+  return p === pattern.length
 }
 
 /**

@@ -23,6 +23,25 @@ describe('session globs', () => {
     expect(globsOverlap(b, a)).toBe(overlap)
   })
 
+  it('matching is linear in the name: a glob of many stars against 64 characters that almost match', () => {
+    // A backtracking matcher takes seconds for one of these (issue 40: 8.4 s) and longer with
+    // every star: twelve stars would outlast the test's timeout by far. No stopwatch needed.
+    expect(globMatches('*a*a*a*a*a*a*a*a*a*a*a*a*b', 'a'.repeat(64))).toBe(false)
+    expect(globMatches('*a*a*a*a*a*a*a*a*a*a*a*a*', 'a'.repeat(64))).toBe(true)
+  })
+
+  it('matches as a regular expression of the glob would (property)', () => {
+    const glob = fc.string({ unit: fc.constantFrom('a', 'b', '*', '?'), maxLength: 6 })
+    const name = fc.string({ unit: fc.constantFrom('a', 'b'), maxLength: 8 })
+    fc.assert(
+      fc.property(glob, name, (g, n) => {
+        const regex = new RegExp(`^${g.replace(/\*/g, '.*').replace(/\?/g, '.')}$`)
+        expect(globMatches(g, n)).toBe(regex.test(n))
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
   it('overlap is exactly: some name of the alphabet matches both (property, against every short name)', () => {
     const glob = fc.string({ unit: fc.constantFrom('a', 'b', '-', '*', '?'), maxLength: 3 })
     fc.assert(
