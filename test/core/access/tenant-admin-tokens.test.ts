@@ -16,10 +16,19 @@ const tenants = checkTenants(
 
 const metricsText = async () => ({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: 'up 1\n' })
 
-const shared = (adminTokens: string[] = ['root-1']) => {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const shared = (adminTokens: string[] = ['root-1'], sessionTtl?: number) => {
   const lines: string[] = []
   const logger: Logger = { warn: () => {}, error: () => {}, info: (m) => lines.push(m) }
-  const app = contractApp({ tenants, adminTokens, maxMemory: 64, logger, observe: { metrics: metricsText } })
+  const app = contractApp({
+    tenants,
+    adminTokens,
+    maxMemory: 64,
+    logger,
+    observe: { metrics: metricsText },
+    ...(sessionTtl !== undefined && { sessionTtl }),
+  })
   const as = (token: string, init: RequestInit = {}, session?: string): RequestInit => ({
     ...init,
     headers: {
@@ -61,6 +70,33 @@ describe('tenant admin tokens (issue 39)', () => {
     expect(await listed('root-1')).toEqual(
       expect.arrayContaining(['scratch', 'team-a-1', 'team-a-2', 'team-b-1', 'team-b-2', 'team-b-3']),
     )
+  })
+
+  it('lists its own expired sessions only (the tombstones of its scope)', async () => {
+    const { request, as } = shared(['root-1'], 1)
+    for (const name of ['team-a-1', 'team-b-1', 'scratch'])
+      expect((await request(`/__admin/sessions/${name}`, as('root-1', { method: 'POST' }))).status).toBe(201)
+    await sleep(2100)
+    for (const name of ['team-a-1', 'team-b-1', 'scratch'])
+      expect((await request('/__admin/requests', as('root-1', {}, name))).status, name).toBe(410)
+    const expired = async (token: string) => {
+      const res = await request('/__admin/sessions', as(token))
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { expired: { name: string }[] }).expired.map((t) => t.name).sort()
+    }
+    expect(await expired('adm-a-1')).toEqual(['team-a-1'])
+    expect(await expired('adm-b-1')).toEqual(['team-b-1'])
+    expect(await expired('root-1')).toEqual(['scratch', 'team-a-1', 'team-b-1'])
+  })
+
+  it("with no --admin-token, the tenants' tokens still close the control plane", async () => {
+    const { request, as } = shared([])
+    expect((await request('/__admin/requests')).status).toBe(401)
+    expect((await request('/__admin/sessions')).status).toBe(401)
+    expect((await request('/__admin/faults', as('adm-a-1', postJson({ status: 503 }), 'team-a-1'))).status).toBe(201)
+    expect((await request('/__admin/requests', as('adm-a-1'))).status).toBe(403)
+    const health = (await (await request('/__admin/health')).json()) as { admin?: string }
+    expect(health.admin).toBeUndefined()
   })
 
   it('a pattern-scoped --admin-token lists the sessions its pattern covers', async () => {
