@@ -143,6 +143,8 @@ describe('tenant admin tokens (issue 39)', () => {
       expect(await res.text()).not.toMatch(/team-b|default/)
     }
     expect((await request('/__admin/faults', as('ro-a-1', {}, 'team-a-1'))).status).toBe(200)
+    // The control plane's document, read under one of its sessions' prefixes.
+    expect((await request('/sessions/team-a-1/__admin/openapi.json', as('ro-a-1'))).status).toBe(200)
     const refused = await request('/__admin/sessions/team-a-2', as('ro-a-1', { method: 'DELETE' }))
     expect(refused.status).toBe(403)
     expect(((await refused.json()) as { message: string }).message).toContain('is read-only')
@@ -177,6 +179,7 @@ describe('tenant admin tokens (issue 39)', () => {
         expect(((await res.json()) as { message: string }).message).toContain('reads GET /__admin/metrics only')
       }
     }
+    expect((await request('/__admin/metrics', as('met-b-1', { method: 'OPTIONS' }))).status).toBe(403)
     // The panel's files and health need no token, whatever is sent.
     expect((await request('/__admin/health', as('met-b-1'))).status).toBe(200)
     const sessions = await request('/__admin/sessions', as('root-1'))
