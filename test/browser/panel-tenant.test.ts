@@ -89,4 +89,43 @@ describe('the QA panel with a tenant token', () => {
       await context.close()
     }
   })
+
+  it("works with team A's read-only token too: its sessions listed, its rules read, only the opening refused", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    try {
+      const page = await context.newPage()
+      const refused: string[] = []
+      page.on(
+        'response',
+        (res) => res.status() === 403 && refused.push(`${res.request().method()} ${new URL(res.url()).pathname}`),
+      )
+      // A rule in team-a-2, made by team A's write token, for the read token to see.
+      const rule = JSON.stringify({ operation: 'getPet', status: 404 })
+      const json = { 'Content-Type': 'application/json' }
+      expect(
+        (await admin('/sessions/team-a-2/__admin/faults', 'adm-a-1', { method: 'POST', headers: json, body: rule }))
+          .status,
+      ).toBe(201)
+      await page.addInitScript(() => sessionStorage.setItem('petstore-mock.admin-token', 'ro-a-1'))
+      await page.goto(`${server.url}/sessions/team-a-2/__admin/`)
+      await page.getByText('Live', { exact: true }).waitFor({ timeout: 15_000 })
+      const picker = page.getByLabel('Session', { exact: true })
+      await expect
+        .poll(async () =>
+          (await picker.locator('option').evaluateAll((list) => list.map((o) => o.textContent ?? '')))
+            .map((text) => text.split(' · ')[0])
+            .sort()
+            .join(' '),
+        )
+        .toBe('team-a-1 team-a-2')
+      await expect.poll(() => page.getByRole('list', { name: 'Active rules' }).textContent()).toContain('getPet')
+      const text = (await page.locator('body').textContent()) ?? ''
+      expect(text).not.toMatch(/team-b|scratch|read-only/)
+      // The panel opens the session it shows (a change): the read token's one refusal, not shown.
+      expect([...new Set(refused)]).toEqual(['POST /__admin/sessions/team-a-2'])
+      await page.screenshot({ path: join(shots, 'panel-tenant-team-a-read.png') })
+    } finally {
+      await context.close()
+    }
+  })
 })
