@@ -126,7 +126,7 @@ export interface MockClient {
   /** Sets up a provider state of a pact in the session, as the Pact verifier does (POST /__admin/provider-states). */
   providerState(change: StateChangeRequest): Promise<void>
   sessions: {
-    /** Every session with its sizes, least recently used first. */
+    /** Every session with its sizes, least recently used first; with a scoped token (a tenant's), those of its scope. */
     list(): Promise<SessionSummary[]>
     /**
      * Makes the session exist (POST /__admin/sessions/{name}): created with the start-up pets when new or

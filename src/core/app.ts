@@ -29,7 +29,7 @@ import { clockSettingOf, rateLimitOf, type Snapshot, worldOf } from './sessions/
 import { bundledSpec } from './spec/bundled-spec.js'
 import { sessionPrefixPath } from './http/request/session-name.js'
 import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
-import { parseAdminToken, unscopedToken } from './access/admin-scopes.js'
+import { parseAdminToken, tenantTokens, unscopedToken } from './access/admin-scopes.js'
 import type { Spec } from './spec/spec.js'
 import { type Transport, webTransport } from './http/transport.js'
 import { withPeekedBodies } from './body/peek-body.js'
@@ -89,8 +89,9 @@ export interface AppOptions {
   /** Token required by /__admin routes but health; none (default) leaves them open. */
   adminToken?: string
   /**
-   * Scoped admin tokens, each `SECRET`, `SECRET=PATTERN` or either with `:read`
-   * (access/admin-scopes.ts); with `adminToken`, any of them is accepted.
+   * Scoped admin tokens, each `SECRET`, `SECRET=PATTERN`, either with `:read`, or
+   * `SECRET:metrics` (access/admin-scopes.ts); with `adminToken`, any of them is accepted.
+   * The tenants' admin tokens are added to them.
    */
   adminTokens?: readonly string[]
   /** The control plane is open on a non-loopback address by choice (--open-admin): health says so. */
@@ -224,6 +225,8 @@ export function prepareMock(
     [...(options.apiKeys ?? []), ...adminTokens.map((token) => token.secret)],
   )
   if (typeof tenancy === 'string') throw new OptionError(`tenants: ${tenancy}`)
+  // The tenants' admin tokens join the operators': scoped to their tenant's session globs.
+  const guardTokens = [...adminTokens, ...tenancy.tenants.flatMap(tenantTokens)]
   const sessions = store(
     {
       world: snapshot
@@ -330,9 +333,9 @@ export function prepareMock(
     spec,
     coverage: covered,
     checkPet: petChecker(validatePet),
-    scopes: { tokens: adminTokens, logger, sessionNameOf },
+    scopes: { tokens: guardTokens, logger, sessionNameOf },
     tenancy,
-    ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
+    ...(options.openAdmin === true && guardTokens.length === 0 && { open: true }),
   })
   // The control plane is an app of its own (admin/admin-host.ts), loaded on first use: the routes
   // are registered here (admin/admin-paths.ts), each handing the request to it.

@@ -80,7 +80,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus text (the Node server; none with --metrics off) */
+        /**
+         * Prometheus text (the Node server; none with --metrics off)
+         * @description Needs an unscoped admin token or a metrics token (`SECRET:metrics`, a tenant's `access: metrics`), which reaches this route only.
+         */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -519,7 +522,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every session, its name and sizes */
+        /**
+         * Every session, its name and sizes
+         * @description With a scoped admin token (`SECRET=PATTERN`, a tenant's), the sessions of its scope only, expired ones included; a metrics token is refused (403).
+         */
         get: operations["listSessions"];
         put?: never;
         post?: never;
@@ -1978,7 +1984,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The sessions. */
+            /** @description The sessions the token's scope covers (every one with an unscoped token or none needed). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -3,8 +3,8 @@ import { ApiError } from '../http/errors.js'
 import type { Logger } from '../log/log.js'
 import { equalsAny } from './constant-time.js'
 import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
-import { type AdminToken, scopeOf } from './admin-scopes.js'
-import { globMatches } from '../tenants/session-glob.js'
+import { type AdminToken, scopeOf, tokenCovers } from './admin-scopes.js'
+import { setSessionScope } from '../http/request/session-scope.js'
 
 // The middleware that checks admin tokens, apart from their reading (admin-scopes.ts), which the
 // options check needs at start: this goes with the control plane, loaded on first use (admin/admin-host.ts).
@@ -13,7 +13,7 @@ const isRead = (method: string): boolean => method === 'GET' || method === 'HEAD
 
 const challenge = (sent: boolean) => `Bearer realm="petstore-admin"${sent ? ', error="invalid_token"' : ''}`
 
-type Target = { session: string } | { global: string }
+type Target = { session: string } | { global: 'the session list' | 'the metrics' }
 
 /** What a request to the control plane touches: a session by name, or nothing tied to one. */
 const targetOf = (c: Context, sessionNameOf: (c: Context) => string | undefined): Target => {
@@ -93,22 +93,35 @@ export const adminScopes = ({ tokens, logger, sessionNameOf }: AdminScopesOption
         throw new ApiError(403, refused)
       }
       ;(c.req.raw as Request & { [tokenKey]?: AdminToken })[tokenKey] = token
+      // A scoped token lists the sessions of its scope only (the routes tied to one are checked above).
+      const scoped = token
+      if (scoped.patterns !== undefined) setSessionScope(c, (name) => tokenCovers(scoped, name))
     }
     await next()
     if (!isRead(c.req.method) || c.res.status === 401 || c.res.status === 403) log(c, token, where, c.res.status)
   }
 }
 
+/** Why the token's scope does not cover the request, if it does not; never naming what lies outside the scope for a tenant's token. */
 const refusal = (c: Context, token: AdminToken, target: Target) => {
-  if (token.readOnly && !isRead(c.req.method)) {
+  if (token.access === 'metrics') {
+    return 'global' in target && target.global === 'the metrics' && isRead(c.req.method)
+      ? undefined
+      : `The admin token ${token.name} (${scopeOf(token)}) reads GET /__admin/metrics only.`
+  }
+  if (token.access === 'read' && !isRead(c.req.method)) {
     return `The admin token ${token.name} is read-only (${scopeOf(token)}): ${c.req.method} ${c.req.path} changes the mock.`
   }
-  if (token.pattern === undefined) return undefined
+  if (token.patterns === undefined) return undefined
+  const globs = token.patterns.join(' ')
   if ('global' in target) {
-    return `The admin token ${token.name} is scoped to sessions ${token.pattern}: ${target.global} needs an unscoped admin token.`
+    // The session list answers, narrowed to the scope (session-scope.ts).
+    if (target.global === 'the session list') return undefined
+    return `The admin token ${token.name} is scoped to sessions ${globs}: ${target.global} needs an unscoped admin token or a metrics token.`
   }
-  if (!globMatches(token.pattern, target.session)) {
-    return `The admin token ${token.name} is scoped to sessions ${token.pattern}, not ${target.session}.`
-  }
-  return undefined
+  if (tokenCovers(token, target.session)) return undefined
+  // A tenant's token is told its own scope, not whose the session is.
+  return token.tenant === undefined
+    ? `The admin token ${token.name} is scoped to sessions ${globs}, not ${target.session}.`
+    : `The admin token ${token.name} of tenant ${token.tenant} reaches only its own sessions (${globs}).`
 }

@@ -22,7 +22,7 @@ export interface AdminHostDeps extends Omit<AdminDeps, 'guard' | 'validateSnapsh
   start: { seed: number; clock: ClockSetting; rateLimit: RateLimitPolicy | undefined }
   onError: ErrorHandler<BlankEnv>
   notFound: NotFoundHandler<BlankEnv>
-  /** The admin tokens: one guard for every guarded route, metrics included (a global route: an unscoped token). */
+  /** The admin tokens (the operators' and the tenants'): one guard for every guarded route, metrics included (an unscoped or a metrics token). */
   scopes: AdminScopesOptions
   /** With it, GET /__admin/metrics. */
   metrics?: NonNullable<ObserveOptions['metrics']>

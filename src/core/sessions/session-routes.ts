@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { ApiError, badRequest } from '../http/errors.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
 import { isSessionName } from '../http/request/session-name.js'
+import { sessionScopeOf } from '../http/request/session-scope.js'
 import { isOutcome, sessionCreatedHeader, sessionOf } from './lifecycle.js'
 import type { SessionState, SessionStore, SessionSummary } from './port.js'
 
@@ -35,7 +36,11 @@ export const sessionRoutes = (deps: SessionDeps): Hono => {
     return c.body(null, 204)
   })
   routes.get('/sessions', async (c) => {
-    const [sessions, tombstones] = await Promise.all([deps.sessions.sessions(), deps.sessions.tombstones()])
+    const [all, allTombstones] = await Promise.all([deps.sessions.sessions(), deps.sessions.tombstones()])
+    // A scoped admin token (a team's, a tenant's) sees the sessions of its scope only, expired ones included.
+    const covers = sessionScopeOf(c)
+    const sessions = covers ? all.filter((s) => covers(s.name)) : all
+    const tombstones = covers ? allTombstones.filter((t) => covers(t.name)) : allTombstones
     return c.json({
       sessions: await Promise.all(sessions.map((s) => s.summary())),
       expired: tombstones.map((t) => ({ name: t.name, expiredAt: new Date(t.at).toISOString(), reason: t.reason })),

@@ -184,7 +184,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     env: 'PETSTORE_MOCK_ADMIN_TOKEN',
     kind: 'tokens',
     default: '(none: admin API open; off loopback only with --open-admin)',
-    help: 'Admin token required by /__admin routes (all but health): SECRET (everything), SECRET=PATTERN (sessions matching the glob), either with :read appended (read-only); repeat the flag, or comma-separate in the variable',
+    help: 'Admin token required by /__admin routes (all but health): SECRET (everything), SECRET=PATTERN (sessions matching the glob), either with :read appended (read-only), SECRET:metrics (GET /__admin/metrics only); repeat the flag, or comma-separate in the variable',
   },
   {
     flag: 'admin-tokens-file',
@@ -192,7 +192,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     prefixedOnly: true,
     kind: 'string',
     default: '(none)',
-    help: 'File of admin tokens, one SECRET[=PATTERN][:read] a line (# comments), added to --admin-token (a mounted secret)',
+    help: 'File of admin tokens, one SECRET[=PATTERN][:read] or SECRET:metrics a line (# comments), added to --admin-token (a mounted secret)',
   },
   {
     flag: 'tenants',

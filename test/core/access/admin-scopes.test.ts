@@ -25,11 +25,11 @@ const scoped = () => {
 
 describe('scoped admin tokens', () => {
   it('reads SECRET, SECRET=PATTERN and :read; * is every session; a trailing = stays in the secret', () => {
-    expect(parseAdminToken('s3cret')).toMatchObject({ secret: 's3cret', pattern: undefined, readOnly: false })
-    expect(parseAdminToken('ta=team-a-*')).toMatchObject({ secret: 'ta', pattern: 'team-a-*', readOnly: false })
-    expect(parseAdminToken('qa=*:read')).toMatchObject({ secret: 'qa', pattern: undefined, readOnly: true })
-    expect(parseAdminToken('abc==')).toMatchObject({ secret: 'abc==', pattern: undefined })
-    expect(parseAdminToken('abc==team-*:read')).toMatchObject({ secret: 'abc=', pattern: 'team-*', readOnly: true })
+    expect(parseAdminToken('s3cret')).toMatchObject({ secret: 's3cret', patterns: undefined, access: 'write' })
+    expect(parseAdminToken('ta=team-a-*')).toMatchObject({ secret: 'ta', patterns: ['team-a-*'], access: 'write' })
+    expect(parseAdminToken('qa=*:read')).toMatchObject({ secret: 'qa', patterns: undefined, access: 'read' })
+    expect(parseAdminToken('abc==')).toMatchObject({ secret: 'abc==', patterns: undefined })
+    expect(parseAdminToken('abc==team-*:read')).toMatchObject({ secret: 'abc=', patterns: ['team-*'], access: 'read' })
     expect(parseAdminToken('x y')).toMatch(/SECRET=PATTERN/)
     expect(parseAdminToken('x=a/b')).toMatch(/the pattern of an admin token/)
     expect(parseAdminToken('ta=team-a-*').toString()).not.toContain('ta=')
@@ -84,9 +84,13 @@ describe('scoped admin tokens', () => {
     expect((await request('/__admin/sessions/team-b-1', withToken('ta-secret', { method: 'POST' }))).status).toBe(403)
   })
 
-  it('routes tied to no session need an unscoped token; health needs none', async () => {
+  it('the session list answers a scoped token with its sessions (issue 39); health needs none', async () => {
     const { request } = scoped()
-    expect((await request('/__admin/sessions', withToken('ta-secret'))).status).toBe(403)
+    await request('/__admin/sessions/team-a-1', withToken('root-secret', { method: 'POST' }))
+    await request('/__admin/sessions/team-b-1', withToken('root-secret', { method: 'POST' }))
+    const mine = await request('/__admin/sessions', withToken('ta-secret'))
+    expect(mine.status).toBe(200)
+    expect(((await mine.json()) as { sessions: { name: string }[] }).sessions.map((s) => s.name)).toEqual(['team-a-1'])
     expect((await request('/__admin/sessions', withToken('root-secret'))).status).toBe(200)
     expect((await request('/__admin/sessions', withToken('qa-secret'))).status).toBe(200)
     expect((await request('/__admin/health')).status).toBe(200)

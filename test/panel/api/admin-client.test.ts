@@ -78,6 +78,22 @@ describe('adminClient', () => {
     expect(calls.filter((c) => c.path === '/__admin/sessions/second')).toHaveLength(2)
   })
 
+  it('reads with a token that may not open the session (read-only, a tenant’s read token): the open’s 403 is not the reads’', async () => {
+    const calls = serve({ adminTokens: ['root', 'qa=*:read'] })
+    const root = new TokenBroker(memoryStorage())
+    root.provide('root')
+    await adminClient('job-1', root, origin).call((mock) => mock.faults.add({ status: 503 }))
+    const reader = new TokenBroker(memoryStorage())
+    reader.provide('qa')
+    const client = adminClient('job-1', reader, origin)
+    expect(await faultsOf(client)).toEqual([{ id: 1, status: 503 }])
+    expect((await client.call((mock) => mock.sessions.list())).map((s) => s.name)).toContain('job-1')
+    // Opened once (refused), not again for each read; a change still fails with the server's words.
+    const asReader = calls.filter((c) => c.headers.get('Authorization') === 'Bearer qa')
+    expect(asReader.filter((c) => c.method === 'POST')).toHaveLength(1)
+    await expect(client.call((mock) => mock.faults.clear())).rejects.toMatchObject({ status: 403 })
+  })
+
   it('fails with the server’s own words', async () => {
     serve()
     const failure = await adminClient('default', new TokenBroker(), origin)
