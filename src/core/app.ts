@@ -51,6 +51,7 @@ import type { Tenant } from './tenants/tenant.js'
 import { tenancyOf } from './tenants/tenancy-of.js'
 import { streamCaps } from './journal/stream/stream-caps.js'
 import { maxHangingRequests } from './faults/slow-faults.js'
+import { LocalShares } from './tenants/local-shares.js'
 
 /**
  * The app's hono environment: no bindings; its variables are hono's
@@ -166,6 +167,8 @@ export const createApp = (options: AppOptions = {}): Hono<AppEnv> => prepareMock
 export interface PreparedMock<Store extends SessionStore = SessionRegistry> {
   sessions: Store
   spec: Spec
+  /** The requests this mock holds now (hang, drip, journal waits), by tenant. */
+  held: LocalShares
   /** Registers the routes, the first time: the app, the same one at every call. */
   build(): Hono<AppEnv>
 }
@@ -224,6 +227,8 @@ export function prepareMock(
     [...(options.apiKeys ?? []), ...adminTokens.map((token) => token.secret)],
   )
   if (typeof tenancy === 'string') throw new OptionError(`tenants: ${tenancy}`)
+  // This app's held requests (hang, drip, journal waits): sockets and timers of this process.
+  const held = new LocalShares(tenancy, 'held', maxHangingRequests)
   const sessions = store(
     {
       world: snapshot
@@ -273,6 +278,7 @@ export function prepareMock(
     coverage: (operation) => coverageListener(covered.byOperation.get(operation.id)!, { session: selectedSession }),
     sessionByKey: options.sessionByKey === true,
     tenancy,
+    held,
     ...(proxy && {
       forward: proxy.forward({
         spec,
@@ -332,6 +338,7 @@ export function prepareMock(
     checkPet: petChecker(validatePet),
     scopes: { tokens: adminTokens, logger, sessionNameOf },
     tenancy,
+    held,
     ...(options.openAdmin === true && adminTokens.length === 0 && { open: true }),
   })
   // The control plane is an app of its own (admin/admin-host.ts), loaded on first use: the routes
@@ -355,5 +362,5 @@ export function prepareMock(
     return app
   }
   let built: Hono<AppEnv> | undefined
-  return { sessions, spec, build: () => (built ??= register()) }
+  return { sessions, spec, held, build: () => (built ??= register()) }
 }
