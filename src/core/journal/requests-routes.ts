@@ -58,7 +58,8 @@ export const requestsRoutes = (deps: RequestsDeps): Hono => {
       const tenant = held?.ownerOf(journal.name)
       const place = tenant && held!.take(tenant)
       if (tenant && !place) throw heldRefusal(tenant, held!)
-      const met = await waitForRecords(journal, () => journal.requests(stored), wait.count, wait.ms).finally(place)
+      const read = () => journal.requests(stored)
+      const met = await waitForRecords(journal, read, wait.count, wait.ms, c.req.raw.signal).finally(place)
       if (met === undefined) {
         throw new ApiError(
           408,

@@ -21,8 +21,8 @@ export class LocalShares {
   readonly pool: LocalPool
   readonly total: number
   readonly #tenancy: Tenancy
-  // By tenant; undefined: the sessions of no tenant. Entries at zero are deleted.
-  readonly #used = new Map<Tenant | undefined, number>()
+  // By tenant name; undefined: the sessions of no tenant. Entries at zero are deleted.
+  readonly #used = new Map<string | undefined, number>()
 
   constructor(tenancy: Tenancy, pool: LocalPool, total: number) {
     this.#tenancy = tenancy
@@ -42,7 +42,7 @@ export class LocalShares {
 
   /** What `tenant` uses now. */
   used(tenant: Tenant | undefined): number {
-    return this.#used.get(tenant) ?? 0
+    return this.#used.get(tenant?.name) ?? 0
   }
 
   /** Every share's use, the tenants' and that of no tenant together. */
@@ -56,14 +56,15 @@ export class LocalShares {
   take(tenant: Tenant | undefined): Release | undefined {
     const used = this.used(tenant)
     if (used >= this.limit(tenant)) return undefined
-    this.#used.set(tenant, used + 1)
+    const key = tenant?.name
+    this.#used.set(key, used + 1)
     let given = false
     return () => {
       if (given) return
       given = true
       const left = this.used(tenant) - 1
-      if (left > 0) this.#used.set(tenant, left)
-      else this.#used.delete(tenant)
+      if (left > 0) this.#used.set(key, left)
+      else this.#used.delete(key)
     }
   }
 }
