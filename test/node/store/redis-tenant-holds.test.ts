@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { prepareMock, type StoreFactory } from '../../../src/core/app.js'
+import { type AppOptions, prepareMock, type StoreFactory } from '../../../src/core/app.js'
 import type { SessionStore } from '../../../src/core/sessions/port.js'
 import type { FaultRuleInput } from '../../../src/core/faults/rule-check.js'
 import type { Tenant } from '../../../src/core/tenants/tenant.js'
@@ -29,6 +29,10 @@ const redisFactory = async (): Promise<StoreFactory<SessionStore>> => {
     return store
   }
 }
+
+/** A mock on the in-memory store (no factory), or on the Redis one. */
+const mockOn = (options: AppOptions, factory: StoreFactory<SessionStore> | undefined) =>
+  factory ? prepareMock(options, factory) : prepareMock(options)
 
 const quota = { sessions: 2, memoryMiB: 1, journalMiB: 1, streams: 2, held: 3 }
 const tenants: Tenant[] = [
@@ -60,7 +64,7 @@ describe('a rule that would hold a request its tenant may not hold: answered unc
           const name = `p${++run}`
           const answers = []
           for (const factory of [undefined, redisStore]) {
-            const mock = prepareMock({ seed: 3, faults: faults as FaultRuleInput[] }, factory)
+            const mock = mockOn({ seed: 3, faults: faults as FaultRuleInput[] }, factory)
             const session = await mock.sessions.session(name)
             const got = []
             for (const [operation, mayHold] of requests) {
@@ -79,7 +83,7 @@ describe('a rule that would hold a request its tenant may not hold: answered unc
 
   it('a hang or drip rule taken with mayHold false keeps its count; any other rule is counted', async () => {
     for (const factory of [undefined, await redisFactory()]) {
-      const mock = prepareMock(
+      const mock = mockOn(
         {
           faults: [
             { operation: 'listPets', fault: 'hang', times: 2 },
