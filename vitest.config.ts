@@ -60,7 +60,7 @@ export default defineConfig({
             'test/browser/**',
             'test/prometheus/**',
             'test/testcontainers/**',
-            'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,load-balanced,redis-lifecycle,redis-full,redis-battery,redis-budget,redis-tenant-holds}.test.ts',
+            'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,load-balanced,redis-lifecycle,redis-full,redis-battery,redis-budget}.test.ts',
             '**/node_modules/**',
           ],
         },
