@@ -169,6 +169,24 @@ describe('held requests by tenant (hang, drip, journal waits), issue 39 §2', ()
     expect((await bWait).status).toBe(200)
   })
 
+  it('a drip whose client goes gives its place back at once, over a real socket', async () => {
+    await addRule(mock, 'team-a-5', { operation: 'listPets', fault: 'drip', times: 1 })
+    // Twenty pets: a body of many pieces, seconds of dripping; the client leaves after the first.
+    const gone = await new Promise<string>((resolve) => {
+      const req = httpRequest(`${server.url}/sessions/team-a-5/v1/pets?limit=20`, { headers: keyA }, (res) => {
+        res.once('data', () => {
+          expect(mock.held.used(example.tenants[0]!)).toBe(1)
+          req.destroy()
+          resolve('left')
+        })
+      })
+      req.on('error', () => undefined)
+      req.end()
+    })
+    expect(gone).toBe('left')
+    await vi.waitFor(() => expect(mock.held.used(example.tenants[0]!)).toBe(0))
+  })
+
   it('waits, table-driven: a tenant at quota.held gets 429 for any wait (0s too); one of no tenant is not counted', async () => {
     for (const session of ['team-a-3', 'shared-1']) {
       expect((await mock.build().request(`/sessions/${session}/v1/pets`, { headers: bearer() })).status).toBe(200)
