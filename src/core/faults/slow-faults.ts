@@ -81,7 +81,7 @@ export const drip = async (c: RequestContext, res: Response, release: Release = 
     signal.removeEventListener('abort', done)
     release()
   }
-  if (bytes.length === 0) done()
+  if (bytes.length === 0 || signal.aborted) done()
   else signal.addEventListener('abort', done)
   const size = Math.max(dripChunkBytes, Math.ceil(bytes.length / maxDripPieces))
   let sent = 0

@@ -7,7 +7,7 @@ import { type JournalEntry, toEntry } from './journal-entry.js'
 import { journalQuery, journalWait } from './journal-query.js'
 import type { JournalSlice } from './journal-slice.js'
 import { waitForRecords } from './journal-wait.js'
-import { heldRefusal, type LocalShares } from '../tenants/local-shares.js'
+import { heldRefusal, type LocalShares, type Release } from '../tenants/local-shares.js'
 
 /**
  * GET /__admin/requests: the page (newest first; with `after`, oldest first), the cursor `next` and
@@ -54,10 +54,14 @@ export const requestsRoutes = (deps: RequestsDeps): Hono => {
     let records: JournalRecord[]
     if (wait === undefined) records = await journal.requests(stored)
     else {
+      // A tenant's wait holds a place among its held requests until it ends.
       const { held } = deps
       const tenant = held?.ownerOf(journal.name)
-      const place = tenant && held!.take(tenant)
-      if (tenant && !place) throw heldRefusal(tenant, held!)
+      let place: Release | undefined
+      if (held && tenant) {
+        place = held.take(tenant)
+        if (!place) throw heldRefusal(tenant, held)
+      }
       const read = () => journal.requests(stored)
       const met = await waitForRecords(journal, read, wait.count, wait.ms, c.req.raw.signal).finally(place)
       if (met === undefined) {
