@@ -51,6 +51,7 @@ import type { Tenant } from './tenants/tenant.js'
 import { tenancyOf } from './tenants/tenancy-of.js'
 import { streamCaps } from './journal/stream/stream-caps.js'
 import { maxHangingRequests } from './faults/slow-faults.js'
+import { LocalShares } from './tenants/local-shares.js'
 
 /**
  * The app's hono environment: no bindings; its variables are hono's
@@ -167,6 +168,8 @@ export const createApp = (options: AppOptions = {}): Hono<AppEnv> => prepareMock
 export interface PreparedMock<Store extends SessionStore = SessionRegistry> {
   sessions: Store
   spec: Spec
+  /** The requests this mock holds now (hang, drip, journal waits), by tenant. */
+  held: LocalShares
   /** Registers the routes, the first time: the app, the same one at every call. */
   build(): Hono<AppEnv>
 }
@@ -227,6 +230,8 @@ export function prepareMock(
   if (typeof tenancy === 'string') throw new OptionError(`tenants: ${tenancy}`)
   // The tenants' admin tokens join the operators': scoped to their tenant's session globs.
   const guardTokens = [...adminTokens, ...tenancy.tenants.flatMap(tenantTokens)]
+  // This app's held requests (hang, drip, journal waits): sockets and timers of this process.
+  const held = new LocalShares(tenancy, 'held', maxHangingRequests)
   const sessions = store(
     {
       world: snapshot
@@ -276,6 +281,7 @@ export function prepareMock(
     coverage: (operation) => coverageListener(covered.byOperation.get(operation.id)!, { session: selectedSession }),
     sessionByKey: options.sessionByKey === true,
     tenancy,
+    held,
     ...(proxy && {
       forward: proxy.forward({
         spec,
@@ -335,6 +341,7 @@ export function prepareMock(
     checkPet: petChecker(validatePet),
     scopes: { tokens: guardTokens, logger, sessionNameOf },
     tenancy,
+    held,
     ...(options.openAdmin === true && guardTokens.length === 0 && { open: true }),
   })
   // The control plane is an app of its own (admin/admin-host.ts), loaded on first use: the routes
@@ -358,5 +365,5 @@ export function prepareMock(
     return app
   }
   let built: Hono<AppEnv> | undefined
-  return { sessions, spec, build: () => (built ??= register()) }
+  return { sessions, spec, held, build: () => (built ??= register()) }
 }

@@ -43,7 +43,7 @@ export const adminHost = (deps: AdminHostDeps): Hono<BlankEnv> => {
   // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').
   const guard = adminScopes(deps.scopes)
   // Made with the host: no stream is open before the first /__admin request.
-  const streams = journalStreams(deps.budget)
+  const streams = journalStreams(deps.budget, deps.tenancy)
   const { validatePet, validateRule, version, start } = deps
   const validateSnapshot = createSnapshotValidator({
     validatePet,

@@ -11,6 +11,7 @@ import type { Transport } from '../http/transport.js'
 import { harRoutes } from '../journal/har-routes.js'
 import { requestsRoutes } from '../journal/requests-routes.js'
 import type { StreamRegistry } from '../journal/stream/stream-registry.js'
+import type { LocalShares } from '../tenants/local-shares.js'
 import { streamRoutes } from '../journal/stream/stream-routes.js'
 import { deprecationRoutes } from '../deprecation/deprecation-routes.js'
 import { pactRoutes } from '../coverage/pact-routes.js'
@@ -69,6 +70,8 @@ export interface AdminDeps {
   checkPet(value: unknown, where: string): Pet | string
   /** The event streams (and their count, for metrics); default: the routes' own. */
   streams?: StreamRegistry
+  /** The app's held requests, journal waits among them, by tenant; default: a pool of the routes' own. */
+  held?: LocalShares
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Random } from './random.js'
 import { whenHolds } from './rule-match.js'
 import {
+  holdsRequest,
   type FaultRuleInput,
   type FaultRule,
   type PutFaultResult,
@@ -87,10 +88,15 @@ export class FaultRules {
     this.#rules = []
   }
 
-  /** The rule that applies to this request, counted down; undefined when none does. */
-  match(target: FaultTarget): FaultRule | undefined {
+  /**
+   * The rule that applies to this request, counted down; undefined when none does. When the
+   * request may not be held (`mayHold` false: its tenant's quota), a rule that would hold it is
+   * answered uncounted, as the request is then refused.
+   */
+  match(target: FaultTarget, mayHold = true): FaultRule | undefined {
     const rule = this.#rules.find((r) => this.#applies(r, target))
     if (!rule) return undefined
+    if (!mayHold && holdsRequest(rule)) return copy(rule)
     if (rule.remaining !== undefined && --rule.remaining === 0) this.remove(rule.id)
     return copy(rule)
   }

@@ -9,9 +9,13 @@ export interface FaultsSlice {
    * (operation, petId, then a probability drawn from the session's seeded
    * generator, drawn only for a rule that matches otherwise), counted down
    * when it has `times` and removed at zero; undefined when none applies.
-   * The draw, the count and the removal are one change.
+   * The draw, the count and the removal are one change. With `mayHold`
+   * false (the request's tenant holds its quota.held), a rule that would
+   * hold the request (hang, drip) is answered uncounted: the request is
+   * refused, and a refusal changes nothing but the draw, which every
+   * request that meets the rule makes.
    */
-  takeFault(target: FaultTarget): MaybePromise<FaultRule | undefined>
+  takeFault(target: FaultTarget, mayHold?: boolean): MaybePromise<FaultRule | undefined>
   /**
    * False only when the session surely has no fault rule, answered now: the
    * hot path then skips building the target and {@link takeFault} (most

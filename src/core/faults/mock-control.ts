@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { ApiError, defaultMessageFor } from '../http/errors.js'
-import { type FaultKind, type FaultRule, maxDelayMs } from './rule-check.js'
+import { type FaultKind, type FaultRule, holdsRequest, maxDelayMs } from './rule-check.js'
 import { whenReady } from '../async/maybe-promise.js'
 import { noteShaping, type Shaping } from '../notes/request-notes.js'
 import { goneError } from '../spec/operation-lifecycle.js'
@@ -11,11 +11,13 @@ import type { SpecOperation } from '../spec/spec.js'
 import type { Transport } from '../http/transport.js'
 import { wait } from './latency.js'
 import { type Answer, type Next, type OnError, type RequestContext, settled, type Stage } from '../http/stage.js'
-import type { SessionReader } from '../http/request/session-reader.js'
+import type { SessionName, SessionReader } from '../http/request/session-reader.js'
 import type { FaultsSlice } from './faults-slice.js'
 import { hasOwnAnswer, injectedStatuses, type PreparedAnswer, prepareAnswer } from './rule-answer.js'
 import { faultTarget, faultTargetWithBody } from './rule-target.js'
 import { drip, hang } from './slow-faults.js'
+import { heldRefusal, type LocalShares, type Release } from '../tenants/local-shares.js'
+import type { Tenant } from '../tenants/tenant.js'
 
 /** Statuses any operation may be forced to, beyond those it documents. */
 export const extraStatuses = injectedStatuses
@@ -120,28 +122,38 @@ export interface MockControlOptions {
   /** Reads bodies; one that a rule on body fields read ahead of the body stage must answer that read again (body/peek-body.ts). */
   transport: Transport
   onError: OnError
-  /** The request's session, as the faults see it. */
-  session: SessionReader<FaultsSlice>
+  /** The request's session, as the faults see it, and its name (its tenant's). */
+  session: SessionReader<FaultsSlice & SessionName>
   /** The body limit: a body rules may look at is read up to it. */
   bodyLimit?: number
+  /** The app's held requests (hang, drip, journal waits), shared out by tenant. */
+  held: LocalShares
 }
 
-/** What an effect does once its delay is over. */
+/**
+ * What an effect does once its delay is over. `place`: the request's place among the held
+ * requests, taken for a tenant's request before its rule; a hang of no tenant takes one here,
+ * and is dropped at once when its share is full (as before tenants).
+ */
 const apply = (
   c: RequestContext,
   next: Next,
   effect: Effect,
   operation: SpecOperation,
   options: MockControlOptions,
+  place: Release | undefined,
 ): Answer => {
   if (effect.fault === 'connection_reset') return options.transport.resetConnection(c)
-  if (effect.fault === 'hang') return hang(c, options.transport, effect.delayMs)
+  if (effect.fault === 'hang') {
+    const release = place ?? options.held.take(undefined)
+    return release ? hang(c, options.transport, effect.delayMs, release) : options.transport.resetConnection(c)
+  }
   if (effect.fault === 'empty_response') return respond(c, null, 200, {})
   if (effect.answer !== undefined) return ownAnswer(c, effect.answer)
   if (effect.status !== undefined && effect.status >= 400)
     throw injectedError(c, operation, effect.status, options.allow)
   if (effect.fault === 'malformed_body') return whenReady(settled(c, next, options.onError), truncated)
-  if (effect.fault === 'drip') return whenReady(settled(c, next, options.onError), (res) => drip(c, res))
+  if (effect.fault === 'drip') return whenReady(settled(c, next, options.onError), (res) => drip(c, res, place))
   return next(c)
 }
 
@@ -154,12 +166,27 @@ export const mockControl = (operation: SpecOperation, options: MockControlOption
   // An operation with a sunset may be forced to answer as it will once removed.
   const gone = operation.sunset ? [410] : []
   const allowed = [...new Set([...operation.statuses, ...extraStatuses, ...gone])].sort((a, b) => a - b)
-  const shape = (c: RequestContext, next: Next, effect: Effect | undefined): Answer => {
+  const shape = (c: RequestContext, next: Next, effect: Effect | undefined, place?: Release): Answer => {
     if (!effect) return next(c)
     noteShaping(c, effect.shaping)
     // A hang's delayMs is how long it holds the request, not a wait before it.
-    if (!effect.delayMs || effect.fault === 'hang') return apply(c, next, effect, operation, options)
-    return wait(effect.delayMs).then(() => apply(c, next, effect, operation, options))
+    if (!effect.delayMs || effect.fault === 'hang') return apply(c, next, effect, operation, options, place)
+    return wait(effect.delayMs).then(() => apply(c, next, effect, operation, options, place))
+  }
+  /** The rule taken: a tenant's request it would hold beyond its quota is refused (the rule was not counted). */
+  const withRule = (
+    c: RequestContext,
+    next: Next,
+    rule: FaultRule | undefined,
+    tenant: Tenant | undefined,
+    place: Release | undefined,
+  ): Answer => {
+    if (!rule || !holdsRequest(rule)) {
+      place?.()
+      return shape(c, next, ruleEffect(rule))
+    }
+    if (tenant && !place) throw heldRefusal(tenant, options.held)
+    return shape(c, next, ruleEffect(rule), place)
   }
   return (c, next) => {
     // An explicit override wins; rules are then neither consulted nor counted down.
@@ -168,14 +195,24 @@ export const mockControl = (operation: SpecOperation, options: MockControlOption
     // Most requests meet no rule: then no target is built and nothing is asked (measured on the hot path).
     const faults = options.session(c)
     if (!faults.mayFault()) return next(c)
+    // A tenant's request takes its place among the held requests before its rule is taken: when
+    // it has none (its quota.held), a rule that would hold it is not counted, and it is refused.
+    const tenant = options.held.ownerOf(faults.name)
+    const place = tenant && options.held.take(tenant)
+    const mayHold = tenant === undefined || place !== undefined
+    const taken = (rule: FaultRule | undefined) => withRule(c, next, rule, tenant, place)
+    const failed = (error: unknown): never => {
+      place?.()
+      throw error
+    }
     // The body, for rules on its fields, is read ahead of its stage (and answered again to it).
     if (operation.requestBody && options.bodyLimit !== undefined) {
       return faultTargetWithBody(c, operation, options.transport, options.bodyLimit)
-        .then((target) => faults.takeFault(target))
-        .then((rule) => shape(c, next, ruleEffect(rule)))
+        .then((target) => faults.takeFault(target, mayHold))
+        .then(taken, failed)
     }
-    return whenReady(faults.takeFault(faultTarget(c, operation, options.transport)), (rule) =>
-      shape(c, next, ruleEffect(rule)),
-    )
+    const take = () => faults.takeFault(faultTarget(c, operation, options.transport), mayHold)
+    // A place taken is given back whatever fails before the rule decides.
+    return place ? Promise.resolve().then(take).then(taken, failed) : whenReady(take(), taken)
   }
 }

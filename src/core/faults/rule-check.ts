@@ -15,6 +15,10 @@ import { type RuleAnswerFields, checkAnswer, contractBreak, hasOwnAnswer, prepar
 export const faultKinds = ['connection_reset', 'empty_response', 'malformed_body', 'hang', 'drip'] as const
 export type FaultKind = (typeof faultKinds)[number]
 
+/** Whether a rule holds the request it applies to (hang, drip): a held request counts against its tenant's quota.held. */
+export const holdsRequest = (rule: { fault?: FaultKind | undefined }): boolean =>
+  rule.fault === 'hang' || rule.fault === 'drip'
+
 /** A rule as a client writes it. */
 export interface FaultRuleInput extends RuleAnswerFields {
   operation?: string

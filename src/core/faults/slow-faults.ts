@@ -1,6 +1,7 @@
 import { builtAnswer, markBuilt } from '../http/respond.js'
 import type { Answer, RequestContext } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
+import type { Release } from '../tenants/local-shares.js'
 
 /**
  * The `hang` fault: the request is held open, no byte of an answer sent,
@@ -12,27 +13,30 @@ import type { Transport } from '../http/transport.js'
 export const maxHangMs = 300_000
 
 /**
- * Most requests hang faults hold at once, in one process: each holds a socket
- * and a timer. Beyond, a request the rule would hold is dropped at once
- * (as at the end of a hold), so that no client can pin the server's memory.
+ * Most requests an app holds at once (its pool of held requests, shared out
+ * by tenant: tenants/local-shares.ts): each holds a socket and a timer.
+ * Beyond its share, a tenant's request its rule would hold is refused (429);
+ * a hang of a session of no tenant is dropped at once (as at the end of a
+ * hold), so that no client can pin the server's memory.
  */
 export const maxHangingRequests = 1000
 
-let hanging = 0
-
-/** How many requests hang faults hold now (for tests). */
-export const hangingRequests = (): number => hanging
-
-/** Holds the request until the client gives up or `holdMs` passes, then drops the connection. */
-export const hang = (c: RequestContext, transport: Transport, holdMs: number = maxHangMs): Answer => {
-  if (hanging >= maxHangingRequests) return transport.resetConnection(c)
+/**
+ * Holds the request until the client gives up or `holdMs` passes, then drops the connection;
+ * `release` gives back its place among the held requests when the hold ends.
+ */
+export const hang = (
+  c: RequestContext,
+  transport: Transport,
+  holdMs: number = maxHangMs,
+  release: Release = () => {},
+): Answer => {
   const signal = c.req.raw.signal
-  hanging++
   return new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer)
       signal.removeEventListener('abort', done)
-      hanging--
+      release()
       resolve()
     }
     const timer = setTimeout(done, Math.min(holdMs, maxHangMs))
@@ -57,12 +61,28 @@ const encoder = new TextEncoder()
  * {@link dripChunkBytes} bytes every {@link dripIntervalMs} ms (larger pieces
  * beyond {@link maxDripPieces}), with its Content-Length, as over a very slow
  * network. The journal keeps the whole answer when its headers leave.
+ * `release` gives back its place among the held requests once the body is
+ * sent or the client goes.
  */
-export const drip = async (c: RequestContext, res: Response): Promise<Response> => {
-  if (c.req.method === 'HEAD' || res.body === null) return res
+export const drip = async (c: RequestContext, res: Response, release: Release = () => {}): Promise<Response> => {
+  if (c.req.method === 'HEAD' || res.body === null) return (release(), res)
   const built = builtAnswer(res)
-  const text = built?.text ?? (await res.text())
+  let text: string
+  try {
+    text = built?.text ?? (await res.text())
+  } catch (error) {
+    release()
+    throw error
+  }
   const bytes = encoder.encode(text)
+  // Held until the body is sent, the stream cancelled, or the request aborted (the client went).
+  const signal = c.req.raw.signal
+  const done = (): void => {
+    signal.removeEventListener('abort', done)
+    release()
+  }
+  if (bytes.length === 0 || signal.aborted) done()
+  else signal.addEventListener('abort', done)
   const size = Math.max(dripChunkBytes, Math.ceil(bytes.length / maxDripPieces))
   let sent = 0
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -72,7 +92,10 @@ export const drip = async (c: RequestContext, res: Response): Promise<Response> 
         const send = () => {
           controller.enqueue(bytes.subarray(sent, sent + size))
           sent += size
-          if (sent >= bytes.length) controller.close()
+          if (sent >= bytes.length) {
+            controller.close()
+            done()
+          }
           resolve()
         }
         if (sent === 0) send()
@@ -81,6 +104,7 @@ export const drip = async (c: RequestContext, res: Response): Promise<Response> 
     },
     cancel() {
       clearTimeout(timer)
+      done()
     },
   })
   const headers = new Headers(res.headers)

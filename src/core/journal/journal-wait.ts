@@ -7,13 +7,15 @@ import type { JournalSlice } from './journal-slice.js'
  * the session is dropped). Read now, then again after each entry the session records (on any
  * replica: the journal's subscribers hear of them all), one read at a time: the wait costs a read
  * per burst of new entries, never a poll. Bounded by `ms` (at most a minute, journal-query.ts); a
- * read under way when it ends decides, and one is made if none is (`wait=0s` asks: now?).
+ * read under way when it ends decides, and one is made if none is (`wait=0s` asks: now?). Ended
+ * (undefined) when `signal` aborts: the client went, and the wait holds nothing for it.
  */
 export const waitForRecords = (
   journal: Pick<JournalSlice, 'subscribe'>,
   read: () => MaybePromise<JournalRecord[]>,
   count: number,
   ms: number,
+  signal?: AbortSignal,
 ): Promise<JournalRecord[] | undefined> =>
   new Promise((resolve, reject) => {
     let done = false
@@ -22,11 +24,13 @@ export const waitForRecords = (
     let expired = false
     let unsubscribe = (): void => {}
     let timer: ReturnType<typeof setTimeout> | undefined
+    const gone = (): void => void (settle() && resolve(undefined))
     const settle = (): boolean => {
       if (done) return false
       done = true
       clearTimeout(timer)
       unsubscribe()
+      signal?.removeEventListener('abort', gone)
       return true
     }
     const check = (): void => {
@@ -52,7 +56,9 @@ export const waitForRecords = (
           },
         )
     }
-    unsubscribe = journal.subscribe({ record: check, end: () => settle() && resolve(undefined) })
+    if (signal?.aborted) return gone()
+    signal?.addEventListener('abort', gone)
+    unsubscribe = journal.subscribe({ record: check, end: gone })
     timer = setTimeout(() => {
       expired = true
       if (!reading) check()

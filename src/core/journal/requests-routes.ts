@@ -7,6 +7,7 @@ import { type JournalEntry, toEntry } from './journal-entry.js'
 import { journalQuery, journalWait } from './journal-query.js'
 import type { JournalSlice } from './journal-slice.js'
 import { waitForRecords } from './journal-wait.js'
+import { heldRefusal, type LocalShares, type Release } from '../tenants/local-shares.js'
 
 /**
  * GET /__admin/requests: the page (newest first; with `after`, oldest first), the cursor `next` and
@@ -20,6 +21,8 @@ export interface RequestsDeps {
   session: SessionAccess<JournalSlice>
   /** The contract's operation ids, for journal queries. */
   operations: readonly string[]
+  /** The app's held requests: a tenant's journal waits count against its quota.held (those of no tenant are not counted). */
+  held?: LocalShares
 }
 
 /**
@@ -51,7 +54,16 @@ export const requestsRoutes = (deps: RequestsDeps): Hono => {
     let records: JournalRecord[]
     if (wait === undefined) records = await journal.requests(stored)
     else {
-      const met = await waitForRecords(journal, () => journal.requests(stored), wait.count, wait.ms)
+      // A tenant's wait holds a place among its held requests until it ends.
+      const { held } = deps
+      const tenant = held?.ownerOf(journal.name)
+      let place: Release | undefined
+      if (held && tenant) {
+        place = held.take(tenant)
+        if (!place) throw heldRefusal(tenant, held)
+      }
+      const read = () => journal.requests(stored)
+      const met = await waitForRecords(journal, read, wait.count, wait.ms, c.req.raw.signal).finally(place)
       if (met === undefined) {
         throw new ApiError(
           408,

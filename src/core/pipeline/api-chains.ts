@@ -6,7 +6,9 @@ import { jsonBody } from '../body/json-body.js'
 import { errorResponse, respond } from '../http/respond.js'
 import { allowHeader } from '../http/route-methods.js'
 import type { SessionStore } from '../sessions/port.js'
-import type { Tenancy } from '../tenants/tenancy.js'
+import { Tenancy } from '../tenants/tenancy.js'
+import { LocalShares } from '../tenants/local-shares.js'
+import { maxHangingRequests } from '../faults/slow-faults.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { authStage } from '../access/api-key-auth.js'
 import { deprecation } from '../deprecation/deprecation-stage.js'
@@ -55,6 +57,8 @@ export interface ApiChainsOptions {
   sessionByKey?: boolean
   /** Who owns which session and key (tenants/). */
   tenancy?: Tenancy
+  /** The app's held requests (hang, drip, journal waits) by tenant; default: a pool of its own. */
+  held?: LocalShares
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
@@ -85,6 +89,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const limit = rateLimit(selectedSession)
   const journalOptions = { transport, session: selectedSession }
   const { forward } = options
+  const held = options.held ?? new LocalShares(options.tenancy ?? new Tenancy(), 'held', maxHangingRequests)
 
   // One stage watches the answer; coverage, the journal and the metrics listen, in that order.
   const watch = (op: SpecOperation | undefined): Stage | undefined =>
@@ -112,6 +117,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       onError,
       session: selectedSession,
       bodyLimit: options.bodyLimit,
+      held,
     }),
   ]
   const sunset = (op: SpecOperation): Stage | undefined =>

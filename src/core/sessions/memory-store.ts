@@ -242,8 +242,8 @@ export class Session implements SessionState {
     return this.seed
   }
 
-  takeFault(target: FaultTarget): FaultRule | undefined {
-    const taken = this.faults.match(target)
+  takeFault(target: FaultTarget, mayHold = true): FaultRule | undefined {
+    const taken = this.faults.match(target, mayHold)
     if (taken?.remaining === 0) this.#syncRules()
     return taken
   }

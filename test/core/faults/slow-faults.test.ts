@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApp } from '../../../src/index.js'
-import { dripChunkBytes, hangingRequests, maxHangMs } from '../../../src/core/faults/slow-faults.js'
+import { dripChunkBytes, maxHangMs } from '../../../src/core/faults/slow-faults.js'
+import { prepareMock } from '../../../src/core/app.js'
 import { listen, type RunningServer } from '../../../src/node/server/server.js'
 import { nodeTransport } from '../../../src/node/server/node-transport.js'
 import type { JournalEntry } from '../../../src/core/journal/journal-entry.js'
@@ -43,8 +44,10 @@ const get = (
 describe('hang and drip over a real socket (Node host)', () => {
   let server: RunningServer
   let app: ReturnType<typeof createApp>
+  const mock = prepareMock({ transport: nodeTransport })
+  const hangingRequests = () => mock.held.usedTotal
   beforeAll(async () => {
-    app = createApp({ transport: nodeTransport })
+    app = mock.build()
     server = await listen(app, {
       host: '127.0.0.1',
       port: 0,
@@ -118,7 +121,9 @@ describe('hang and drip in process (app.request, as msw and tests call the app)'
   it(`hang: at most ${maxHangMs} ms (the server-side cap) when the client never gives up`, async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     try {
-      const app = createApp()
+      const mock = prepareMock({})
+      const hangingRequests = () => mock.held.usedTotal
+      const app = mock.build()
       await app.request('/__admin/faults', json({ fault: 'hang' }))
       let settled = false
       const pending = Promise.resolve(app.request('/v1/pets', { headers: auth })).finally(() => (settled = true))

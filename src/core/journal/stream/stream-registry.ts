@@ -3,6 +3,8 @@ import { eventStreamLimits, type EventStreamLimits, journalEventStream } from '.
 import type { JournalRecord } from '../journal.js'
 import { JournalFeed, type JournalSource } from './journal-feed.js'
 import { streamCaps, type StreamCaps } from './stream-caps.js'
+import { LocalShares, quotaExceeded } from '../../tenants/local-shares.js'
+import { Tenancy } from '../../tenants/tenancy.js'
 
 /** What a source's feed is found by: its session's name, else the source itself (a bare journal). */
 const keyOf = (source: JournalSource): unknown => source.name ?? source
@@ -10,8 +12,10 @@ const keyOf = (source: JournalSource): unknown => source.name ?? source
 /**
  * The open event streams of an app's journals: one {@link JournalFeed} per journal
  * (each record serialised once for all of a session's streams) and the caps
- * on how many are open. A stream counts from when it is opened until it ends
- * (closed by the client, dropped as too slow, its session gone).
+ * on how many are open: per session, and per tenant (its quota.streams; the
+ * sessions of no tenant share what no tenant reserved of the server's cap). A
+ * stream counts from when it is opened until it ends (closed by the client,
+ * dropped as too slow, its session gone).
  */
 export class StreamRegistry {
   // By session name where the source has one: a store that lives elsewhere (Redis) hands out a new
@@ -20,24 +24,29 @@ export class StreamRegistry {
   readonly #toData: (record: JournalRecord) => string
   readonly #caps: StreamCaps
   readonly #limits: EventStreamLimits
-  #open = 0
+  readonly #shares: LocalShares
 
   constructor(
     toData: (record: JournalRecord) => string,
     caps: StreamCaps = streamCaps,
     limits: EventStreamLimits = eventStreamLimits,
+    tenancy: Tenancy = new Tenancy(),
   ) {
     this.#toData = toData
     this.#caps = caps
     this.#limits = limits
+    this.#shares = new LocalShares(tenancy, 'streams', caps.total)
   }
 
   /** Streams open now, every session together. */
   get open(): number {
-    return this.#open
+    return this.#shares.usedTotal
   }
 
-  /** Why a new stream of `journal` would be refused: 429 beyond the session's cap, 503 beyond the server's. */
+  /**
+   * Why a new stream of `journal` would be refused: 429 beyond the session's cap, 429
+   * `quota_exceeded` beyond its tenant's quota, 503 beyond what the sessions of no tenant share.
+   */
   refusal(journal: JournalSource): ApiError | undefined {
     const { perSession, total } = this.#caps
     if ((this.#feeds.get(keyOf(journal))?.readers ?? 0) >= perSession) {
@@ -46,16 +55,30 @@ export class StreamRegistry {
         `This session already has ${perSession} open event streams, the most it may have; close one first.`,
       )
     }
-    if (this.#open >= total) {
+    const tenant = this.#shares.ownerOf(journal.name)
+    const used = this.#shares.used(tenant)
+    const limit = this.#shares.limit(tenant)
+    if (used < limit) return undefined
+    if (tenant) {
+      return quotaExceeded(
+        `Tenant ${tenant.name} has ${used} open event streams, its quota (quota.streams); close one first.`,
+      )
+    }
+    if (limit === total) {
       return new ApiError(503, `The server already has ${total} open event streams, the most it serves; retry later.`)
     }
-    return undefined
+    return new ApiError(
+      503,
+      `The sessions of no tenant already have ${limit} open event streams, what the tenants leave of the server's ${total}; retry later.`,
+    )
   }
 
   /** A new stream of `journal`'s records; throws the refusal beyond a cap. */
   stream(journal: JournalSource): ReadableStream<Uint8Array> {
     const refused = this.refusal(journal)
     if (refused) throw refused
+    // Taken at once after the check (no turn between): it succeeds.
+    const release = this.#shares.take(this.#shares.ownerOf(journal.name))!
     const key = keyOf(journal)
     let feed = this.#feeds.get(key)
     // A feed without readers is unsubscribed and forgotten: a session of the same name made since
@@ -66,7 +89,6 @@ export class StreamRegistry {
       })
       this.#feeds.set(key, (feed = made))
     }
-    this.#open++
-    return journalEventStream(feed, this.#limits, () => this.#open--)
+    return journalEventStream(feed, this.#limits, release)
   }
 }

@@ -6,6 +6,7 @@ import { streamCaps } from './stream-caps.js'
 import { eventStreamLimits } from './event-stream.js'
 import type { BudgetPort } from '../../budget/budget-port.js'
 import { toEntry } from '../journal-entry.js'
+import type { Tenancy } from '../../tenants/tenancy.js'
 
 /** What the event stream works on. */
 export interface StreamDeps {
@@ -22,12 +23,14 @@ const headers = {
   'X-Accel-Buffering': 'no',
 }
 
-/** The event streams of an app's journals, each entry as its client view's JSON. */
-export const journalStreams = (budget?: BudgetPort): StreamRegistry =>
-  new StreamRegistry((record) => JSON.stringify(toEntry(record)), streamCaps, {
-    ...eventStreamLimits,
-    ...(budget && { budget }),
-  })
+/** The event streams of an app's journals, each entry as its client view's JSON, shared out by `tenancy`. */
+export const journalStreams = (budget?: BudgetPort, tenancy?: Tenancy): StreamRegistry =>
+  new StreamRegistry(
+    (record) => JSON.stringify(toEntry(record)),
+    streamCaps,
+    { ...eventStreamLimits, ...(budget && { budget }) },
+    tenancy,
+  )
 
 /**
  * GET /requests/stream: the session's journal as server-sent events, one per

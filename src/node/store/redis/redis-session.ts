@@ -285,13 +285,14 @@ export class RedisSession implements SessionState {
     return this.#call(this.#ctx.client.hget(`${this.#base}m`, 'seed')).then(Number)
   }
 
-  takeFault(target: FaultTarget): MaybePromise<FaultRule | undefined> {
+  takeFault(target: FaultTarget, mayHold = true): MaybePromise<FaultRule | undefined> {
     return this.#withMeta((meta) => {
       // No rules: nothing to match and nothing drawn (most requests), as in memory.
       if (meta.faults === 0) return undefined
       const petId = target.petId
       const facts = target.facts?.list() ?? []
-      const args = [target.operation, petId ?? '', petId === undefined ? '' : '1', this.#ctx.prefix, ...facts]
+      const hold = mayHold ? '1' : ''
+      const args = [target.operation, petId ?? '', petId === undefined ? '' : '1', this.#ctx.prefix, hold, ...facts]
       return this.#run('psTakeFault', ...args).then((reply) => {
         if (reply === null) return undefined
         const [json, remaining] = reply as [string, string]

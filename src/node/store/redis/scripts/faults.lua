@@ -13,17 +13,18 @@ local function removeRule(b, id, P)
 end
 
 -- The first rule that applies (ARGV: base, operation, petId as sent, '1' when
--- there is a petId, prefix, then the request's facts: see rule-match.ts): matched on
--- operation and petId, then on every fact its `when` requires being among the
--- request's, then a draw for a rule with a probability below 1, counted down
--- and removed at zero, in one change. Answers { rule JSON, remaining or '' }, or nil.
+-- there is a petId, prefix, '1' when the request may be held, then the request's facts:
+-- see rule-match.ts): matched on operation and petId, then on every fact its `when`
+-- requires being among the request's, then a draw for a rule with a probability below 1,
+-- counted down and removed at zero, in one change; a hang or drip rule when the request may
+-- not be held is answered uncounted. Answers { rule JSON, remaining or '' }, or nil.
 S.psTakeFault = function(ARGV)
-  local b, op, petId, hasPetId = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
+  local b, op, petId, hasPetId, mayHold = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[6] == '1'
   local offered
   local function offers(fact)
     if not offered then
       offered = {}
-      for i = 6, #ARGV do offered[ARGV[i]] = true end
+      for i = 7, #ARGV do offered[ARGV[i]] = true end
     end
     return offered[fact] == true
   end
@@ -50,6 +51,13 @@ S.psTakeFault = function(ARGV)
     if applies then
       local json = redis.call('HGET', b .. 'fj', id)
       local remaining = ''
+      -- A rule that would hold the request, when it may hold none (its tenant's quota): not counted.
+      if not mayHold then
+        local fault = cjson.decode(json).fault
+        if fault == 'hang' or fault == 'drip' then
+          return { json, redis.call('HGET', b .. 'fr', id) or '' }
+        end
+      end
       if redis.call('HEXISTS', b .. 'fr', id) == 1 then
         local left = redis.call('HINCRBY', b .. 'fr', id, -1)
         remaining = fmt(left)
