@@ -9,6 +9,8 @@ export interface Transport {
   resetConnection(c: Context): Response | Promise<Response>
   /** The request headers for the journal, a fresh flat list: `[name, value, name, value, …]`. */
   requestHeaders(c: Context): string[]
+  /** The client's address as the host saw it (a socket's peer), for the log; absent or undefined: unknown. */
+  clientAddress?(c: Context): string | undefined
 }
 
 /**

@@ -13,7 +13,7 @@ import { deprecation } from '../deprecation/deprecation-stage.js'
 import { journalListener } from '../journal/journal-listener.js'
 import { mockControl } from '../faults/mock-control.js'
 import { rateLimit, rateLimitPolicy } from '../rate-limit/rate-limit-stage.js'
-import { selectedSession, selectSession } from '../sessions/select-session.js'
+import { selectedSession, selectSession, tenantOfRequest } from '../sessions/select-session.js'
 import { latency } from '../faults/latency.js'
 import { readAheadFor } from './read-ahead.js'
 import { answerEvent, type AnswerListener, chain, type Next, type OnError, type Stage } from '../http/stage.js'
@@ -21,6 +21,7 @@ import { sunsetGate } from '../deprecation/sunset-stage.js'
 import { validateRequest } from '../spec/validate-request.js'
 import type { Transport } from '../http/transport.js'
 import { observeListener } from '../observe/observe-listener.js'
+import { requestIdStage } from '../log/request-id.js'
 import type { ObserveOptions } from '../observe/observer.js'
 
 /** What the chains of the API's routes are built from. */
@@ -85,6 +86,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const limit = rateLimit(selectedSession)
   const journalOptions = { transport, session: selectedSession }
   const { forward } = options
+  const tenantOf = options.tenancy?.active ? tenantOfRequest(options.tenancy, select.byKey) : undefined
 
   // One stage watches the answer; coverage, the journal and the metrics listen, in that order.
   const watch = (op: SpecOperation | undefined): Stage | undefined =>
@@ -98,6 +100,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
           route: op ? `${basePath}${op.path}` : null,
           proxied: forward !== undefined,
           session: selectedSession,
+          ...(tenantOf && { tenantOf }),
         }),
       ],
       onError,
@@ -119,6 +122,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
 
   /** The mock's own chain: it authenticates, reads and validates, and its handler answers. */
   const mockStages = (op: SpecOperation): (Stage | undefined)[] => [
+    requestIdStage,
     watch(op),
     cors,
     selectSession(sessions, readAheadFor(op), select),
@@ -131,6 +135,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   ]
   /** With --proxy: the deployment authenticates, reads and validates; its answer ends the chain. */
   const proxyStages = (op: SpecOperation): (Stage | undefined)[] => [
+    requestIdStage,
     watch(op),
     cors,
     session,
@@ -157,7 +162,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       }),
     )
   }
-  const api = chain([watch(undefined), cors, session, policy, delay], forward ? forward(undefined) : notFound)
+  const api = chain([requestIdStage, watch(undefined), cors, session, policy, delay], forward ? forward(undefined) : notFound)
   const other = chain([cors], notFound)
   const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`)
   // The control plane has its own CORS policy (admin-guard.ts).

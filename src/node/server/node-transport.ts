@@ -65,4 +65,6 @@ export const nodeTransport: Transport = {
   },
   // Node's raw list as it is: building the web Headers' view costs several times more.
   requestHeaders: (c) => incomingOf(c)?.rawHeaders.slice() ?? webTransport.requestHeaders(c),
+  // The socket's peer: the proxy in front when there is one (X-Forwarded-For is the caller's to forge).
+  clientAddress: (c) => incomingOf(c)?.socket.remoteAddress,
 }
