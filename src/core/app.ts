@@ -320,7 +320,10 @@ export function prepareMock(
   const refused = options.observe?.requests?.refused
   if (refused) {
     const { requests } = options.observe!
-    app.use('/__admin/*', adminRefusals({ refused: refused.bind(requests) }, (c) => adminTenantOf(tenancy, c)))
+    app.use(
+      '/__admin/*',
+      adminRefusals({ refused: refused.bind(requests) }, (c) => adminTenantOf(tenancy, c)),
+    )
   }
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
   options.signal?.addEventListener('abort', () => sessions.close())

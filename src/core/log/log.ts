@@ -64,7 +64,15 @@ const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
 export const printable = (text: string): string =>
   text.replace(controls, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
 
-const fieldOrder: readonly (keyof LogFields)[] = ['requestId', 'client', 'tenant', 'token', 'session', 'action', 'outcome']
+const fieldOrder: readonly (keyof LogFields)[] = [
+  'requestId',
+  'client',
+  'tenant',
+  'token',
+  'session',
+  'action',
+  'outcome',
+]
 
 // The pretty format's fields: `key=value`, a value with a space, a quote or an equals sign quoted as JSON.
 const prettyFields = (fields: LogFields | undefined): string => {

@@ -63,4 +63,3 @@ export const requestIdMiddleware: MiddlewareHandler = async (c, next) => {
   await next()
   c.res = stamped(c.res, id)
 }
-

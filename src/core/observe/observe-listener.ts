@@ -71,7 +71,8 @@ export const observeListener = (
       if (requests !== undefined) {
         requests.answered(id, sent, source, clock.elapsedMs() / 1000)
         // A refusal is the mock's own answer: a rule's or an override's 429 is what was asked for.
-        const refused = source === 'contract' && res !== undefined && mayBeRefusal(sent) ? refusalOfBuilt(res) : undefined
+        const refused =
+          source === 'contract' && res !== undefined && mayBeRefusal(sent) ? refusalOfBuilt(res) : undefined
         if (tenantOf !== undefined || refused !== undefined) {
           const tenant = tenantOf?.(c) ?? ''
           if (tenantOf !== undefined) requests.tenantAnswered?.(tenant, sent)

@@ -90,8 +90,9 @@ export const mayBeRefusal = (status: number): boolean =>
 /** The reason of an answer the mock built, read at once; undefined when it is no refusal or its body is not at hand. */
 export const refusalOfBuilt = (res: Response): RefusalReason | undefined => {
   if (!mayBeRefusal(res.status)) return undefined
-  const parts = errorOfBuilt(res)
-  return parts && refusalReasonOf(res.status, parts.code, parts.message)
+  // An answer hono copied (bearerAuth's 401) keeps no parts: its status alone still tells a 401 or a 403.
+  const parts = errorOfBuilt(res) ?? { code: '', message: '' }
+  return refusalReasonOf(res.status, parts.code, parts.message)
 }
 
 /** The reason of any answer (the control plane's, built by hono): its body read from a copy when needed. */

@@ -162,7 +162,10 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       }),
     )
   }
-  const api = chain([requestIdStage, watch(undefined), cors, session, policy, delay], forward ? forward(undefined) : notFound)
+  const api = chain(
+    [requestIdStage, watch(undefined), cors, session, policy, delay],
+    forward ? forward(undefined) : notFound,
+  )
   const other = chain([cors], notFound)
   const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`)
   // The control plane has its own CORS policy (admin-guard.ts).

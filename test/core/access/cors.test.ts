@@ -76,6 +76,8 @@ describe('CORS', () => {
     const options = await request('/v1/pets', { method: 'OPTIONS', headers: { Origin: origin } })
     expect(options.status).toBe(204)
     // Besides the request's id, which every /v1 answer carries.
-    expect([...options.headers].filter(([name]) => name !== 'x-request-id')).toEqual([['allow', 'GET, HEAD, POST, OPTIONS']])
+    expect([...options.headers].filter(([name]) => name !== 'x-request-id')).toEqual([
+      ['allow', 'GET, HEAD, POST, OPTIONS'],
+    ])
   })
 })
