@@ -22,7 +22,7 @@ export interface LogFields {
   session?: string
   /** What was asked: a /v1 operation's id, or `METHOD /__admin/path`. */
   action?: string
-  /** How it ended: `ok`, or the refusal's `code` (`unauthorized`, `quota_exceeded`…), or `status_<n>`. */
+  /** How it ended: `ok` below 400, else the `Error` body's `code` (`unauthorized`, `quota_exceeded`, `not_found`…). */
   outcome?: string
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { matchedRoutes } from 'hono/route'
 import { errorOfBuilt } from '../http/answer-error.js'
+import { errorCodeFor } from '../http/errors.js'
 import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
 import type { Transport } from '../http/transport.js'
 import type { LogFields } from '../log/log.js'
@@ -18,9 +19,12 @@ export interface RequestFieldsOptions {
   operations: ReadonlyMap<string, string>
 }
 
-/** How a request ended, for a log line: `ok` below 400, else its `Error` body's code when at hand, else `status_<n>`. */
+/**
+ * How a request ended, for a log line: `ok` below 400, else its `Error` body's code; the status's
+ * documented code when the body is not at hand (an answer hono copied: bearerAuth's 401).
+ */
 export const outcomeOf = (res: Response): string =>
-  res.status < 400 ? 'ok' : (errorOfBuilt(res)?.code ?? `status_${res.status}`)
+  res.status < 400 ? 'ok' : (errorOfBuilt(res)?.code ?? errorCodeFor(res.status))
 
 // The operation a /v1 request was routed to: the last route hono matched that is no middleware.
 const operationOf = (c: Context, operations: ReadonlyMap<string, string>): string | undefined => {
