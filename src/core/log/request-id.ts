@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Answer, RequestContext, Stage } from '../http/stage.js'
+import type { Transport } from '../http/transport.js'
 
 /** The header a request's id comes in and every `/v1` and `/__admin` answer carries it back in. */
 export const requestIdHeader = 'X-Request-Id'
@@ -49,12 +50,18 @@ const stamped = (res: Response, id: string): Response => {
 /**
  * The first stage of each `/v1` chain: reads or makes the request's id (before anything
  * logs or journals) and puts it on the answer, after the answer's listeners were told (the
- * journal records the answer as the chain built it).
+ * journal records the answer as the chain built it); through the host's own headers when
+ * `transport` writes them (Node), else on the Response.
  */
-export const requestIdStage: Stage = (c, next): Answer => {
-  const id = requestIdOf(c)
-  const answer = next(c)
-  return answer instanceof Promise ? answer.then((res) => stamped(res, id)) : stamped(answer, id)
+export const requestIdStage = (transport: Pick<Transport, 'answerHeader'>): Stage => {
+  const { answerHeader } = transport
+  const stamp = (c: RequestContext, res: Response, id: string): Response =>
+    answerHeader?.(c, requestIdHeader, id) === true ? res : stamped(res, id)
+  return (c, next): Answer => {
+    const id = requestIdOf(c)
+    const answer = next(c)
+    return answer instanceof Promise ? answer.then((res) => stamp(c, res, id)) : stamp(c, answer, id)
+  }
 }
 
 /** {@link requestIdStage} as a hono middleware, for the control plane's routes. */

@@ -86,6 +86,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const limit = rateLimit(selectedSession)
   const journalOptions = { transport, session: selectedSession }
   const { forward } = options
+  const requestId = requestIdStage(transport)
   const tenantOf = options.tenancy?.active ? tenantOfRequest(options.tenancy, select.byKey) : undefined
 
   // One stage watches the answer; coverage, the journal and the metrics listen, in that order.
@@ -122,7 +123,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
 
   /** The mock's own chain: it authenticates, reads and validates, and its handler answers. */
   const mockStages = (op: SpecOperation): (Stage | undefined)[] => [
-    requestIdStage,
+    requestId,
     watch(op),
     cors,
     selectSession(sessions, readAheadFor(op), select),
@@ -135,7 +136,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   ]
   /** With --proxy: the deployment authenticates, reads and validates; its answer ends the chain. */
   const proxyStages = (op: SpecOperation): (Stage | undefined)[] => [
-    requestIdStage,
+    requestId,
     watch(op),
     cors,
     session,
@@ -163,7 +164,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
     )
   }
   const api = chain(
-    [requestIdStage, watch(undefined), cors, session, policy, delay],
+    [requestId, watch(undefined), cors, session, policy, delay],
     forward ? forward(undefined) : notFound,
   )
   const other = chain([cors], notFound)

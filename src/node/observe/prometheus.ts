@@ -202,10 +202,9 @@ export const createRegistry = (sources: RegistrySources): MetricsRegistry => {
     })
   quotaGauge(
     metricNames.quotaUsed,
-    shared(
-      'Each tenant\'s use of each pool its quota reserves: pool sessions, streams and held (requests held by hang, drip and journal waits) in units, memory and journal in bytes; tenant "" is the share of no tenant',
-      store,
-    ),
+    store === 'redis'
+      ? 'Each tenant\'s use of each pool its quota reserves (sessions, streams, held requests in units; memory and journal in bytes); tenant "" is the share of no tenant. Sessions, memory and journal: shared state, the same on every replica (aggregate with max()); streams and held: this replica\'s.'
+      : 'Each tenant\'s use of each pool its quota reserves (sessions, streams, held requests in units; memory and journal in bytes); tenant "" is the share of no tenant.',
     'used',
   )
   quotaGauge(
