@@ -83,6 +83,15 @@ describe('X-Request-Id', () => {
     expect(res.headers.get('x-request-id')).toMatch(uuid)
   })
 
+  it('is answered in process too (msw, app.request: no socket), on /v1 and /__admin', async () => {
+    const app = createApp({ tenants: exampleTenants() })
+    for (const path of ['/v1/pets', '/sessions/team-a-1/v1/pets/1', '/__admin/requests', '/__admin/nowhere']) {
+      const echoed = await app.request(path, { headers: { 'X-Request-Id': 'in-process-1', Authorization: 'Bearer k' } })
+      expect(echoed.headers.get('x-request-id'), path).toBe('in-process-1')
+      expect((await app.request(path)).headers.get('x-request-id'), path).toMatch(uuid)
+    }
+  })
+
   it('takes an id of the longest length', async () => {
     const { request } = await listening('json')
     const id = 'a'.repeat(maxRequestIdLength)
