@@ -44,6 +44,10 @@ import type { ObserveOptions } from './observe/observer.js'
 import { probeRoutes } from './observe/observe-routes.js'
 import { whenReady } from './async/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
+import { requestIdMiddleware } from './log/request-id.js'
+import { requestFields } from './sessions/request-fields.js'
+import { adminRefusals } from './observe/admin-refusals.js'
+import { adminTenantOf } from './sessions/select-session.js'
 // The variable read here: the request's trace.
 import type {} from './notes/request-notes.js'
 import { MemoryBudget } from './budget/memory-budget.js'
@@ -249,7 +253,10 @@ export function prepareMock(
       deprecated: spec.operations.filter((op) => op.deprecated),
       sessions: {
         ttlMs: (options.sessionTtl ?? defaultSessionTtlSeconds) * 1000,
-        onDrop: (stone) => logger.warn(dropLine(stone)),
+        onDrop: (stone) => {
+          logger.warn(dropLine(stone))
+          options.observe?.requests?.sessionDropped?.(tenancy.ownerOf(stone.name)?.name ?? '')
+        },
       },
       budget,
       tenancy,
@@ -302,11 +309,31 @@ export function prepareMock(
   // Global middleware runs for every request (hono then composes each route's handlers): only the
   // request log when requests are logged; the API's routes are one handler each (pipeline/api-chains.ts).
   const { request } = logger
+  const fields = requestFields({
+    tenancy,
+    transport,
+    byKey: options.sessionByKey === true,
+    operations: new Map(spec.operations.map((op) => [`${op.method} ${op.routePath}`, op.id])),
+  })
   // The trace id logged: the request's span's, else the caller's traceparent's (none: no field).
   if (request)
     app.use(
-      requestLog({ ...logger, request }, (c) => c.get('trace')?.traceId ?? traceIdOf(c.req.header('traceparent'))),
+      requestLog(
+        { ...logger, request },
+        (c) => c.get('trace')?.traceId ?? traceIdOf(c.req.header('traceparent')),
+        fields,
+      ),
     )
+  // Every control-plane answer carries the request's id (the /v1 chains' first stage puts it on theirs).
+  app.use('/__admin/*', requestIdMiddleware)
+  const refused = options.observe?.requests?.refused
+  if (refused) {
+    const { requests } = options.observe!
+    app.use(
+      '/__admin/*',
+      adminRefusals({ refused: refused.bind(requests) }, (c) => adminTenantOf(tenancy, c)),
+    )
+  }
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
   options.signal?.addEventListener('abort', () => sessions.close())
   // Made now: a document JSON cannot represent (a cycle through YAML aliases) throws here.
@@ -339,7 +366,7 @@ export function prepareMock(
     spec,
     coverage: covered,
     checkPet: petChecker(validatePet),
-    scopes: { tokens: guardTokens, logger, sessionNameOf },
+    scopes: { tokens: guardTokens, logger, sessionNameOf, fields },
     tenancy,
     held,
     ...(options.openAdmin === true && guardTokens.length === 0 && { open: true }),

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type PrometheusServer, type Sample, startPrometheus } from '../helpers/prometheus-server.js'
 import { type RedisServer, startRedis } from '../helpers/redis-server.js'
@@ -78,6 +79,59 @@ describe('one mock scraped by Prometheus', () => {
     expect((await prometheus.query('up'))[0]?.value).toBe(1)
     // The process's own defaults are scraped too.
     expect((await prometheus.query('process_resident_memory_bytes'))[0]?.value).toBeGreaterThan(0)
+  }, 60_000)
+})
+
+describe('one mock with the example tenants file scraped by Prometheus', () => {
+  let mock: SpawnedServer
+  let prometheus: PrometheusServer
+
+  beforeAll(async () => {
+    mock = await spawnServer(
+      [
+        '--log',
+        'silent',
+        '--tenants',
+        fileURLToPath(new URL('../../examples/tenants/tenants.yaml', import.meta.url)),
+        '--admin-token',
+        'root-1',
+        '--max-memory',
+        '64',
+      ],
+      {},
+      15_000,
+    )
+    prometheus = await startPrometheus([{ url: mock.url, token: 'root-1' }])
+  }, 60_000)
+
+  afterAll(async () => {
+    await prometheus?.dispose()
+    await mock?.stop()
+  })
+
+  it('PromQL gives back the requests and refusals by tenant, bounded by the file', async () => {
+    const get = async (path: string, headers: Record<string, string>, status: number) => {
+      const res = await fetch(`${mock.url}${path}`, { headers })
+      expect(res.status, path).toBe(status)
+      await res.arrayBuffer()
+    }
+    for (let i = 0; i < 3; i++) await get('/sessions/team-b-1/v1/pets', bearer('key-b-1'), 200)
+    for (let i = 0; i < 2; i++) await get('/sessions/team-a-1/v1/pets', {}, 401)
+    await get('/sessions/team-a-1/__admin/requests', bearer('not-a-token'), 401)
+    await get('/v1/pets', {}, 401)
+    await prometheus.scrapedAfterNow()
+    const refusals = await prometheus.query('sum by (tenant, reason) (petstore_mock_refusals_total)')
+    expect(
+      Object.fromEntries(refusals.map((s) => [`${s.metric['tenant'] ?? ''} ${s.metric['reason']}`, s.value])),
+    ).toEqual({ 'team-a unauthorized': 3, ' unauthorized': 1 })
+    const requests = await prometheus.query('sum by (tenant, status) (petstore_mock_tenant_requests_total)')
+    expect(
+      Object.fromEntries(requests.map((s) => [`${s.metric['tenant'] ?? ''} ${s.metric['status']}`, s.value])),
+    ).toEqual({ 'team-b 200': 3, 'team-a 401': 2, ' 401': 1 })
+    // tenant="" is no label at all for Prometheus: the sessions of no tenant select as {tenant=""}.
+    expect((await prometheus.query('sum(petstore_mock_refusals_total{tenant=""})'))[0]?.value).toBe(1)
+    const tenants = await prometheus.query('count by (tenant) ({__name__=~"petstore_mock_.*", tenant!=""})')
+    expect(tenants.map((s) => s.metric['tenant']).sort()).toEqual(['team-a', 'team-b'])
   }, 60_000)
 })
 

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { ApiError } from '../http/errors.js'
-import type { Logger } from '../log/log.js'
+import type { LogFields, Logger } from '../log/log.js'
 import { equalsAny } from './constant-time.js'
 import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
 import { type AdminToken, scopeOf, tokenCovers } from './admin-scopes.js'
@@ -30,6 +30,11 @@ export interface AdminScopesOptions {
   logger: Logger
   /** The session a request names (path prefix or X-Mock-Session; undefined: the default); throws a 400 for a bad name. */
   sessionNameOf: (c: Context) => string | undefined
+  /**
+   * The request's log fields (request id, client, tenant, token fingerprint, session, action,
+   * outcome), written beside each audit line's text; absent: the text only.
+   */
+  fields?: (c: Context) => LogFields
 }
 
 const tokenKey = Symbol('petstore-mock.admin-token')
@@ -43,11 +48,25 @@ export const adminTokenOf = (c: Context): AdminToken | undefined =>
  * the panel's files). With no token configured every request passes (the
  * control plane is open), and changes are still logged.
  */
-export const adminScopes = ({ tokens, logger, sessionNameOf }: AdminScopesOptions): MiddlewareHandler => {
+export const adminScopes = ({ tokens, logger, sessionNameOf, fields }: AdminScopesOptions): MiddlewareHandler => {
   const secrets = tokens.map((t) => t.secret)
-  const log = (c: Context, token: AdminToken | undefined, session: string, status: number, note = '') =>
+  // The text as before, and beside it the fields; a refusal's outcome is its code (its answer is not made yet).
+  const log = (
+    c: Context,
+    token: AdminToken | undefined,
+    session: string,
+    status: number,
+    note = '',
+    refused?: 'unauthorized' | 'forbidden',
+  ) =>
     logger.info?.(
       `admin ${c.req.method} ${c.req.path} session=${session} scope=${JSON.stringify(scopeOf(token))} token=${token?.name ?? 'none'} → ${status}${note}`,
+      fields && {
+        ...fields(c),
+        session,
+        action: `${c.req.method} ${c.req.path}`,
+        ...(refused !== undefined && { outcome: refused }),
+      },
     )
   return async function adminScopes(c, next) {
     let target: Target
@@ -77,6 +96,7 @@ export const adminScopes = ({ tokens, logger, sessionNameOf }: AdminScopesOption
           where,
           401,
           sent === undefined ? ' (no admin token)' : ` (unknown token ${keyFingerprint(sent)})`,
+          'unauthorized',
         )
         throw new ApiError(
           401,
@@ -89,7 +109,7 @@ export const adminScopes = ({ tokens, logger, sessionNameOf }: AdminScopesOption
       token = tokens[index]!
       const refused = refusal(c, token, target)
       if (refused !== undefined) {
-        log(c, token, where, 403)
+        log(c, token, where, 403, '', 'forbidden')
         throw new ApiError(403, refused)
       }
       ;(c.req.raw as Request & { [tokenKey]?: AdminToken })[tokenKey] = token

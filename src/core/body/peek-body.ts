@@ -18,6 +18,8 @@ export const withPeekedBodies = (transport: Transport): Transport => ({
   readBody: (c, maxBytes) => peeked.get(c) ?? transport.readBody(c, maxBytes),
   resetConnection: (c) => transport.resetConnection(c),
   requestHeaders: (c) => transport.requestHeaders(c),
+  clientAddress: (c) => transport.clientAddress?.(c),
+  answerHeader: (c, name, value) => transport.answerHeader?.(c, name, value) ?? false,
 })
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })

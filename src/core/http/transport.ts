@@ -9,6 +9,14 @@ export interface Transport {
   resetConnection(c: Context): Response | Promise<Response>
   /** The request headers for the journal, a fresh flat list: `[name, value, name, value, …]`. */
   requestHeaders(c: Context): string[]
+  /** The client's address as the host saw it (a socket's peer), for the log; absent or undefined: unknown. */
+  clientAddress?(c: Context): string | undefined
+  /**
+   * Adds a header to the answer as the host writes it (Node: `setHeader` on the outgoing message,
+   * merged when the head is written), cheaper than a web Response's headers; false when it cannot
+   * (no such host, the head already sent): the caller then sets it on the Response.
+   */
+  answerHeader?(c: Context, name: string, value: string): boolean
 }
 
 /**

@@ -4,13 +4,34 @@ import { requestClock } from '../http/request-clock.js'
 /** How request lines are written. */
 export type LogFormat = 'pretty' | 'json' | 'silent'
 
+/**
+ * The structured fields of a log or audit line, written beside its message text: who asked
+ * (client address, token fingerprint), for what (tenant, session, action) and how it ended
+ * (outcome). Absent fields are left out of the line.
+ */
+export interface LogFields {
+  /** The request's id (`X-Request-Id`, taken from the caller or made: request-id.ts). */
+  requestId?: string
+  /** The client's address as the host saw it (the Node host: the socket's peer; msw: none). */
+  client?: string
+  /** The tenant owning the session (tenants/); absent for a session of no tenant. */
+  tenant?: string
+  /** The fingerprint of the API key or admin token presented (`sha256:…`), never the secret. */
+  token?: string
+  /** The session the request named; absent for the default session outside /v1 lines. */
+  session?: string
+  /** What was asked: a /v1 operation's id, or `METHOD /__admin/path`. */
+  action?: string
+  /** How it ended: `ok` below 400, else the `Error` body's `code` (`unauthorized`, `quota_exceeded`, `not_found`…). */
+  outcome?: string
+}
+
 /** One served request, as logged. */
-export interface RequestLine {
+export interface RequestLine extends LogFields {
   method: string
   path: string
   status: number
   ms: number
-  session?: string
   /** The W3C trace id, when the request had a span or a traceparent. */
   traceId?: string
 }
@@ -21,8 +42,8 @@ export interface Logger {
   request?(line: RequestLine): void
   warn(message: string): void
   error(message: string, error?: unknown): void
-  /** Events worth a line (admin actions, sessions dropped); absent: not logged. */
-  info?(message: string): void
+  /** Events worth a line (admin actions, sessions dropped), with their fields; absent: not logged. */
+  info?(message: string, fields?: LogFields): void
 }
 
 const round = (ms: number): number => Math.round(ms * 10) / 10
@@ -34,6 +55,42 @@ export interface LogSink {
   write(text: string): unknown
 }
 
+// C0 controls, DEL and the C1 controls, and the Unicode line and paragraph separators: a value
+// carrying one must not start a new line or rewrite the terminal (JSON lines escape them already).
+// eslint-disable-next-line no-control-regex
+const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
+
+/** `text` with every control character written as a `\uXXXX` escape: one line, no terminal codes. */
+export const printable = (text: string): string =>
+  text.replace(controls, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+
+const fieldOrder: readonly (keyof LogFields)[] = [
+  'requestId',
+  'client',
+  'tenant',
+  'token',
+  'session',
+  'action',
+  'outcome',
+]
+
+// The pretty format's fields: `key=value`, a value with a space, a quote or an equals sign quoted as JSON.
+const prettyFields = (fields: LogFields | undefined): string => {
+  if (fields === undefined) return ''
+  let text = ''
+  for (const name of fieldOrder) {
+    const value = fields[name]
+    if (value === undefined) continue
+    const safe = printable(value)
+    text += ` ${name}=${/^[^\s"=]+$/.test(safe) ? safe : JSON.stringify(safe)}`
+  }
+  return text
+}
+
+/** The message of a request line: `GET /v1/pets → 200`. */
+export const requestMessage = (line: Pick<RequestLine, 'method' | 'path' | 'status'>): string =>
+  `${line.method} ${line.path} → ${line.status}`
+
 /** A logger writing JSON lines or coloured text to a sink; silent writes nothing. */
 export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
   if (format === 'silent' || !out) return { warn() {}, error() {} }
@@ -41,31 +98,33 @@ export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
   if (format === 'json') {
     const write = (record: object) => out.write(`${JSON.stringify({ time: stamp(), ...record })}\n`)
     return {
-      request: (line) => write({ level: 'info', ...line, ms: round(line.ms) }),
+      request: (line) => write({ level: 'info', message: requestMessage(line), ...line, ms: round(line.ms) }),
       warn: (message) => write({ level: 'warn', message }),
-      info: (message) => write({ level: 'info', message }),
+      info: (message, fields) => write({ level: 'info', message, ...fields }),
       error: (message, error) => write({ level: 'error', message, error: String((error as Error)?.stack ?? error) }),
     }
   }
   return {
-    request: ({ method, path, status, ms, session }) =>
+    request: (line) =>
       out.write(
-        `${stamp()} ${method.padEnd(6)} ${path} \x1b[${colour(status)}m${status}\x1b[0m ${round(ms)} ms${session ? ` [${session}]` : ''}\n`,
+        `${stamp()} ${line.method.padEnd(6)} ${printable(line.path)} \x1b[${colour(line.status)}m${line.status}\x1b[0m ${round(line.ms)} ms${line.session ? ` [${printable(line.session)}]` : ''}${prettyFields({ ...line, session: undefined })}\n`,
       ),
     warn: (message) => out.write(`${stamp()} \x1b[33mWARN\x1b[0m ${message}\n`),
-    info: (message) => out.write(`${stamp()} INFO ${message}\n`),
+    info: (message, fields) => out.write(`${stamp()} INFO ${printable(message)}${prettyFields(fields)}\n`),
     error: (message, error) =>
       out.write(`${stamp()} \x1b[31mERROR\x1b[0m ${message}\n${String((error as Error)?.stack ?? error ?? '')}\n`),
   }
 }
 
 /**
- * One log line per request: method, path, status and milliseconds, and the request's trace id
- * when `traceId` reads one (the composition root knows where traces live).
+ * One log line per request: method, path, status and milliseconds, the request's trace id
+ * when `traceId` reads one, and the fields `fields` reads once the answer is there (request id,
+ * client, tenant, token, session, action, outcome: the composition root knows where each lives).
  */
 export const requestLog = (
   logger: Logger & Required<Pick<Logger, 'request'>>,
   traceId: (c: Context) => string | undefined = () => undefined,
+  fields: (c: Context) => LogFields = () => ({}),
 ): MiddlewareHandler =>
   async function requestLog(c, next) {
     const clock = requestClock(c)
@@ -77,5 +136,6 @@ export const requestLog = (
       status: c.res.status,
       ms: clock.elapsedMs(),
       ...(trace !== undefined && { traceId: trace }),
+      ...fields(c),
     })
   }

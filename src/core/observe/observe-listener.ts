@@ -1,8 +1,9 @@
 import { noteTrace, type Shaping } from '../notes/request-notes.js'
 import type { SpecOperation } from '../spec/spec.js'
-import type { AnswerListener } from '../http/stage.js'
+import type { AnswerListener, RequestContext } from '../http/stage.js'
 import type { SessionName, SessionReader } from '../http/request/session-reader.js'
 import type { AnswerSource, RequestObserver, RequestTrace, RequestTracer } from './observer.js'
+import { mayBeRefusal, refusalOfBuilt } from './refusal-reason.js'
 
 /** What shaped an answer: the first control the journal noted, else the contract or the deployment. */
 export const answerSource = (shapedBy: readonly Shaping[] | undefined, proxied: boolean): AnswerSource => {
@@ -28,6 +29,11 @@ export interface ObserveListenerOptions {
   proxied: boolean
   /** The session the request selected, once it has (its name goes on the span). */
   session: SessionReader<SessionName | undefined>
+  /**
+   * The tenant of the session the request names (`''`: none), read only when tenants are
+   * configured; absent without a tenants file (every request is then of no tenant).
+   */
+  tenantOf?: (c: RequestContext) => string
 }
 
 /**
@@ -41,7 +47,7 @@ export const observeListener = (
   operation: SpecOperation | undefined,
   options: ObserveListenerOptions,
 ): AnswerListener | undefined => {
-  const { requests, tracer, route, proxied, session } = options
+  const { requests, tracer, route, proxied, session, tenantOf } = options
   if (requests === undefined && tracer === undefined) return undefined
   const id = operation?.id ?? null
   return {
@@ -62,7 +68,17 @@ export const observeListener = (
       const shapedBy = c.get('shaping')
       const source = answerSource(shapedBy, proxied)
       const sent = res === undefined || reset(shapedBy) ? 0 : res.status
-      requests?.answered(id, sent, source, clock.elapsedMs() / 1000)
+      if (requests !== undefined) {
+        requests.answered(id, sent, source, clock.elapsedMs() / 1000)
+        // A refusal is the mock's own answer: a rule's or an override's 429 is what was asked for.
+        const refused =
+          source === 'contract' && res !== undefined && mayBeRefusal(sent) ? refusalOfBuilt(res) : undefined
+        if (tenantOf !== undefined || refused !== undefined) {
+          const tenant = tenantOf?.(c) ?? ''
+          if (tenantOf !== undefined) requests.tenantAnswered?.(tenant, sent)
+          if (refused !== undefined) requests.refused?.(tenant, refused)
+        }
+      }
       // The trace noted is the one `begin` started: nothing else notes one.
       ;(c.get('trace') as RequestTrace | undefined)?.end({
         status: sent,

@@ -1,6 +1,7 @@
 import type { Shaping } from '../notes/request-notes.js'
 import type { NotedTrace } from '../notes/request-notes.js'
 import type { MaybePromise } from '../async/maybe-promise.js'
+import type { RefusalReason } from './refusal-reason.js'
 
 /**
  * What made an answer what it is: the contract (the mock's own handler, latency or not), a fault
@@ -25,6 +26,40 @@ export interface RequestObserver {
    * @param seconds from the request entering the chain to its answer (injected latency included)
    */
   answered(operation: string | null, status: number, source: AnswerSource, seconds: number): void
+  /**
+   * A `/v1` answer of a tenant's session, by status: told beside `answered` when a tenants
+   * file is loaded (the tenant's name; `''` for a session of no tenant).
+   */
+  tenantAnswered?(tenant: string, status: number): void
+  /**
+   * A request the mock refused (`/v1` or `/__admin`), its reason read from the answer
+   * (refusal-reason.ts); `tenant` is `''` for a session of no tenant or without a tenants file.
+   */
+  refused?(tenant: string, reason: RefusalReason): void
+  /** A session dropped after its idle time (`--session-ttl`), by its tenant (`''`: none). */
+  sessionDropped?(tenant: string): void
+}
+
+/** The pools a tenant's quota reserves (tenants/tenant.ts `quota`), as the metrics name them. */
+export type TenantPool = 'sessions' | 'memory' | 'journal' | 'streams' | 'held'
+
+/**
+ * One tenant's use of one pool against its quota, as a scrape reads it: sessions, streams and
+ * held requests in units, memory and journal in bytes. The share of no tenant (`tenant: ''`)
+ * may come too, with what no tenant reserved as its limit.
+ */
+export interface TenantPoolUse {
+  tenant: string
+  pool: TenantPool
+  used: number
+  limit: number
+}
+
+/** A tenant's journal entries dropped so far (its own oldest, beyond `quota.journalMiB` or the journal's size). */
+export interface TenantJournalDrops {
+  tenant: string
+  /** Monotonic: entries dropped since the start (on Redis: fleet-wide). */
+  entries: number
 }
 
 /** A `/v1` request as a tracer sees it when it starts. */
@@ -76,6 +111,10 @@ export interface StateSizes {
   eventStreams: number
   /** What the memory budget holds in bytes (on Redis: the shared state's share), and the budget; null for none. */
   memory?: { usedBytes: number; budgetBytes: number | null }
+  /** Each tenant's use of each pool against its quota (absent: no tenants file, or the store does not tell). */
+  tenantPools?: readonly TenantPoolUse[]
+  /** Each tenant's journal entries dropped so far (absent: the store does not tell). */
+  journalDrops?: readonly TenantJournalDrops[]
 }
 
 /** What the app hands a metrics source at each scrape. */

@@ -15,7 +15,7 @@ import { deprecation } from '../deprecation/deprecation-stage.js'
 import { journalListener } from '../journal/journal-listener.js'
 import { mockControl } from '../faults/mock-control.js'
 import { rateLimit, rateLimitPolicy } from '../rate-limit/rate-limit-stage.js'
-import { selectedSession, selectSession } from '../sessions/select-session.js'
+import { selectedSession, selectSession, tenantOfRequest } from '../sessions/select-session.js'
 import { latency } from '../faults/latency.js'
 import { readAheadFor } from './read-ahead.js'
 import { answerEvent, type AnswerListener, chain, type Next, type OnError, type Stage } from '../http/stage.js'
@@ -23,6 +23,7 @@ import { sunsetGate } from '../deprecation/sunset-stage.js'
 import { validateRequest } from '../spec/validate-request.js'
 import type { Transport } from '../http/transport.js'
 import { observeListener } from '../observe/observe-listener.js'
+import { requestIdStage } from '../log/request-id.js'
 import type { ObserveOptions } from '../observe/observer.js'
 
 /** What the chains of the API's routes are built from. */
@@ -90,6 +91,8 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const journalOptions = { transport, session: selectedSession }
   const { forward } = options
   const held = options.held ?? new LocalShares(options.tenancy ?? new Tenancy(), 'held', maxHangingRequests)
+  const requestId = requestIdStage(transport)
+  const tenantOf = options.tenancy?.active ? tenantOfRequest(options.tenancy, select.byKey) : undefined
 
   // One stage watches the answer; coverage, the journal and the metrics listen, in that order.
   const watch = (op: SpecOperation | undefined): Stage | undefined =>
@@ -103,6 +106,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
           route: op ? `${basePath}${op.path}` : null,
           proxied: forward !== undefined,
           session: selectedSession,
+          ...(tenantOf && { tenantOf }),
         }),
       ],
       onError,
@@ -125,6 +129,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
 
   /** The mock's own chain: it authenticates, reads and validates, and its handler answers. */
   const mockStages = (op: SpecOperation): (Stage | undefined)[] => [
+    requestId,
     watch(op),
     cors,
     selectSession(sessions, readAheadFor(op), select),
@@ -137,6 +142,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   ]
   /** With --proxy: the deployment authenticates, reads and validates; its answer ends the chain. */
   const proxyStages = (op: SpecOperation): (Stage | undefined)[] => [
+    requestId,
     watch(op),
     cors,
     session,
@@ -163,7 +169,10 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       }),
     )
   }
-  const api = chain([watch(undefined), cors, session, policy, delay], forward ? forward(undefined) : notFound)
+  const api = chain(
+    [requestId, watch(undefined), cors, session, policy, delay],
+    forward ? forward(undefined) : notFound,
+  )
   const other = chain([cors], notFound)
   const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`)
   // The control plane has its own CORS policy (admin-guard.ts).

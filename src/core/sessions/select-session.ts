@@ -15,6 +15,7 @@ import {
 } from './lifecycle.js'
 import type { ReadAhead, SessionState, SessionStore } from './port.js'
 import { authorizationSessionName } from './session-by-key.js'
+import type { Tenancy } from '../tenants/tenancy.js'
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -99,6 +100,35 @@ const setSession = (
 ): MaybePromise<SessionState> => whenReady(sessions.select(sessionNameOf(c, byKey), mode, readAhead), selected, c)
 
 const proceed = (_: SessionState, c: RequestContext, next: Next): Answer => next(c)
+
+/** The name of the session a request names, or undefined for the default one or a bad name (answered 400 elsewhere). */
+export const namedSession = (c: RequestContext, byKey = false): string | undefined => {
+  const selected = c.get('session') as SessionState | undefined
+  if (selected !== undefined) return selected.name
+  try {
+    return sessionNameOf(c, byKey)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The tenant of the session a request names, for the metrics and the log: its name, or `''` for
+ * a session of no tenant (the default session, a name no glob matches, a bad name). Read from the
+ * name even when no session was selected (the session cap refused it, authentication came first).
+ */
+export const tenantOfRequest =
+  (tenancy: Tenancy, byKey = false) =>
+  (c: RequestContext): string =>
+    tenancy.ownerOf(namedSession(c, byKey))?.name ?? ''
+
+/** The tenant of a control-plane request (`''`: none): the session of `/__admin/sessions/{name}`, else the one it names. */
+export const adminTenantOf = (tenancy: Tenancy, c: RequestContext): string => {
+  if (!tenancy.active) return ''
+  const path = c.req.path
+  const named = path.startsWith('/__admin/sessions/') ? path.slice('/__admin/sessions/'.length) : namedSession(c)
+  return tenancy.ownerOf(named)?.name ?? ''
+}
 
 /** How the API selects sessions besides the path prefix and the header. */
 export interface SelectOptions {

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client'
 import { answerSources, type StateSizes } from '../../core/observe/observer.js'
+import { refusalReasons } from '../../core/observe/refusal-reason.js'
 import type { ProxyStats } from '../../core/proxy/proxy-stats.js'
 import { storeErrors, type StoreErrorKind } from '../store/errors/store-errors.js'
 import { latencyBuckets, type RequestCounts } from './request-counts.js'
@@ -34,6 +35,12 @@ export const metricNames = {
   memoryUsed: 'petstore_mock_memory_used_bytes',
   memoryBudgetBytes: 'petstore_mock_memory_budget_bytes',
   info: 'petstore_mock_info',
+  tenantRequests: 'petstore_mock_tenant_requests_total',
+  refusals: 'petstore_mock_refusals_total',
+  sessionsDropped: 'petstore_mock_sessions_dropped_total',
+  journalDropped: 'petstore_mock_journal_dropped_total',
+  quotaUsed: 'petstore_mock_tenant_quota_used',
+  quotaLimit: 'petstore_mock_tenant_quota_limit',
 } as const
 
 /** The label value of requests outside the contract's operations (404, 405, OPTIONS under /v1). */
@@ -129,7 +136,82 @@ export const createRegistry = (sources: RegistrySources): MetricsRegistry => {
   })
   registry.registerMetric(new LatencyHistogram(requests) as unknown as Metric)
 
+  new Counter({
+    name: metricNames.tenantRequests,
+    help: 'Answered /v1 requests on this replica, by tenant (the tenants file\'s names; "" for sessions of no tenant) and status. Only with --tenants.',
+    labelNames: ['tenant', 'status'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const counts of requests.tenants()) {
+        counts.byStatus.forEach((n, status) => this.inc({ tenant: counts.tenant, status }, n))
+      }
+    },
+  })
+  new Counter({
+    name: metricNames.refusals,
+    help: 'Requests the mock refused on this replica (/v1 and /__admin), by tenant ("" for none) and reason: sessions_quota, memory_quota, streams_quota, held_quota (a tenant at its quota), session_cap (--max-sessions or the share of no tenant), memory_budget (--max-memory), capacity (--max-pets, fault rules), streams_cap, rate_limit, unauthorized (401), session_forbidden, forbidden (403).',
+    labelNames: ['tenant', 'reason'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const counts of requests.tenants()) {
+        counts.refusals.forEach((n, i) => {
+          if (n > 0) this.inc({ tenant: counts.tenant, reason: refusalReasons[i]! }, n)
+        })
+      }
+    },
+  })
+  new Counter({
+    name: metricNames.sessionsDropped,
+    help: 'Sessions this replica dropped after their idle time (--session-ttl), by tenant ("" for none).',
+    labelNames: ['tenant'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const counts of requests.tenants()) {
+        if (counts.sessionsDropped > 0) this.inc({ tenant: counts.tenant }, counts.sessionsDropped)
+      }
+    },
+  })
+
   let sizes: StateSizes | undefined
+  new Counter({
+    name: metricNames.journalDropped,
+    help: shared(
+      'Journal entries dropped (a journal\'s oldest, beyond its size or its tenant\'s quota.journalMiB) since the start, by tenant ("" for none)',
+      store,
+    ),
+    labelNames: ['tenant'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const { tenant, entries } of sizes?.journalDrops ?? []) if (entries > 0) this.inc({ tenant }, entries)
+    },
+  })
+  const quotaGauge = (name: string, help: string, read: 'used' | 'limit') =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['tenant', 'pool'],
+      registers: [registry],
+      collect() {
+        this.reset()
+        for (const use of sizes?.tenantPools ?? []) this.set({ tenant: use.tenant, pool: use.pool }, use[read])
+      },
+    })
+  quotaGauge(
+    metricNames.quotaUsed,
+    store === 'redis'
+      ? 'Each tenant\'s use of each pool its quota reserves (sessions, streams, held requests in units; memory and journal in bytes); tenant "" is the share of no tenant. Sessions, memory and journal: shared state, the same on every replica (aggregate with max()); streams and held: this replica\'s.'
+      : 'Each tenant\'s use of each pool its quota reserves (sessions, streams, held requests in units; memory and journal in bytes); tenant "" is the share of no tenant.',
+    'used',
+  )
+  quotaGauge(
+    metricNames.quotaLimit,
+    'Each tenant\'s quota of each pool (the tenants file; memory and journal in bytes); tenant "" is what no tenant reserved.',
+    'limit',
+  )
   const sizeGauge = (name: string, help: string, read: (sizes: StateSizes) => number) =>
     new Gauge({
       name,

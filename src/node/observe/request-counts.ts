@@ -1,4 +1,5 @@
 import { type AnswerSource, answerSources, type RequestObserver } from '../../core/observe/observer.js'
+import { type RefusalReason, refusalReasons } from '../../core/observe/refusal-reason.js'
 
 /**
  * The latency histogram's upper bounds, seconds: from a fast answer (half a millisecond) to the
@@ -35,6 +36,21 @@ export class OperationCounts {
 }
 
 /**
+ * One tenant's counts (`''`: the sessions of no tenant): its /v1 answers by status, its refusals
+ * by reason, its sessions dropped. Keyed by the tenant's name, which only the tenants file gives:
+ * the series stay bounded by the file, whatever sessions clients name.
+ */
+export class TenantCounts {
+  /** Per status (index, 0 to 599), the answers; undefined until seen. */
+  readonly byStatus = new Map<number, number>()
+  /** Per reason (index in refusalReasons). */
+  readonly refusals = new Float64Array(refusalReasons.length)
+  sessionsDropped = 0
+
+  constructor(readonly tenant: string) {}
+}
+
+/**
  * The request observer of the Node host's metrics: plain counts, kept from the first request on,
  * read by the Prometheus registry at each scrape (prometheus.ts). A request costs a lookup of its
  * operation (the last one is remembered), two increments in preallocated arrays and a short scan
@@ -58,5 +74,32 @@ export class RequestCounts implements RequestObserver {
   /** Every operation seen so far, in the order first seen. */
   operations(): IterableIterator<OperationCounts> {
     return this.#operations.values()
+  }
+
+  readonly #tenants = new Map<string, TenantCounts>()
+
+  #tenant(tenant: string): TenantCounts {
+    let counts = this.#tenants.get(tenant)
+    if (counts === undefined) this.#tenants.set(tenant, (counts = new TenantCounts(tenant)))
+    return counts
+  }
+
+  tenantAnswered(tenant: string, status: number): void {
+    const { byStatus } = this.#tenant(tenant)
+    const slot = status >= 0 && status < statusSlots ? status : statusSlots - 1
+    byStatus.set(slot, (byStatus.get(slot) ?? 0) + 1)
+  }
+
+  refused(tenant: string, reason: RefusalReason): void {
+    this.#tenant(tenant).refusals[refusalReasons.indexOf(reason)]!++
+  }
+
+  sessionDropped(tenant: string): void {
+    this.#tenant(tenant).sessionsDropped++
+  }
+
+  /** Every tenant seen so far (`''`: no tenant), in the order first seen. */
+  tenants(): IterableIterator<TenantCounts> {
+    return this.#tenants.values()
   }
 }

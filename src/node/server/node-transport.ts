@@ -1,9 +1,12 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from 'hono'
 import { type BodyBytes, concatChunks, type Transport, webTransport } from '../../core/http/transport.js'
 
 const incomingOf = (c: Context): IncomingMessage | undefined =>
   (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+
+const outgoingOf = (c: Context): ServerResponse | undefined =>
+  (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing
 
 /**
  * Node's request stream read whole through its events: its async iterator
@@ -65,4 +68,13 @@ export const nodeTransport: Transport = {
   },
   // Node's raw list as it is: building the web Headers' view costs several times more.
   requestHeaders: (c) => incomingOf(c)?.rawHeaders.slice() ?? webTransport.requestHeaders(c),
+  // The socket's peer: the proxy in front when there is one (X-Forwarded-For is the caller's to forge).
+  clientAddress: (c) => incomingOf(c)?.socket.remoteAddress,
+  // Merged by Node into the head @hono/node-server writes: the answer's web Headers are never built for it.
+  answerHeader: (c, name, value) => {
+    const outgoing = outgoingOf(c)
+    if (outgoing === undefined || outgoing.headersSent) return false
+    outgoing.setHeader(name, value)
+    return true
+  },
 }
