@@ -47,6 +47,7 @@ import { traceIdOf } from './http/request/traceparent.js'
 // The variable read here: the request's trace.
 import type {} from './notes/request-notes.js'
 import { MemoryBudget } from './budget/memory-budget.js'
+import { TenantBudgets } from './budget/tenant-budgets.js'
 import type { Tenant } from './tenants/tenant.js'
 import { tenancyOf } from './tenants/tenancy-of.js'
 import { streamCaps } from './journal/stream/stream-caps.js'
@@ -215,15 +216,17 @@ export function prepareMock(
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
-  const budget = new MemoryBudget(options.maxMemory === undefined ? Infinity : options.maxMemory * 2 ** 20)
+  const budgetBytes = options.maxMemory === undefined ? Infinity : options.maxMemory * 2 ** 20
   const maxSessions = options.maxSessions ?? appDefaults.maxSessions
   // Throws an OptionError naming the tenant and field.
   const tenancy = tenancyOf(
     options.tenants,
-    { budgetBytes: budget.budgetBytes, maxSessions, streams: streamCaps.total, held: maxHangingRequests },
+    { budgetBytes, maxSessions, streams: streamCaps.total, held: maxHangingRequests },
     [...(options.apiKeys ?? []), ...adminTokens.map((token) => token.secret)],
   )
   if (typeof tenancy === 'string') throw new OptionError(`tenants: ${tenancy}`)
+  // With tenants, the budget is cut into their guaranteed shares and the share of no tenant.
+  const budget = tenancy.active ? new TenantBudgets(budgetBytes, tenancy.tenants) : new MemoryBudget(budgetBytes)
   const sessions = store(
     {
       world: snapshot

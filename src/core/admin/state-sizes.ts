@@ -24,7 +24,8 @@ export const stateSizes = async (
   sizes.eventStreams = streams.open
   if (memory) {
     const report = await memory()
-    sizes.memory = { usedBytes: report.usedBytes, budgetBytes: report.budgetBytes }
+    sizes.memory = { usedBytes: report.usedBytes, budgetBytes: report.budgetBytes, usedRatio: report.usedRatio }
+    if (report.tenants) sizes.memory.tenants = report.tenants
   }
   return sizes
 }

@@ -3,6 +3,9 @@ import { answerSources, type StateSizes } from '../../core/observe/observer.js'
 import type { ProxyStats } from '../../core/proxy/proxy-stats.js'
 import { storeErrors, type StoreErrorKind } from '../store/errors/store-errors.js'
 import { latencyBuckets, type RequestCounts } from './request-counts.js'
+import type { TenantUse } from '../../core/budget/budget-report.js'
+
+type TenantQuotaLabel = 'sessions' | 'memory' | 'journal'
 
 /** What the registry reads at each scrape. */
 export interface RegistrySources {
@@ -33,6 +36,8 @@ export const metricNames = {
   memoryBudget: 'petstore_mock_memory_budget_used_ratio',
   memoryUsed: 'petstore_mock_memory_used_bytes',
   memoryBudgetBytes: 'petstore_mock_memory_budget_bytes',
+  tenantQuotaUsed: 'petstore_mock_tenant_quota_used',
+  tenantQuotaLimit: 'petstore_mock_tenant_quota_limit',
   info: 'petstore_mock_info',
 } as const
 
@@ -211,8 +216,47 @@ export const createRegistry = (sources: RegistrySources): MetricsRegistry => {
     memoryGauge(metricNames.memoryUsed, shared('Bytes the memory budget counts as held', store), (m) => m.usedBytes)
     if (memory.budgetBytes === null) return
     memoryGauge(metricNames.memoryBudgetBytes, 'The memory budget, bytes.', (m) => m.budgetBytes ?? Number.NaN)
-    memoryGauge(metricNames.memoryBudget, shared('Share of the memory budget in use, 0 to 1', store), (m) =>
-      m.budgetBytes ? m.usedBytes / m.budgetBytes : Number.NaN,
+    memoryGauge(
+      metricNames.memoryBudget,
+      shared('Use of the fullest share of the memory budget that refuses writes, 0 to 1 (507 at 1)', store),
+      (m) => m.usedRatio ?? (m.budgetBytes ? m.usedBytes / m.budgetBytes : Number.NaN),
+    )
+  }
+  // Each tenant's use against its quotas (tenants/), labelled by the tenants file's names (bounded by it).
+  let tenantsShown = false
+  const showTenants = (memory: StateSizes['memory']): void => {
+    if (tenantsShown || memory?.tenants === undefined) return
+    tenantsShown = true
+    const tenantGauge = (name: string, help: string, read: (use: TenantUse) => Record<TenantQuotaLabel, number>) =>
+      new Gauge({
+        name,
+        help: shared(help, store),
+        labelNames: ['tenant', 'quota'],
+        registers: [registry],
+        collect() {
+          this.reset()
+          for (const use of sizes?.memory?.tenants ?? []) {
+            for (const [quota, value] of Object.entries(read(use))) this.set({ tenant: use.tenant, quota }, value)
+          }
+        },
+      })
+    tenantGauge(
+      metricNames.tenantQuotaUsed,
+      'What a tenant uses of each quota: sessions (count), memory and journal (bytes)',
+      (u) => ({
+        sessions: u.sessions.used,
+        memory: u.memory.usedBytes,
+        journal: u.journal.usedBytes,
+      }),
+    )
+    tenantGauge(
+      metricNames.tenantQuotaLimit,
+      'Each quota of a tenant: sessions (count), memory and journal (bytes)',
+      (u) => ({
+        sessions: u.sessions.limit,
+        memory: u.memory.limitBytes,
+        journal: u.journal.limitBytes,
+      }),
     )
   }
 
@@ -221,6 +265,7 @@ export const createRegistry = (sources: RegistrySources): MetricsRegistry => {
     scrape: (read) => {
       sizes = read
       showMemory(read?.memory)
+      showTenants(read?.memory)
       return registry.metrics()
     },
   }
