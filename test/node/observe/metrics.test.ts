@@ -171,6 +171,39 @@ describe('the Prometheus registry (prom-client)', () => {
     expect(unbounded.samples.has(metricNames.memoryBudget)).toBe(false)
     expect(parse(await registry().scrape(sizes)).samples.has(metricNames.memoryUsed)).toBe(false)
   })
+
+  it("reads the budget's ratio as its fullest refusing share, and each tenant's use against its quotas (issue 39)", async () => {
+    const registry = createRegistry({ requests: new RequestCounts(), version: '1', store: 'memory' })
+    const use = (tenant: string, sessions: number, memory: number) => ({
+      tenant,
+      sessions: { used: sessions, limit: 2 },
+      memory: { usedBytes: memory, limitBytes: 8 * 2 ** 20 },
+      journal: { usedBytes: 1000, limitBytes: 4 * 2 ** 20, entries: 3 },
+    })
+    const memory = {
+      usedBytes: 16 * 2 ** 20,
+      budgetBytes: 64 * 2 ** 20,
+      usedRatio: 1,
+      tenants: [use('team-a', 2, 8 * 2 ** 20), use('team-b', 1, 0)],
+    }
+    const { samples, type } = parse(await registry.scrape({ ...sizes, memory }))
+    // 0.25 of the whole, but team A's share is full: its writes are refused.
+    expect(samples.get(metricNames.memoryBudget)).toBe(1)
+    expect(type.get(metricNames.tenantQuotaUsed)).toBe('gauge')
+    expect(samples.get(`${metricNames.tenantQuotaUsed}{tenant="team-a",quota="sessions"}`)).toBe(2)
+    expect(samples.get(`${metricNames.tenantQuotaUsed}{tenant="team-a",quota="memory"}`)).toBe(8 * 2 ** 20)
+    expect(samples.get(`${metricNames.tenantQuotaUsed}{tenant="team-b",quota="journal"}`)).toBe(1000)
+    expect(samples.get(`${metricNames.tenantQuotaLimit}{tenant="team-b",quota="sessions"}`)).toBe(2)
+    expect(samples.get(`${metricNames.tenantQuotaLimit}{tenant="team-b",quota="journal"}`)).toBe(4 * 2 ** 20)
+    // Without tenants: none of these series.
+    const plain = parse(
+      await createRegistry({ requests: new RequestCounts(), version: '1', store: 'memory' }).scrape({
+        ...sizes,
+        memory: { usedBytes: 1, budgetBytes: 4 },
+      }),
+    )
+    expect(plain.type.has(metricNames.tenantQuotaUsed)).toBe(false)
+  })
 })
 
 describe('hostMetrics', () => {
