@@ -117,7 +117,8 @@ export class Session implements SessionState {
   constructor(name: string, start: StartState) {
     this.name = name
     this.#start = start
-    this.tenant = start.tenancy?.ownerOf(name)?.name
+    // The default session is of no tenant, whatever the globs.
+    this.tenant = name === defaultSessionName ? undefined : start.tenancy?.ownerOf(name)?.name
     const budget: BudgetPort = start.budget ?? new MemoryBudget()
     this.#budget = budget.shareOf?.(this.tenant) ?? budget
     this.journal = new Journal(start.journalSize, this.#budget)
@@ -417,7 +418,6 @@ export class SessionRegistry implements SessionStore {
   readonly #used = new Map<Session, number>()
   readonly #tombstones = new Tombstones()
   readonly #start: StartState
-  readonly #max: number
   readonly #ttlMs: number
   readonly #now: () => number
   readonly #onDrop: ((stone: Tombstone) => void) | undefined
@@ -430,7 +430,6 @@ export class SessionRegistry implements SessionStore {
 
   constructor(start: StartState, max: number) {
     this.#start = start
-    this.#max = max
     this.#ttlMs = start.sessions?.ttlMs ?? defaultSessionTtlSeconds * 1000
     this.#now = start.sessions?.now ?? Date.now
     this.#onDrop = start.sessions?.onDrop
