@@ -5,6 +5,7 @@ import { contractApp } from '../../helpers/contract.js'
 import { bearer } from '../../helpers/auth.js'
 import type { Tenant } from '../../../src/core/tenants/tenant.js'
 import type { BudgetReport } from '../../../src/core/budget/memory-budget.js'
+import type { StateSizes } from '../../../src/core/observe/observer.js'
 
 // Issue 39 §2 on the memory store: each tenant's guaranteed shares of sessions, state memory and
 // journal bytes, with team A hostile and team B measured. The example tenants file of the issue.
@@ -260,6 +261,31 @@ describe("the budget's use ratio is the highest of its shares (issue 39 §3)", (
     // The share of no tenant: 64 - 24 = 40 MiB, a quarter of it the journal's.
     expect(memory.state.shareBytes).toBe(30 * 2 ** 20)
     expect(memory.journal.shareBytes).toBe(10 * 2 ** 20)
+  })
+})
+
+describe("each tenant's use against its quotas, as the metrics read it (issue 39 §3)", () => {
+  it("hands the metrics host every tenant's sessions, memory and journal, used and limit, by name", async () => {
+    const seen: StateSizes[] = []
+    const { request } = contractApp({
+      tenants,
+      maxMemory: 64,
+      observe: {
+        metrics: async (scope) => {
+          seen.push(await scope.sizes())
+          return { contentType: 'text/plain', body: '' }
+        },
+      },
+    })
+    expect((await createPet(request, 'team-a-1', 'Rex')).status).toBe(201)
+    await request('/__admin/metrics')
+    const [a, b] = seen[0]!.memory!.tenants!
+    expect(a!.tenant).toBe('team-a')
+    expect(a!.sessions).toEqual({ used: 1, limit: 2 })
+    expect(a!.memory.usedBytes).toBe(16 * 1024 + 136 + 6)
+    expect(a!.journal.entries).toBe(1)
+    expect(b!.tenant).toBe('team-b')
+    expect(seen[0]!.memory!.usedRatio).toBeCloseTo((16 * 1024 + 136 + 6) / (8 * 2 ** 20))
   })
 })
 
