@@ -51,6 +51,7 @@ import { adminTenantOf } from './sessions/select-session.js'
 // The variable read here: the request's trace.
 import type {} from './notes/request-notes.js'
 import { MemoryBudget } from './budget/memory-budget.js'
+import { TenantBudgets } from './budget/tenant-budgets.js'
 import type { Tenant } from './tenants/tenant.js'
 import { tenancyOf } from './tenants/tenancy-of.js'
 import { streamCaps } from './journal/stream/stream-caps.js'
@@ -223,15 +224,17 @@ export function prepareMock(
   const { snapshot } = options
   const clock = snapshot ? clockSettingOf(snapshot.clock) : startClock(options.clock)
   const rateLimitPolicy = snapshot ? rateLimitOf(snapshot.rateLimit) : options.rateLimit
-  const budget = new MemoryBudget(options.maxMemory === undefined ? Infinity : options.maxMemory * 2 ** 20)
+  const budgetBytes = options.maxMemory === undefined ? Infinity : options.maxMemory * 2 ** 20
   const maxSessions = options.maxSessions ?? appDefaults.maxSessions
   // Throws an OptionError naming the tenant and field.
   const tenancy = tenancyOf(
     options.tenants,
-    { budgetBytes: budget.budgetBytes, maxSessions, streams: streamCaps.total, held: maxHangingRequests },
+    { budgetBytes, maxSessions, streams: streamCaps.total, held: maxHangingRequests },
     [...(options.apiKeys ?? []), ...adminTokens.map((token) => token.secret)],
   )
   if (typeof tenancy === 'string') throw new OptionError(`tenants: ${tenancy}`)
+  // With tenants, the budget is cut into their guaranteed shares and the share of no tenant.
+  const budget = tenancy.active ? new TenantBudgets(budgetBytes, tenancy.tenants) : new MemoryBudget(budgetBytes)
   // The tenants' admin tokens join the operators': scoped to their tenant's session globs.
   const guardTokens = [...adminTokens, ...tenancy.tenants.flatMap(tenantTokens)]
   // This app's held requests (hang, drip, journal waits): sockets and timers of this process.

@@ -56,6 +56,9 @@ export const adminHost = (deps: AdminHostDeps): Hono<BlankEnv> => {
   host.route('/__admin/', adminRoutes({ ...deps, guard, streams, validateSnapshot }))
   const { metrics, sessions, memory } = deps
   if (metrics)
-    host.route('/__admin/', metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams, memory) }, guard))
+    host.route(
+      '/__admin/',
+      metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams, memory, deps.held) }, guard),
+    )
   return host
 }

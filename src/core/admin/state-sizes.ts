@@ -1,7 +1,12 @@
 import type { BudgetReport } from '../budget/memory-budget.js'
 import type { MaybePromise } from '../async/maybe-promise.js'
 import type { SessionStore } from '../sessions/port.js'
-import type { StateSizes } from '../observe/observer.js'
+import type { StateSizes, TenantPoolUse } from '../observe/observer.js'
+
+/** What reports each share of a pool's use against its limit (tenants/local-shares.ts). */
+interface PoolUses {
+  uses(): { tenant: string; used: number; limit: number }[]
+}
 
 /**
  * The state's sizes now: every session's summary (without touching recency), added up, and the
@@ -10,8 +15,9 @@ import type { StateSizes } from '../observe/observer.js'
  */
 export const stateSizes = async (
   sessions: SessionStore,
-  streams: { readonly open: number },
+  streams: { readonly open: number } & PoolUses,
   memory?: () => MaybePromise<BudgetReport>,
+  held?: PoolUses,
 ): Promise<StateSizes> => {
   const all = await sessions.sessions()
   const summaries = await Promise.all(all.map((session) => session.summary()))
@@ -24,7 +30,19 @@ export const stateSizes = async (
   sizes.eventStreams = streams.open
   if (memory) {
     const report = await memory()
-    sizes.memory = { usedBytes: report.usedBytes, budgetBytes: report.budgetBytes }
+    sizes.memory = { usedBytes: report.usedBytes, budgetBytes: report.budgetBytes, usedRatio: report.usedRatio }
+    if (report.tenants) {
+      sizes.memory.tenants = report.tenants
+      sizes.tenantPools = [
+        ...report.tenants.flatMap((use): TenantPoolUse[] => [
+          { tenant: use.tenant, pool: 'sessions', used: use.sessions.used, limit: use.sessions.limit },
+          { tenant: use.tenant, pool: 'memory', used: use.memory.usedBytes, limit: use.memory.limitBytes },
+          { tenant: use.tenant, pool: 'journal', used: use.journal.usedBytes, limit: use.journal.limitBytes },
+        ]),
+        ...streams.uses().map((use) => ({ ...use, pool: 'streams' as const })),
+        ...(held?.uses() ?? []).map((use) => ({ ...use, pool: 'held' as const })),
+      ]
+    }
   }
   return sizes
 }

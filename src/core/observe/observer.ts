@@ -1,3 +1,4 @@
+import type { TenantUse } from '../budget/budget-report.js'
 import type { Shaping } from '../notes/request-notes.js'
 import type { NotedTrace } from '../notes/request-notes.js'
 import type { MaybePromise } from '../async/maybe-promise.js'
@@ -109,8 +110,13 @@ export interface StateSizes {
   faultRules: number
   /** Event streams open on this process (GET /__admin/requests/stream). */
   eventStreams: number
-  /** What the memory budget holds in bytes (on Redis: the shared state's share), and the budget; null for none. */
-  memory?: { usedBytes: number; budgetBytes: number | null }
+  /**
+   * What the memory budget holds in bytes (on Redis: the shared state's share), and the budget; null
+   * for none. `usedRatio`: the highest use of the shares that refuse writes (BudgetReport.usedRatio;
+   * absent: usedBytes / budgetBytes);
+   * `tenants`: each tenant's use against its quotas (sessions, memory, journal), with tenants only.
+   */
+  memory?: { usedBytes: number; budgetBytes: number | null; usedRatio?: number | null; tenants?: TenantUse[] }
   /** Each tenant's use of each pool against its quota (absent: no tenants file, or the store does not tell). */
   tenantPools?: readonly TenantPoolUse[]
   /** Each tenant's journal entries dropped so far (absent: the store does not tell). */

@@ -31,7 +31,7 @@ import {
 import { type Tombstone, Tombstones } from './tombstones.js'
 import type { BudgetPort } from '../budget/budget-port.js'
 import { type BudgetPart, noBytes, type StorageRefusal } from '../budget/storage-refusal.js'
-import { MemoryBudget } from '../budget/memory-budget.js'
+import { type BudgetReport, MemoryBudget } from '../budget/memory-budget.js'
 import type { Tenancy } from '../tenants/tenancy.js'
 import {
   deprecationClientBytes,
@@ -63,10 +63,23 @@ export interface StartState {
   /**
    * The memory budget every session charges what clients make it hold (budget/): a write beyond
    * it is refused with a {@link StorageRefusal}; default: none (unlimited). The start world's pets
-   * and rules are the server's own, shared by every session, and not charged.
+   * and rules are the server's own, shared by every session, and not charged. With tenants it is
+   * cut into shares ({@link BudgetPort.shareOf}): a session charges its owner's.
    */
   budget?: BudgetPort
-  /** Who owns which session, and each tenant's quotas (tenants/); default: no tenants. */
+  /**
+   * Who owns which session, and each tenant's quotas (tenants/); default: no tenants. A store
+   * gives each tenant its guaranteed shares (issue 39), and the sessions of no tenant (the default
+   * one, names no tenant's glob matches) what no tenant reserved:
+   * - sessions: at most `quota.sessions` named sessions of a tenant; the sessions of no tenant at most
+   *   `tenancy.unreserved('sessions', maxSessions)`. A new session beyond is refused with the outcome
+   *   `full` carrying the tenant's name (`tenant`; absent for no tenant), changing nothing
+   *   (sessions/lifecycle.ts maps it: 429 `quota_exceeded` for a tenant, 503 `too_many_sessions` else);
+   * - state memory and journal bytes: each session charges `budget.shareOf(owner)` (the tenant's
+   *   `quota.memoryMiB` and `quota.journalMiB`), so a refusal names the tenant and a journal drops
+   *   the oldest entries of its own tenant's sessions only;
+   * - its report (`SessionStore.memory`) carries each tenant's use against its quotas (`tenants`).
+   */
   tenancy?: Tenancy
 }
 
@@ -80,6 +93,8 @@ export interface StartState {
  */
 export class Session implements SessionState {
   readonly name: string
+  /** The tenant owning it (its budget is that tenant's share); undefined: a session of no tenant. */
+  readonly tenant: string | undefined
   readonly #start: StartState
   store!: PetStore
   faults!: FaultRules
@@ -102,7 +117,10 @@ export class Session implements SessionState {
   constructor(name: string, start: StartState) {
     this.name = name
     this.#start = start
-    this.#budget = start.budget ?? new MemoryBudget()
+    // The default session is of no tenant, whatever the globs.
+    this.tenant = name === defaultSessionName ? undefined : start.tenancy?.ownerOf(name)?.name
+    const budget: BudgetPort = start.budget ?? new MemoryBudget()
+    this.#budget = budget.shareOf?.(this.tenant) ?? budget
     this.journal = new Journal(start.journalSize, this.#budget)
     this.#note('sessions', sessionBytes)
     this.reset()
@@ -400,20 +418,24 @@ export class SessionRegistry implements SessionStore {
   readonly #used = new Map<Session, number>()
   readonly #tombstones = new Tombstones()
   readonly #start: StartState
-  readonly #max: number
   readonly #ttlMs: number
   readonly #now: () => number
   readonly #onDrop: ((stone: Tombstone) => void) | undefined
+  /** Named sessions by owner (undefined: of no tenant), against each one's cap. */
+  readonly #owned = new Map<string | undefined, number>()
+  readonly #caps = new Map<string | undefined, number>()
   #dropped = 0
   /** The most recently used session: asked for again, it needs no reordering. */
   #latest: Session | undefined
 
   constructor(start: StartState, max: number) {
     this.#start = start
-    this.#max = max
     this.#ttlMs = start.sessions?.ttlMs ?? defaultSessionTtlSeconds * 1000
     this.#now = start.sessions?.now ?? Date.now
     this.#onDrop = start.sessions?.onDrop
+    const tenancy = start.tenancy
+    this.#caps.set(undefined, tenancy ? tenancy.unreserved('sessions', max) : max)
+    for (const tenant of tenancy?.tenants ?? []) this.#caps.set(tenant.name, tenant.quota.sessions)
     this.#sessions.set(defaultSessionName, new Session(defaultSessionName, start))
   }
 
@@ -443,14 +465,27 @@ export class SessionRegistry implements SessionStore {
     const tombstone = this.#tombstones.get(name)
     if (tombstone !== undefined && mode !== 'revive') return { outcome: 'expired', tombstone }
     if (mode === 'read') return { outcome: 'unknown', name }
-    // The cap counts the named sessions: the default one always exists.
-    if (this.#sessions.size > this.#max) this.sweep()
-    if (this.#sessions.size > this.#max) return { outcome: 'full', sessions: this.#sessions.size - 1, max: this.#max }
+    // The cap counts the named sessions: the default one always exists. With tenants, each owner
+    // (a tenant, or no tenant) has its own: one at its cap refuses no other.
+    const owner = this.#start.tenancy?.ownerOf(name)?.name
+    if (this.#full(owner)) this.sweep()
+    if (this.#full(owner)) {
+      const sessions = this.#owned.get(owner) ?? 0
+      const max = this.#caps.get(owner)!
+      return owner === undefined
+        ? { outcome: 'full', sessions, max }
+        : { outcome: 'full', sessions, max, tenant: owner }
+    }
     this.#tombstones.remove(name)
     session = new Session(name, this.#start)
     this.#sessions.set(name, session)
+    this.#owned.set(owner, (this.#owned.get(owner) ?? 0) + 1)
     this.#touch(session)
     return { outcome: 'created', session }
+  }
+
+  #full(owner: string | undefined): boolean {
+    return (this.#owned.get(owner) ?? 0) >= this.#caps.get(owner)!
   }
 
   #touch(session: Session): void {
@@ -480,6 +515,7 @@ export class SessionRegistry implements SessionStore {
 
   #remove(session: Session): void {
     this.#sessions.delete(session.name)
+    this.#owned.set(session.tenant, this.#owned.get(session.tenant)! - 1)
     this.#used.delete(session)
     if (this.#latest === session) this.#latest = undefined
     session.close()
@@ -517,6 +553,13 @@ export class SessionRegistry implements SessionStore {
     if (name === defaultSessionName || !session) return false
     this.#remove(session)
     return true
+  }
+
+  /** What the memory budget holds, each tenant's sessions counted against its quota (those idle past the TTL dropped first). */
+  memory(): BudgetReport {
+    this.sweep()
+    const budget: BudgetPort = this.#start.budget ?? new MemoryBudget()
+    return budget.report?.((tenant) => this.#owned.get(tenant) ?? 0) ?? new MemoryBudget().report()
   }
 
   stats(): { pets: number; sessions: number; dropped: number } {

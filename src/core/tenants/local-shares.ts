@@ -45,6 +45,12 @@ export class LocalShares {
     return this.#used.get(tenant?.name) ?? 0
   }
 
+  /** Each share's use against its limit: every tenant's, then that of no tenant (tenant ''). */
+  uses(): { tenant: string; used: number; limit: number }[] {
+    const shares = [...this.#tenancy.tenants, undefined]
+    return shares.map((tenant) => ({ tenant: tenant?.name ?? '', used: this.used(tenant), limit: this.limit(tenant) }))
+  }
+
   /** Every share's use, the tenants' and that of no tenant together. */
   get usedTotal(): number {
     let sum = 0

@@ -293,11 +293,12 @@ export const createRegistry = (sources: RegistrySources): MetricsRegistry => {
     memoryGauge(metricNames.memoryUsed, shared('Bytes the memory budget counts as held', store), (m) => m.usedBytes)
     if (memory.budgetBytes === null) return
     memoryGauge(metricNames.memoryBudgetBytes, 'The memory budget, bytes.', (m) => m.budgetBytes ?? Number.NaN)
-    memoryGauge(metricNames.memoryBudget, shared('Share of the memory budget in use, 0 to 1', store), (m) =>
-      m.budgetBytes ? m.usedBytes / m.budgetBytes : Number.NaN,
+    memoryGauge(
+      metricNames.memoryBudget,
+      shared('Use of the fullest share of the memory budget that refuses writes, 0 to 1 (507 at 1)', store),
+      (m) => m.usedRatio ?? (m.budgetBytes ? m.usedBytes / m.budgetBytes : Number.NaN),
     )
   }
-
   return {
     contentType: registry.contentType,
     scrape: (read) => {

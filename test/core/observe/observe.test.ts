@@ -285,7 +285,7 @@ describe('GET /__admin/metrics', () => {
         journalEntries: 3,
         faultRules: 1,
         eventStreams: 0,
-        memory: { usedBytes: expect.any(Number), budgetBytes: null },
+        memory: { usedBytes: expect.any(Number), budgetBytes: null, usedRatio: null },
       },
     ])
   })
@@ -303,8 +303,14 @@ describe('GET /__admin/metrics', () => {
     })
     await request('/v1/pets', postJson({ name: 'x'.repeat(500), categoryId: 1 }, { 'X-Mock-Session': 'big' }))
     await request('/__admin/metrics')
-    const health = (await (await request('/__admin/health')).json()) as { memory: { usedBytes: number } }
-    expect(sizes[0]!.memory).toEqual({ usedBytes: health.memory.usedBytes, budgetBytes: 64 * 2 ** 20 })
+    const health = (await (await request('/__admin/health')).json()) as {
+      memory: { usedBytes: number; usedRatio: number }
+    }
+    expect(sizes[0]!.memory).toEqual({
+      usedBytes: health.memory.usedBytes,
+      budgetBytes: 64 * 2 ** 20,
+      usedRatio: health.memory.usedRatio,
+    })
     expect(sizes[0]!.memory!.usedBytes).toBeGreaterThan(1000)
   })
 })

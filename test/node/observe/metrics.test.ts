@@ -171,6 +171,45 @@ describe('the Prometheus registry (prom-client)', () => {
     expect(unbounded.samples.has(metricNames.memoryBudget)).toBe(false)
     expect(parse(await registry().scrape(sizes)).samples.has(metricNames.memoryUsed)).toBe(false)
   })
+
+  it("reads the budget's ratio as its fullest refusing share, and each tenant's use against its quotas (issue 39)", async () => {
+    const registry = createRegistry({ requests: new RequestCounts(), version: '1', store: 'memory' })
+    const use = (tenant: string, sessions: number, memory: number) => ({
+      tenant,
+      sessions: { used: sessions, limit: 2 },
+      memory: { usedBytes: memory, limitBytes: 8 * 2 ** 20 },
+      journal: { usedBytes: 1000, limitBytes: 4 * 2 ** 20, entries: 3 },
+    })
+    const memory = {
+      usedBytes: 16 * 2 ** 20,
+      budgetBytes: 64 * 2 ** 20,
+      usedRatio: 1,
+      tenants: [use('team-a', 2, 8 * 2 ** 20), use('team-b', 1, 0)],
+    }
+    // The pools as state-sizes.ts reads them from the budget's report (and the streams and held shares).
+    const tenantPools = memory.tenants.flatMap((u) => [
+      { tenant: u.tenant, pool: 'sessions' as const, used: u.sessions.used, limit: u.sessions.limit },
+      { tenant: u.tenant, pool: 'memory' as const, used: u.memory.usedBytes, limit: u.memory.limitBytes },
+      { tenant: u.tenant, pool: 'journal' as const, used: u.journal.usedBytes, limit: u.journal.limitBytes },
+    ])
+    const { samples, type } = parse(await registry.scrape({ ...sizes, memory, tenantPools }))
+    // 0.25 of the whole, but team A's share is full: its writes are refused.
+    expect(samples.get(metricNames.memoryBudget)).toBe(1)
+    expect(type.get(metricNames.quotaUsed)).toBe('gauge')
+    expect(samples.get(`${metricNames.quotaUsed}{tenant="team-a",pool="sessions"}`)).toBe(2)
+    expect(samples.get(`${metricNames.quotaUsed}{tenant="team-a",pool="memory"}`)).toBe(8 * 2 ** 20)
+    expect(samples.get(`${metricNames.quotaUsed}{tenant="team-b",pool="journal"}`)).toBe(1000)
+    expect(samples.get(`${metricNames.quotaLimit}{tenant="team-b",pool="sessions"}`)).toBe(2)
+    expect(samples.get(`${metricNames.quotaLimit}{tenant="team-b",pool="journal"}`)).toBe(4 * 2 ** 20)
+    // Without tenants: no sample of these series.
+    const plain = parse(
+      await createRegistry({ requests: new RequestCounts(), version: '1', store: 'memory' }).scrape({
+        ...sizes,
+        memory: { usedBytes: 1, budgetBytes: 4 },
+      }),
+    )
+    expect([...plain.samples.keys()].filter((name) => name.startsWith(metricNames.quotaUsed))).toEqual([])
+  })
 })
 
 describe('hostMetrics', () => {

@@ -160,9 +160,11 @@ describe('metrics per tenant, with the example tenants file', () => {
     const samples = await scrape()
     const tenantSeries = [...samples.keys()].filter((series) => series.includes('tenant="'))
     const tenants = new Set(tenantSeries.map((series) => /tenant="([^"]*)"/.exec(series)![1]))
-    expect([...tenants].sort()).toEqual(['', 'team-a'])
-    // Statuses 200, 404, 401 by two tenants, one reason by two tenants: nothing grows with the names.
-    expect(tenantSeries.length).toBeLessThanOrEqual(2 * 3 + 2)
+    // The file's tenants and '' (the quota gauges name every tenant of the file, team B too).
+    expect([...tenants].sort()).toEqual(['', 'team-a', 'team-b'])
+    // Statuses 200, 404, 401 by two tenants, one reason by two tenants, and the quota gauges (used and
+    // limit of 5 pools for 3 shares): nothing grows with the names.
+    expect(tenantSeries.length).toBeLessThanOrEqual(2 * 3 + 2 + 2 * 5 * 3)
     expect(tenantSeries.some((series) => series.includes('team-a-') || series.includes('stray-'))).toBe(false)
   })
 })

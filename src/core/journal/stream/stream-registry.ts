@@ -43,6 +43,11 @@ export class StreamRegistry {
     return this.#shares.usedTotal
   }
 
+  /** Each tenant's open streams against its quota, and those of no tenant (tenant ''). */
+  uses(): { tenant: string; used: number; limit: number }[] {
+    return this.#shares.uses()
+  }
+
   /**
    * Why a new stream of `journal` would be refused: 429 beyond the session's cap, 429
    * `quota_exceeded` beyond its tenant's quota, 503 beyond what the sessions of no tenant share.

@@ -297,6 +297,7 @@ export class RedisSessionStore implements SessionStore {
         return {
           budgetBytes: finite(budget?.budgetBytes),
           usedBytes: used + journal,
+          usedRatio: budget && Number.isFinite(budget.stateShareBytes) ? used / budget.stateShareBytes : null,
           state: {
             shareBytes: finite(budget?.stateShareBytes),
             usedBytes: used,
