@@ -16,6 +16,16 @@ export interface JournalOwner {
  * releases what it lets go. The store knows nothing of HTTP: a refused
  * charge is data ({@link StorageRefusal}) that it answers instead of
  * changing anything.
+ *
+ * With tenants (issue 39) the budget is cut into guaranteed shares
+ * (tenant-budgets.ts): {@link shareOf} gives the share a session charges,
+ * chosen by the session's owner (`StartState.tenancy.ownerOf(name)`): the
+ * tenant's own (`quota.memoryMiB` of state, `quota.journalMiB` of journal),
+ * or for a session of no tenant the share of what no tenant reserved, which
+ * is also what this port itself charges. A tenant's share refuses with the
+ * tenant in its {@link StorageRefusal} (`tenant`), and its journal share
+ * drops the oldest entries of that tenant's sessions only. A shared store
+ * (Redis) enforces the same shares in its scripts, one key set per share.
  */
 export interface BudgetPort {
   /** The whole budget, bytes (`Infinity`: none). */
@@ -43,4 +53,9 @@ export interface BudgetPort {
   chargeJournal(owner: JournalOwner, bytes: number): JournalCharge
   /** Gives back a journal entry's charge (it was dropped, cleared or its session closed). */
   releaseJournal(charge: JournalCharge): void
+  /**
+   * With tenants: the share a session of `tenant` charges (its owner; undefined: a session of no
+   * tenant, the share of what no tenant reserved). Absent: one budget for every session.
+   */
+  shareOf?(tenant: string | undefined): BudgetPort
 }

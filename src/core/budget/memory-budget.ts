@@ -7,14 +7,46 @@ export const defaultJournalShare = 0.25
 
 const parts: readonly BudgetPart[] = ['pets', 'rules', 'sessions', 'streams', 'deprecations', 'rateLimits']
 
+/**
+ * One tenant's use against its quotas (tenants/), plain data keyed by the tenant's name: what
+ * health and the metrics read. `sessions` counts its named sessions; `memory` is its state share
+ * (`quota.memoryMiB`: writes beyond it are refused), `journal` its journal share (`quota.journalMiB`:
+ * its own oldest entries go to make room). A shared store (Redis) reports the same shape.
+ */
+export interface TenantUse {
+  tenant: string
+  sessions: { used: number; limit: number }
+  memory: { usedBytes: number; limitBytes: number }
+  journal: { usedBytes: number; limitBytes: number; entries: number }
+}
+
 /** What the budget holds, for health and the banner; null bytes: no budget (unlimited). */
 export interface BudgetReport {
   budgetBytes: number | null
+  /** Everything held, every share's (the tenants' too). */
   usedBytes: number
-  /** Pets, rules, sessions, stream backlogs, deprecation and rate-limit records: writes beyond it are refused. */
+  /**
+   * The highest use, 0 to 1, of the shares that refuse writes (the state share; with tenants, each
+   * tenant's and the share of the sessions of no tenant): the first to reach 1 refuses writes, so an
+   * alert on it fires before they are. Journal shares never refuse (they drop their oldest entries)
+   * and are not counted. null: no share has a limit.
+   */
+  usedRatio: number | null
+  /**
+   * Pets, rules, sessions, stream backlogs, deprecation and rate-limit records: writes beyond it are
+   * refused. With tenants: the share of the sessions of no tenant (what the tenants did not reserve).
+   */
   state: { shareBytes: number | null; usedBytes: number; parts: Record<BudgetPart, number> }
-  /** Journal entries of every session: the oldest go to make room. */
+  /** Journal entries of every session (with tenants: of the sessions of no tenant): the oldest go to make room. */
   journal: { shareBytes: number | null; usedBytes: number; entries: number }
+  /** Each tenant's use against its quotas, in the tenants file's order; absent without tenants. */
+  tenants?: TenantUse[]
+}
+
+/** A budget's two shares, bytes, given outright (a tenant's: `quota.memoryMiB` and `quota.journalMiB`). */
+export interface ShareSizes {
+  stateBytes: number
+  journalBytes: number
 }
 
 const finite = (bytes: number): number | null => (Number.isFinite(bytes) ? bytes : null)
@@ -33,11 +65,32 @@ export class MemoryBudget implements BudgetPort {
   readonly #parts: Record<BudgetPart, number> = noBytes()
   #stateUsed = 0
 
-  constructor(budgetBytes: number = Infinity, journalShare: number = defaultJournalShare) {
-    this.budgetBytes = budgetBytes
-    const journalBytes = Number.isFinite(budgetBytes) ? Math.floor(budgetBytes * journalShare) : Infinity
-    this.#journal = new JournalShare(journalBytes)
-    this.stateShareBytes = Number.isFinite(budgetBytes) ? budgetBytes - journalBytes : Infinity
+  /** The tenant whose share this is (its refusals name it); undefined: the server's, or the share of no tenant. */
+  readonly tenant: string | undefined
+  /** What the tenants reserved of the server's budget, when this is the share of the sessions of no tenant. */
+  readonly #reservedBytes: number | undefined
+
+  /**
+   * `budgetBytes`: the whole, of which `journalShare` goes to the journal; or the two shares given
+   * outright ({@link ShareSizes}). `tenant`: whose share it is; `reservedBytes`: see {@link StorageRefusal}.
+   */
+  constructor(
+    budgetBytes: number | ShareSizes = Infinity,
+    journalShare: number = defaultJournalShare,
+    owner: { tenant?: string; reservedBytes?: number } = {},
+  ) {
+    if (typeof budgetBytes === 'number') {
+      this.budgetBytes = budgetBytes
+      const journalBytes = Number.isFinite(budgetBytes) ? Math.floor(budgetBytes * journalShare) : Infinity
+      this.#journal = new JournalShare(journalBytes)
+      this.stateShareBytes = Number.isFinite(budgetBytes) ? budgetBytes - journalBytes : Infinity
+    } else {
+      this.budgetBytes = budgetBytes.stateBytes + budgetBytes.journalBytes
+      this.#journal = new JournalShare(budgetBytes.journalBytes)
+      this.stateShareBytes = budgetBytes.stateBytes
+    }
+    this.tenant = owner.tenant
+    this.#reservedBytes = owner.reservedBytes
   }
 
   get journalShareBytes(): number {
@@ -75,10 +128,17 @@ export class MemoryBudget implements BudgetPort {
     this.#journal.release(charge)
   }
 
+  /** The state share's use, 0 to 1 (null: no limit): writes are refused as it reaches 1. */
+  get usedRatio(): number | null {
+    if (!Number.isFinite(this.stateShareBytes)) return null
+    return this.stateShareBytes > 0 ? this.#stateUsed / this.stateShareBytes : this.#stateUsed > 0 ? 1 : 0
+  }
+
   report(): BudgetReport {
     return {
       budgetBytes: finite(this.budgetBytes),
       usedBytes: this.#stateUsed + this.#journal.usedBytes,
+      usedRatio: this.usedRatio,
       state: { shareBytes: finite(this.stateShareBytes), usedBytes: this.#stateUsed, parts: { ...this.#parts } },
       journal: {
         shareBytes: finite(this.#journal.shareBytes),
@@ -97,6 +157,10 @@ export class MemoryBudget implements BudgetPort {
       freeBytes: Math.max(0, freeBytes),
       budgetBytes: this.budgetBytes,
       largest: { part: largest, bytes: this.#parts[largest] },
+      ...(this.tenant !== undefined && {
+        tenant: { name: this.tenant, quotaBytes: this.stateShareBytes, usedBytes: this.#stateUsed },
+      }),
+      ...(this.#reservedBytes !== undefined && { reservedBytes: this.#reservedBytes }),
     }
   }
 }

@@ -28,6 +28,13 @@ export interface StorageRefusal {
   budgetBytes: number
   /** The part holding the most of the state share, and its bytes: what to free first. */
   largest: { part: BudgetPart; bytes: number }
+  /**
+   * The tenant whose share refused it (tenants/: its `quota.memoryMiB`), and the bytes its state
+   * share holds; absent: the server's budget, or with tenants the share of the sessions of no tenant.
+   */
+  tenant?: { name: string; quotaBytes: number; usedBytes: number }
+  /** With tenants, a refusal of the share of the sessions of no tenant: what the tenants reserved of the budget, bytes. */
+  reservedBytes?: number
 }
 
 /** Whether a store's answer is a refusal of the memory budget. */

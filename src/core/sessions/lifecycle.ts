@@ -26,7 +26,11 @@ export type SelectMode =
 export type SessionOutcome<S = unknown> =
   | { readonly outcome: 'created'; readonly session: S }
   | { readonly outcome: 'expired'; readonly tombstone: Tombstone }
-  | { readonly outcome: 'full'; readonly sessions: number; readonly max: number }
+  /**
+   * At the cap: `sessions` of the most `max`. With tenants, `tenant` names the tenant at its
+   * `quota.sessions` (absent: the sessions of no tenant at what no tenant reserved of --max-sessions).
+   */
+  | { readonly outcome: 'full'; readonly sessions: number; readonly max: number; readonly tenant?: string }
   | { readonly outcome: 'unknown'; readonly name: string }
 
 /** What a selection answers: the session it found, or an outcome (rare: the hot path checks one property). */
@@ -68,6 +72,14 @@ export const outcomeError = (outcome: Exclude<SessionOutcome, { outcome: 'create
     case 'expired':
       return expiredError(outcome.tombstone)
     case 'full':
+      if (outcome.tenant !== undefined) {
+        const { tenant } = outcome
+        return new ApiError(
+          429,
+          `Tenant ${tenant} has ${outcome.sessions} sessions, its quota (quota.sessions); no new session was created. Free one with DELETE /__admin/sessions/{name} and a ${tenant} admin token, or wait until one is idle past --session-ttl.`,
+          { code: 'quota_exceeded' },
+        )
+      }
       return new ApiError(
         503,
         `${outcome.sessions} sessions exist, the most this server keeps (--max-sessions ${outcome.max}); no new session was created. Free one with DELETE /__admin/sessions/{name}, or wait until one is idle past --session-ttl.`,
