@@ -170,9 +170,35 @@ describe('sessions quota on Redis, fleet-wide', () => {
       memory: { usedBytes: used },
     })
     expect(await (await v1(again[0]!, 'team-a-3')).json()).toEqual(quotaBody(2))
+    // A reset keeps the session in its tenant's pool: its pets go back to team A's share, its place stays.
+    expect((await adminIn(again[0]!, 'team-a-1', '/__admin/reset', { method: 'POST' })).status).toBe(204)
+    expect(await useOf(again[1]!, 'team-a')).toMatchObject({
+      sessions: { used: 2 },
+      memory: { usedBytes: 2 * 16 * 1024 },
+    })
+    expect(await (await v1(again[1]!, 'team-a-3')).json()).toEqual(quotaBody(2))
     expect((await admin(again[1]!, '/__admin/sessions/team-a-1', { method: 'DELETE' })).status).toBe(204)
-    expect((await useOf(again[0]!, 'team-a')).memory.usedBytes).toBeLessThan(used)
+    expect(await useOf(again[0]!, 'team-a')).toMatchObject({ sessions: { used: 1 }, memory: { usedBytes: 16 * 1024 } })
     expect((await v1(again[0]!, 'team-a-3')).status).toBe(200)
+  })
+})
+
+describe('the sessions of no tenant on Redis', () => {
+  it('share what the tenants did not reserve of --max-sessions: 503 too_many_sessions at that remainder, the tenants untouched', async () => {
+    // --max-sessions 8: team A's 2 and team B's 5 reserved, 1 left for the sessions of no tenant.
+    const { apps } = await replicas(2, undefined, { ...options, maxSessions: 8 })
+    expect((await v1(apps[0]!, 'free-1')).status).toBe(200)
+    const full = await v1(apps[1]!, 'free-2')
+    expect(full.status).toBe(503)
+    expect(await full.json()).toEqual({
+      code: 'too_many_sessions',
+      status: 503,
+      message:
+        '1 sessions exist, the most this server keeps (--max-sessions 1); no new session was created. Free one with DELETE /__admin/sessions/{name}, or wait until one is idle past --session-ttl.',
+    })
+    for (let i = 1; i <= 5; i++) expect((await v1(apps[i % 2]!, `team-b-${i}`)).status).toBe(200)
+    for (let i = 1; i <= 2; i++) expect((await v1(apps[i % 2]!, `team-a-${i}`)).status).toBe(200)
+    expect((await v1(apps[0]!, 'free-3')).status).toBe(503)
   })
 })
 
