@@ -49,6 +49,15 @@ const aheadArgs = (readAhead: ReadAhead | undefined): (string | number)[] => {
   return limit > 0 ? ['list', status === undefined ? 'i' : `i:${status}`, limit] : []
 }
 
+/** One pool's figures as psMemory answers them from `at` (scripts/budget.lua): bytes by part, then journal entries. */
+const poolUse = (figures: readonly number[], at: number) => {
+  const [pets = 0, rules = 0, sessions = 0, deprecations = 0, rateLimits = 0, journal = 0, entries = 0] = figures.slice(
+    at,
+    at + 7,
+  )
+  return { pets, rules, sessions, deprecations, rateLimits, journal, entries }
+}
+
 /** The answer while Redis cannot be reached: 503, code `store_unavailable`. */
 export const storeUnavailable = (): ApiError =>
   new ApiError(503, 'The state store (Redis) cannot be reached; retry later.', {
@@ -303,15 +312,7 @@ export class RedisSessionStore implements SessionStore {
     return this.#initialisedThen(() =>
       this.#run('psMemory', this.#prefix, ...names).then((reply) => {
         const figures = (reply as string[]).map(Number)
-        const [pets, rules, sessions, deprecations, rateLimits, journal, entries] = figures as [
-          number,
-          number,
-          number,
-          number,
-          number,
-          number,
-          number,
-        ]
+        const { pets, rules, sessions, deprecations, rateLimits, journal, entries } = poolUse(figures, 0)
         const streams = budget?.held('streams') ?? 0
         const used = pets + rules + sessions + deprecations + rateLimits + streams
         const shared = pools.tenants.length > 0
@@ -321,25 +322,17 @@ export class RedisSessionStore implements SessionStore {
         const tenants: TenantUse[] = pools.tenants.map((tenant, i) => {
           // Per tenant: the seven figures of a pool, then its number of sessions (scripts/budget.lua psMemory).
           const at = 7 + i * 8
-          const [p, r, s, d, w, j, n, count] = figures.slice(at, at + 8) as number[] as [
-            number,
-            number,
-            number,
-            number,
-            number,
-            number,
-            number,
-            number,
-          ]
+          const use = poolUse(figures, at)
+          const count = figures[at + 7] ?? 0
           const pool = pools.named(tenant.name)
-          const state = p + r + s + d + w
-          usedBytes += state + j
+          const state = use.pets + use.rules + use.sessions + use.deprecations + use.rateLimits
+          usedBytes += state + use.journal
           ratios.push(pool.stateLimit > 0 ? state / pool.stateLimit : state > 0 ? 1 : 0)
           return {
             tenant: tenant.name,
             sessions: { used: count, limit: pool.maxSessions },
             memory: { usedBytes: state, limitBytes: pool.stateLimit },
-            journal: { usedBytes: j, limitBytes: pool.journalLimit, entries: n },
+            journal: { usedBytes: use.journal, limitBytes: pool.journalLimit, entries: use.entries },
           }
         })
         return {
