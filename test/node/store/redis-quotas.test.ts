@@ -6,6 +6,11 @@ import type { StartState } from '../../../src/core/sessions/memory-store.js'
 import { readTenants } from '../../../src/node/start/tenants-file.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { bearer } from '../../helpers/auth.js'
+import { startReplicas } from '../../helpers/replicas.js'
+import { spawnServer } from '../../helpers/spawn-server.js'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 // Issue 39 §2 on Redis: each tenant's sessions, state memory and journal bytes are counted fleet-wide,
 // atomically in the scripts, so that team A, up to and beyond its quotas on every replica, never
@@ -290,4 +295,38 @@ describe('without tenants on Redis', () => {
     expect(await client.exists(`${prefix}:tn`)).toBe(0)
     expect((await memoryOf(apps[0]!)).tenants).toBeUndefined()
   })
+})
+
+describe('two processes started with the example file (--tenants, real sockets)', () => {
+  it('count team A fleet-wide under concurrent creates, and refuse a replica whose quotas differ', async () => {
+    const args = ['--tenants', exampleFile, '--admin-token', root, '--max-memory', '64']
+    const group = await startReplicas(redis.url, 2, { args })
+    const dir = mkdtempSync(join(tmpdir(), 'quota-redis-'))
+    try {
+      const [one, two] = group.replicas.map((replica) => replica.url) as [string, string]
+      const get = (url: string, session: string) =>
+        fetch(`${url}/sessions/${session}/v1/pets?limit=1`, { headers: bearer(keyOf(session)) })
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => get(i % 2 ? two : one, `team-a-p${i}`).then((res) => res.status)),
+      )
+      expect(statuses.filter((status) => status === 200)).toHaveLength(2)
+      expect(statuses.filter((status) => status === 429)).toHaveLength(18)
+      const refused = await get(one, 'team-a-late')
+      expect(await refused.json()).toEqual(quotaBody(2))
+      const b = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => get(i % 2 ? two : one, `team-b-p${i}`).then((res) => res.status)),
+      )
+      expect(b).toEqual([200, 200, 200, 200, 200])
+      // A replica whose tenants' quotas differ would count other pools: it may not join.
+      const other = join(dir, 'tenants.yaml')
+      writeFileSync(other, readFileSync(exampleFile, 'utf8').replace('sessions: 2,', 'sessions: 1,'))
+      const baseArgs = ['--store', redis.url, '--store-prefix', group.prefix, '--log', 'silent']
+      await expect(
+        spawnServer([...baseArgs, '--tenants', other, '--admin-token', root, '--max-memory', '64'], {}, 15_000),
+      ).rejects.toThrow(/differs from the fleet's.*tenants/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+      await group.stop()
+    }
+  }, 60_000)
 })
