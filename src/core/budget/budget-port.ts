@@ -1,3 +1,4 @@
+import type { BudgetReport } from './budget-report.js'
 import type { BudgetPart, StorageRefusal } from './storage-refusal.js'
 
 /** One kept journal entry as the journal's share counts it. */
@@ -58,4 +59,9 @@ export interface BudgetPort {
    * tenant, the share of what no tenant reserved). Absent: one budget for every session.
    */
   shareOf?(tenant: string | undefined): BudgetPort
+  /**
+   * What it holds, for health and the metrics; `sessionsOf` counts a tenant's named sessions (the
+   * registry's count) for {@link BudgetReport.tenants}.
+   */
+  report?(sessionsOf?: (tenant: string) => number): BudgetReport
 }

@@ -1,5 +1,6 @@
 import type { BudgetPort } from '../../../core/budget/budget-port.js'
 import { defaultJournalShare } from '../../../core/budget/memory-budget.js'
+import { defaultSessionName } from '../../../core/sessions/memory-store.js'
 import type { Tenancy } from '../../../core/tenants/tenancy.js'
 import type { Tenant } from '../../../core/tenants/tenant.js'
 
@@ -76,8 +77,9 @@ export class RedisPools {
     return this.#tenancy?.tenants ?? []
   }
 
-  /** The pool of the session `name`, as the tenants file places it. */
+  /** The pool of the session `name`, as the tenants file places it (the default session: of no tenant, whatever the globs). */
   ofSession(name: string): RedisPool {
+    if (name === defaultSessionName) return this.unowned
     return this.named(this.#tenancy?.ownerOf(name)?.name ?? '')
   }
 
