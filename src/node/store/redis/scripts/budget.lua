@@ -7,10 +7,10 @@
 -- memory store's (src/core/budget/costs.ts), reckoned by the caller. `limit` < 0: no budget. A
 -- refusal is one text: `!part,needed,free,pets,rules,sessions,deprecations,rateLimits` (codec:
 -- refusalOf).
--- Pools (issue 39): the `P` these functions take is the session's pool, `Pq`: the prefix for the
--- sessions of no tenant (the keys as before tenants), `<prefix>:q:<tenant>` for a tenant's, whose
--- sessions are charged in `<prefix>:q:<tenant>:mem` against its quota (the caller passes the
--- pool's limit). A session of a tenant has its name in its meta (`q`), for what drops it; the
+-- Pools (issue 39): the `P` these functions take is the session's pool (`Pq` where the prefix is
+-- needed too): the prefix itself for the sessions of no tenant (the keys as before tenants),
+-- `<prefix>:q:<tenant>` for a tenant's, whose sessions are charged in `<prefix>:q:<tenant>:mem`
+-- against its quota (the caller passes the pool's limit). A session of a tenant has its name in its meta (`q`), for what drops it; the
 -- number of each tenant's sessions is `<prefix>:tn` (field: the tenant).
 local function poolOf(P, b)
   local q = redis.call('HGET', b .. 'm', 'q')
