@@ -50,7 +50,7 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   const fleet =
     config.store === 'memory'
       ? undefined
-      : { options: fleetOptions(config, data.pets, data.faults), reconfigure: config.reconfigure }
+      : { options: fleetOptions(config, data.pets, data.faults, tenants), reconfigure: config.reconfigure }
   const opened = await openStore(config, fleet)
   const stopping = new AbortController()
   const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, ...(tenants && { tenants }) }

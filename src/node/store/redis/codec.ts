@@ -1,4 +1,5 @@
 import type { BudgetPart, StorageRefusal } from '../../../core/budget/storage-refusal.js'
+import type { RedisPool } from './tenant-pools.js'
 import type { FaultRule, FaultRuleInput } from '../../../core/faults/rule-check.js'
 import type { RandomState } from '../../../core/faults/random.js'
 import type { RateLimitPolicy } from '../../../core/rate-limit/rate-limit.js'
@@ -161,8 +162,15 @@ export const encodeWorld = (
 /**
  * A refusal of the memory budget as the scripts answer it (scripts/budget.lua):
  * `!part,needed,free,pets,rules,sessions,deprecations,rateLimits`; undefined for any other reply.
+ * With tenants, `pool` names whose share refused it: a tenant's (its `quota.memoryMiB`), or the
+ * sessions of no tenant's (what the tenants reserved, `reservedBytes`, is told).
  */
-export const refusalOf = (reply: unknown, budgetBytes: number): StorageRefusal | undefined => {
+export const refusalOf = (
+  reply: unknown,
+  budgetBytes: number,
+  pool?: RedisPool,
+  reservedBytes = 0,
+): StorageRefusal | undefined => {
   if (typeof reply !== 'string' || !reply.startsWith('!')) return undefined
   const [part, ...figures] = reply.slice(1).split(',')
   const [needed, free, pets, rules, sessions, deprecations, rateLimits] = figures.map(Number) as number[] as [
@@ -177,7 +185,7 @@ export const refusalOf = (reply: unknown, budgetBytes: number): StorageRefusal |
   const held: Partial<Record<BudgetPart, number>> = { pets, rules, sessions, deprecations, rateLimits }
   const parts = Object.keys(held) as BudgetPart[]
   const largest = parts.reduce((a, b) => ((held[b] ?? 0) > (held[a] ?? 0) ? b : a))
-  return {
+  const refusal: StorageRefusal = {
     refused: 'memory',
     part: part as BudgetPart,
     neededBytes: needed,
@@ -185,4 +193,13 @@ export const refusalOf = (reply: unknown, budgetBytes: number): StorageRefusal |
     budgetBytes,
     largest: { part: largest, bytes: held[largest] ?? 0 },
   }
+  const tenant = pool?.tenant
+  if (tenant !== undefined) {
+    const quotaBytes = pool!.stateLimit
+    refusal.budgetBytes = quotaBytes + Math.max(0, pool!.journalLimit)
+    refusal.tenant = { name: tenant.name, quotaBytes, usedBytes: pets + rules + sessions + deprecations + rateLimits }
+  } else if (reservedBytes > 0) {
+    refusal.reservedBytes = reservedBytes
+  }
+  return refusal
 }

@@ -21,8 +21,11 @@ import type { Redis } from 'ioredis'
  * 4 = each journal entry kept with its cost in front (`cost,{"id":…`), `jc` no longer written.
  * From 2 nothing is converted: entries kept before their costs were are dropped uncharged; from 3
  * neither: the costs of entries kept before are taken from `jc` as they leave (scripts/journal.lua).
+ * 5 = tenants' pools (issue 39): a tenant's sessions charged in `<prefix>:q:<tenant>:mem` and
+ * `:jz`, counted in `<prefix>:tn`, each naming its tenant in its meta (`q`); from 4 nothing is
+ * converted (sessions made before are of no tenant's pool), and without tenants the keys are 4's.
  */
-export const storeSchemaVersion = 4
+export const storeSchemaVersion = 5
 
 /** What shapes a replica's data: the options every replica of a fleet must share. */
 export type FleetOptions = Record<string, string | number | boolean | null>

@@ -54,6 +54,7 @@ import { randomUUID } from 'node:crypto'
 import type { StorageRefusal } from '../../../core/budget/storage-refusal.js'
 import { deprecationReport } from './deprecation-report.js'
 import type { CoverageBatch } from './coverage-batch.js'
+import type { RedisPool, RedisPools } from './tenant-pools.js'
 
 /** What a request reads of its session up front, in the same script that selects it. */
 export interface SessionMeta {
@@ -61,16 +62,19 @@ export interface SessionMeta {
   rateLimit: RateLimitPolicy | undefined
   clock: ClockSetting
   faults: number
+  /** The tenant whose pool the session is in ('' for none: tenant-pools.ts). */
+  tenant: string
 }
 
-/** The meta as metaOf writes it: lmin, lmax, rl, cm, cv, number of rules, '|' between, '' for none. */
+/** The meta as metaOf writes it: lmin, lmax, rl, cm, cv, number of rules, tenant, '|' between, '' for none. */
 export const parseMeta = (text: string): SessionMeta => {
-  const [lmin, lmax, rl, cm, cv, faults] = text.split('|').map((part) => (part === '' ? null : part))
+  const [lmin, lmax, rl, cm, cv, faults, tenant] = text.split('|').map((part) => (part === '' ? null : part))
   return {
     latency: decodeLatency(lmin, lmax),
     rateLimit: decodePolicy(rl),
     clock: decodeClock(cm, cv),
     faults: Number(faults),
+    tenant: tenant ?? '',
   }
 }
 
@@ -128,6 +132,8 @@ export interface SessionContext {
   endSubscriptions(channel: string): void
   /** Coverage counted over a turn, sent with the turn's batch (coverage-batch.ts). */
   coverage: CoverageBatch
+  /** Each tenant's pool and that of the sessions of no tenant (issue 39). */
+  pools: RedisPools
 }
 
 /**
@@ -208,25 +214,28 @@ export class RedisSession implements SessionState {
     return this.#call(this.#ctx.client.zrange(`${this.#base}i`, 0, '-1')).then(parsePets)
   }
 
-  /** The budget's state share as the scripts take it: -1 for none. */
-  get #limit(): number {
-    const share = this.#ctx.start.budget?.stateShareBytes ?? Infinity
-    return Number.isFinite(share) ? share : -1
+  /**
+   * The session's pool (tenant-pools.ts): its tenant as the session recorded it when made (its
+   * meta), or, for a session object made without its meta, as the tenants file places its name.
+   */
+  get #pool(): RedisPool {
+    const meta = this.#meta
+    return meta === undefined ? this.#ctx.pools.ofSession(this.name) : this.#ctx.pools.named(meta.tenant)
   }
 
-  /** The journal's share as the record scripts take it: -1 for none. */
-  get #journalShare(): number {
-    const share = this.#ctx.start.budget?.journalShareBytes ?? Infinity
-    return Number.isFinite(share) ? share : -1
+  /** The pool's state share as the scripts take it: -1 for none. */
+  get #limit(): number {
+    return this.#pool.stateLimit
   }
 
   #refusal(reply: Reply): StorageRefusal | undefined {
-    return refusalOf(reply, this.#ctx.start.budget?.budgetBytes ?? Infinity)
+    const pools = this.#ctx.pools
+    return refusalOf(reply, pools.unownedBudgetBytes, this.#pool, pools.reservedBytes)
   }
 
   createPet(input: NewPet): Promise<Pet | CreateRefusal> {
     this.#ahead = undefined
-    const args = [this.maxPets, petFields(input), input.status ?? '', this.#ctx.prefix, petBytes(input), this.#limit]
+    const args = [this.maxPets, petFields(input), input.status ?? '', this.#pool.prefix, petBytes(input), this.#limit]
     return this.#run('psCreatePet', ...args).then((id) => {
       if (id === '') return 'full'
       const refused = this.#refusal(id)
@@ -246,7 +255,7 @@ export class RedisSession implements SessionState {
       return this.#staged(pets, cost, '', [String(largest), ''])
     }
     const args = petArgs(pets, 0, pets.length)
-    return this.#run('psReplacePets', this.#ctx.prefix, cost, this.#limit, args).then((reply) => this.#refusal(reply))
+    return this.#run('psReplacePets', this.#pool.prefix, cost, this.#limit, args).then((reply) => this.#refusal(reply))
   }
 
   /**
@@ -262,7 +271,7 @@ export class RedisSession implements SessionState {
     rulesCost: number | '',
     last: readonly string[],
   ): Promise<void | StorageRefusal> {
-    const { prefix } = this.#ctx
+    const { prefix } = this.#pool
     const begun = await this.#run('psStageBegin', prefix, petsCost, rulesCost, this.#limit)
     const refused = this.#refusal(begun)
     if (refused) return refused
@@ -292,7 +301,7 @@ export class RedisSession implements SessionState {
       const petId = target.petId
       const facts = target.facts?.list() ?? []
       const hold = mayHold ? '1' : ''
-      const args = [target.operation, petId ?? '', petId === undefined ? '' : '1', this.#ctx.prefix, hold, ...facts]
+      const args = [target.operation, petId ?? '', petId === undefined ? '' : '1', this.#pool.prefix, hold, ...facts]
       return this.#run('psTakeFault', ...args).then((reply) => {
         if (reply === null) return undefined
         const [json, remaining] = reply as [string, string]
@@ -308,7 +317,7 @@ export class RedisSession implements SessionState {
 
   addFault(input: FaultRuleInput): Promise<FaultRule | FaultsFull | StorageRefusal> {
     const times = input.times === undefined ? '' : String(input.times)
-    const args = [afterId(input), ruleMatch(input), times, maxFaultRules, this.#ctx.prefix, this.#limit]
+    const args = [afterId(input), ruleMatch(input), times, maxFaultRules, this.#pool.prefix, this.#limit]
     return this.#run('psAddFault', ...args).then((id) => {
       if (id === null) return 'full'
       const refused = this.#refusal(id)
@@ -323,7 +332,7 @@ export class RedisSession implements SessionState {
   putFault(name: string, input: FaultRuleInput): Promise<PutFaultResult | FaultsFull | StorageRefusal> {
     const times = input.times === undefined ? '' : String(input.times)
     const stored = { name, ...input }
-    const args = [name, afterId(stored), ruleMatch(input), times, maxFaultRules, this.#ctx.prefix, this.#limit]
+    const args = [name, afterId(stored), ruleMatch(input), times, maxFaultRules, this.#pool.prefix, this.#limit]
     return this.#run('psPutFault', ...args).then((reply) => {
       if (reply === null) return 'full'
       const refused = this.#refusal(reply)
@@ -338,7 +347,7 @@ export class RedisSession implements SessionState {
 
   removeNamedFault(name: string): Promise<boolean> {
     this.#meta = undefined
-    return this.#run('psRemoveNamedFault', name, this.#ctx.prefix).then((removed) => removed === 1)
+    return this.#run('psRemoveNamedFault', name, this.#pool.prefix).then((removed) => removed === 1)
   }
 
   listFaults(): Promise<FaultRule[]> {
@@ -352,7 +361,7 @@ export class RedisSession implements SessionState {
 
   removeFault(id: number): Promise<boolean> {
     this.#meta = undefined
-    return this.#run('psRemoveFault', String(id), this.#ctx.prefix).then((removed) => removed === 1)
+    return this.#run('psRemoveFault', String(id), this.#pool.prefix).then((removed) => removed === 1)
   }
 
   clearFaults(): Promise<void> {
@@ -377,7 +386,7 @@ export class RedisSession implements SessionState {
   hitRateLimit(key: string): MaybePromise<RateDecision | undefined> {
     return this.#withMeta((meta) => {
       if (meta.rateLimit === undefined) return undefined
-      const args = [key, Date.now(), maxTrackedKeys, this.#ctx.prefix, rateLimitKeyBytes(key)]
+      const args = [key, Date.now(), maxTrackedKeys, this.#pool.prefix, rateLimitKeyBytes(key)]
       return this.#run('psHitRateLimit', ...args).then((reply) => {
         if (reply === null) return undefined
         const [allowed, remaining, resetSeconds, limit, windowSeconds] = (reply as number[]).map(Number) as number[]
@@ -400,7 +409,7 @@ export class RedisSession implements SessionState {
 
   setRateLimit(policy: RateLimitPolicy | undefined): Promise<void> {
     if (this.#meta) this.#meta.rateLimit = policy && { ...policy }
-    return this.#run('psSetRateLimit', encodePolicy(policy), this.#ctx.prefix).then(() => undefined)
+    return this.#run('psSetRateLimit', encodePolicy(policy), this.#pool.prefix).then(() => undefined)
   }
 
   /**
@@ -413,7 +422,7 @@ export class RedisSession implements SessionState {
   noteDeprecatedCall(operation: string, client: DeprecationClient, now: number, heard: DeprecationHeard): FirstCall {
     const key = JSON.stringify([client.authorization, client.userAgent?.slice(0, maxUserAgentChars) ?? null])
     this.#sendNote()
-    this.#note = { args: [operation, key, String(now), maxClientsPerOperation, this.#ctx.prefix], client, heard }
+    this.#note = { args: [operation, key, String(now), maxClientsPerOperation, this.#pool.prefix], client, heard }
     return undefined
   }
 
@@ -461,7 +470,8 @@ export class RedisSession implements SessionState {
       size,
       this.#ctx.prefix,
       String(recordBytes(entry)),
-      this.#journalShare,
+      this.#pool.journalLimit,
+      this.#pool.prefix,
     ]
     if (note !== undefined) {
       this.#note = undefined
@@ -500,7 +510,7 @@ export class RedisSession implements SessionState {
   }
 
   clearRequests(): Promise<void> {
-    return this.#run('psClearJournal', this.#ctx.prefix).then(() => undefined)
+    return this.#run('psClearJournal', this.#ctx.prefix, this.#pool.prefix).then(() => undefined)
   }
 
   subscribe(listener: JournalListener): () => void {
@@ -578,7 +588,7 @@ export class RedisSession implements SessionState {
       return this.#staged(pets, petsCost, rulesCost, ['', encodeWorld(world, clock, rateLimit, false)])
     }
     const costs = [petsCost, rulesCost, this.#limit]
-    return this.#run('psLoad', encodeWorld(world, clock, rateLimit), this.#ctx.prefix, ...costs).then((reply) =>
+    return this.#run('psLoad', encodeWorld(world, clock, rateLimit), this.#pool.prefix, ...costs).then((reply) =>
       this.#refusal(reply),
     )
   }

@@ -3,7 +3,7 @@ import { Redis, ReplyError } from 'ioredis'
 import { ApiError } from '../../../core/http/errors.js'
 import type { ReadAhead, SessionStore } from '../../../core/sessions/port.js'
 import type { MaybePromise } from '../../../core/async/maybe-promise.js'
-import type { BudgetReport } from '../../../core/budget/memory-budget.js'
+import type { BudgetReport, TenantUse } from '../../../core/budget/memory-budget.js'
 import { defaultSessionName, type StartState } from '../../../core/sessions/memory-store.js'
 import { encodeWorld } from './codec.js'
 import { defineScripts, type RunScript } from './commands.js'
@@ -21,6 +21,7 @@ import {
 import type { Tombstone } from '../../../core/sessions/tombstones.js'
 import { KnownInteractions } from './known-interactions.js'
 import { CoverageBatch } from './coverage-batch.js'
+import { type RedisPool, RedisPools } from './tenant-pools.js'
 
 /** A tombstone as the scripts write it: `at,reason,ttl seconds`. */
 const parseTombstone = (name: string, text: string): Tombstone => {
@@ -46,6 +47,15 @@ const aheadArgs = (readAhead: ReadAhead | undefined): (string | number)[] => {
   if ('getPet' in readAhead) return ['pet', readAhead.getPet]
   const { limit, status } = readAhead.listPets
   return limit > 0 ? ['list', status === undefined ? 'i' : `i:${status}`, limit] : []
+}
+
+/** One pool's figures as psMemory answers them from `at` (scripts/budget.lua): bytes by part, then journal entries. */
+const poolUse = (figures: readonly number[], at: number) => {
+  const [pets = 0, rules = 0, sessions = 0, deprecations = 0, rateLimits = 0, journal = 0, entries = 0] = figures.slice(
+    at,
+    at + 7,
+  )
+  return { pets, rules, sessions, deprecations, rateLimits, journal, entries }
 }
 
 /** The answer while Redis cannot be reached: 503, code `store_unavailable`. */
@@ -109,7 +119,7 @@ export class RedisSessionStore implements SessionStore {
   readonly #run: RunScript
   readonly #ctx: SessionContext
   readonly #prefix: string
-  readonly #maxSessions: number
+  readonly #pools: RedisPools
   readonly #events: JournalEvents
   readonly #world: string
   /** Idle time after which a session is dropped, ms (0: never). */
@@ -124,7 +134,7 @@ export class RedisSessionStore implements SessionStore {
   constructor(client: Redis, prefix: string, start: StartState, maxSessions: number) {
     this.#client = client
     this.#prefix = prefix
-    this.#maxSessions = maxSessions
+    this.#pools = new RedisPools(prefix, maxSessions, start.budget, start.tenancy)
     this.#run = defineScripts(client)
     this.#events = new JournalEvents(client)
     const world = encodeWorld(start.world, start.clock ?? { mode: 'real' }, start.rateLimit)
@@ -139,6 +149,7 @@ export class RedisSessionStore implements SessionStore {
       subscribe: (channel, base, listener) => this.#events.subscribe(channel, base, listener),
       endSubscriptions: (channel) => this.#events.end(channel),
       coverage: new CoverageBatch(this.#run, new KnownInteractions()),
+      pools: this.#pools,
     }
     this.#world = world
     this.#ttlMs = start.sessions?.ttlMs ?? defaultSessionTtlSeconds * 1000
@@ -177,19 +188,22 @@ export class RedisSessionStore implements SessionStore {
     readAhead?: ReadAhead,
   ): Promise<Selection<RedisSession>> {
     if (!this.#initialised) return this.#init().then(() => this.select(name, mode, readAhead))
+    // The pool a new session would be counted in (one Map lookup: tenant-pools.ts).
+    const pool = this.#pools.ofSession(name)
     return this.#run(
       'psSession',
       this.#prefix,
       name,
       this.#ctx.template,
-      this.#maxSessions,
+      pool.maxSessions,
       this.#ttlMs,
       mode,
+      pool.tenant?.name ?? '',
       ...aheadArgs(readAhead),
     ).then((reply) => {
       const text = reply as string
       const mark = text.charCodeAt(0)
-      if (mark === 1) return this.#outcome(name, text)
+      if (mark === 1) return this.#outcome(name, text, pool)
       const { meta, ahead } = parseSelection(mark === 2 ? text.slice(1) : text)
       const session = new RedisSession(this.#ctx, name, meta, readAhead && { read: readAhead, reply: ahead })
       return mark === 2 ? { outcome: 'created' as const, session } : session
@@ -197,9 +211,12 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /** A selecting script's answer when there is no session to use (see psSession in scripts/sessions.lua). */
-  #outcome(name: string, text: string): SessionOutcome<RedisSession> {
+  #outcome(name: string, text: string, pool: RedisPool): SessionOutcome<RedisSession> {
     const [, kind, detail, droppedNow] = text.split('\u0001')
-    if (kind === 'full') return { outcome: 'full', sessions: Number(detail), max: this.#maxSessions }
+    if (kind === 'full') return { outcome: 'full', sessions: Number(detail), max: pool.maxSessions }
+    if (kind === 'quota') {
+      return { outcome: 'full', sessions: Number(detail), max: pool.maxSessions, tenant: pool.tenant!.name }
+    }
     if (kind === 'unknown') return { outcome: 'unknown', name }
     const tombstone = parseTombstone(name, detail!)
     if (droppedNow === '1') this.#onDrop?.(tombstone)
@@ -281,29 +298,58 @@ export class RedisSessionStore implements SessionStore {
   /**
    * The budget as every replica of the prefix charges it in Redis (the scripts enforce it): pets,
    * rules, sessions, deprecation and rate-limit records, and the journal's share; event-stream
-   * backlogs are this replica's own (in its process, charged to its own budget).
+   * backlogs are this replica's own (in its process, charged to its own budget). With tenants,
+   * `state` and `journal` are the sessions of no tenant's shares, and each tenant's use is told
+   * against its quotas, fleet-wide.
    */
   memory(): Promise<BudgetReport> {
     const budget = this.#ctx.start.budget
+    const pools = this.#pools
     const finite = (bytes: number | undefined): number | null =>
       bytes !== undefined && Number.isFinite(bytes) ? bytes : null
+    const limit = (bytes: number): number | null => (bytes < 0 ? null : bytes)
+    const names = pools.tenants.map((tenant) => tenant.name)
     return this.#initialisedThen(() =>
-      this.#run('psMemory', this.#prefix).then((reply) => {
-        const [pets, rules, sessions, deprecations, rateLimits, journal, entries] = (reply as string[]).map(
-          Number,
-        ) as number[] as [number, number, number, number, number, number, number]
+      this.#run('psMemory', this.#prefix, ...names).then((reply) => {
+        const figures = (reply as string[]).map(Number)
+        const { pets, rules, sessions, deprecations, rateLimits, journal, entries } = poolUse(figures, 0)
         const streams = budget?.held('streams') ?? 0
         const used = pets + rules + sessions + deprecations + rateLimits + streams
+        const shared = pools.tenants.length > 0
+        const stateShare = shared ? limit(pools.unowned.stateLimit) : finite(budget?.stateShareBytes)
+        const ratios: number[] = stateShare === null ? [] : [stateShare > 0 ? used / stateShare : used > 0 ? 1 : 0]
+        let usedBytes = used + journal
+        const tenants: TenantUse[] = pools.tenants.map((tenant, i) => {
+          // Per tenant: the seven figures of a pool, then its number of sessions (scripts/budget.lua psMemory).
+          const at = 7 + i * 8
+          const use = poolUse(figures, at)
+          const count = figures[at + 7] ?? 0
+          const pool = pools.named(tenant.name)
+          const state = use.pets + use.rules + use.sessions + use.deprecations + use.rateLimits
+          usedBytes += state + use.journal
+          ratios.push(pool.stateLimit > 0 ? state / pool.stateLimit : state > 0 ? 1 : 0)
+          return {
+            tenant: tenant.name,
+            sessions: { used: count, limit: pool.maxSessions },
+            memory: { usedBytes: state, limitBytes: pool.stateLimit },
+            journal: { usedBytes: use.journal, limitBytes: pool.journalLimit, entries: use.entries },
+          }
+        })
         return {
           budgetBytes: finite(budget?.budgetBytes),
-          usedBytes: used + journal,
-          usedRatio: budget && Number.isFinite(budget.stateShareBytes) ? used / budget.stateShareBytes : null,
+          usedBytes,
+          usedRatio: ratios.length === 0 ? null : Math.max(...ratios),
           state: {
-            shareBytes: finite(budget?.stateShareBytes),
+            shareBytes: stateShare,
             usedBytes: used,
             parts: { pets, rules, sessions, streams, deprecations, rateLimits },
           },
-          journal: { shareBytes: finite(budget?.journalShareBytes), usedBytes: journal, entries },
+          journal: {
+            shareBytes: shared ? limit(pools.unowned.journalLimit) : finite(budget?.journalShareBytes),
+            usedBytes: journal,
+            entries,
+          },
+          ...(shared && { tenants }),
         }
       }, failed),
     )

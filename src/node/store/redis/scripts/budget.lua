@@ -7,6 +7,16 @@
 -- memory store's (src/core/budget/costs.ts), reckoned by the caller. `limit` < 0: no budget. A
 -- refusal is one text: `!part,needed,free,pets,rules,sessions,deprecations,rateLimits` (codec:
 -- refusalOf).
+-- Pools (issue 39): the `P` these functions take is the session's pool (`Pq` where the prefix is
+-- needed too): the prefix itself for the sessions of no tenant (the keys as before tenants),
+-- `<prefix>:q:<tenant>` for a tenant's, whose sessions are charged in `<prefix>:q:<tenant>:mem`
+-- against its quota (the caller passes the pool's limit). A session of a tenant has its name in its meta (`q`), for what drops it; the
+-- number of each tenant's sessions is `<prefix>:tn` (field: the tenant).
+local function poolOf(P, b)
+  local q = redis.call('HGET', b .. 'm', 'q')
+  if q then return P .. ':q:' .. q, q end
+  return P, nil
+end
 local BUDGET_PARTS = { 'pets', 'rules', 'sessions', 'deprecations', 'rateLimits' }
 local function budgetUsed(P)
   local got = redis.call('HMGET', P .. ':mem', unpack(BUDGET_PARTS))
@@ -90,11 +100,18 @@ local function budgetDrop(P, b, sessionBytes)
   if had[6] then redis.call('HINCRBY', P .. ':mem', 'sessions', -sessionBytes) end
 end
 
--- What the budget holds on this prefix (ARGV: prefix): pets, rules, sessions, deprecation records,
--- rate-limit windows and journal bytes, and the number of journal entries.
+-- What the budget holds on this prefix (ARGV: prefix, then tenants' names): pets, rules, sessions,
+-- deprecation records, rate-limit windows and journal bytes, and the number of journal entries, of
+-- the sessions of no tenant; then the same of each tenant named, and its number of sessions.
 S.psMemory = function(ARGV)
-  local got = redis.call('HMGET', ARGV[1] .. ':mem', 'pets', 'rules', 'sessions', 'deprecations', 'rateLimits', 'journal')
-  for i = 1, 6 do got[i] = got[i] or '0' end
-  got[7] = tostring(redis.call('ZCARD', ARGV[1] .. ':jz'))
-  return got
+  local out = {}
+  for i = 1, #ARGV do
+    local Pq = ARGV[1]
+    if i > 1 then Pq = ARGV[1] .. ':q:' .. ARGV[i] end
+    local got = redis.call('HMGET', Pq .. ':mem', 'pets', 'rules', 'sessions', 'deprecations', 'rateLimits', 'journal')
+    for k = 1, 6 do out[#out + 1] = got[k] or '0' end
+    out[#out + 1] = tostring(redis.call('ZCARD', Pq .. ':jz'))
+    if i > 1 then out[#out + 1] = redis.call('HGET', ARGV[1] .. ':tn', ARGV[i]) or '0' end
+  end
+  return out
 end

@@ -7,6 +7,8 @@
 -- `jc` in the same order, taken from there as they leave. Entries of a session are kept with
 -- consecutive ids (the newest is `jn`), and only its oldest ever leaves alone (its ring is full,
 -- or the share drops it), so that the oldest member of `jz` is its session's oldest entry.
+-- With tenants (issue 39) each pool has its own: a tenant's sessions are charged in `Pq:mem` and
+-- listed in `Pq:jz` (Pq: the pool, luaBudget), so that its share drops only its own oldest entries.
 local function journalName(P, b) return string.sub(b, #P + 4, -2) end
 -- The cost of a stored entry that leaves the list `j` of the session b: in front of it, or (kept
 -- before layout 4) the oldest in `jc`; nil for one kept before costs were (dropped uncharged).
@@ -16,7 +18,7 @@ local function leavingCost(b, stored)
   return redis.call('RPOP', b .. 'jc') or nil
 end
 -- Gives back every entry of a session (cleared, reset, dropped) and empties its journal; its ids go on.
-local function journalRelease(P, b)
+local function journalRelease(P, Pq, b)
   local entries = redis.call('LRANGE', b .. 'j', 0, -1)
   if #entries > 0 then
     local legacy = redis.call('LRANGE', b .. 'jc', 0, -1)
@@ -30,11 +32,11 @@ local function journalRelease(P, b)
         c = legacy[l]
       end
       if c then
-        redis.call('ZREM', P .. ':jz', c .. ',' .. fmt(newest - k + 1) .. ',' .. name)
+        redis.call('ZREM', Pq .. ':jz', c .. ',' .. fmt(newest - k + 1) .. ',' .. name)
         total = total + tonumber(c)
       end
     end
-    redis.call('HINCRBY', P .. ':mem', 'journal', -total)
+    redis.call('HINCRBY', Pq .. ':mem', 'journal', -total)
   end
   redis.call('UNLINK', b .. 'j', b .. 'jc')
 end
@@ -42,13 +44,13 @@ end
 local function journalDropped(b, n)
   if redis.call('INCRBY', b .. 'jd', n or 1) == (n or 1) then keep(b, 'jd') end
 end
--- Drops the oldest entries of any session of the prefix until the share holds used bytes, keeping
+-- Drops the oldest entries of any session of the pool Pq until the share holds used bytes, keeping
 -- the entry just charged (member) even alone beyond it, as in memory. Answers what is then used.
-local function journalMakeRoom(P, used, share, member)
+local function journalMakeRoom(P, Pq, used, share, member)
   while used > share do
-    local oldest = redis.call('ZRANGE', P .. ':jz', 0, 0)[1]
+    local oldest = redis.call('ZRANGE', Pq .. ':jz', 0, 0)[1]
     if not oldest or oldest == member then break end
-    redis.call('ZREMRANGEBYRANK', P .. ':jz', 0, 0)
+    redis.call('ZREMRANGEBYRANK', Pq .. ':jz', 0, 0)
     local c, id, name = string.match(oldest, '^(%d+),(%d+),(.*)$')
     local ob = P .. ':s:' .. name .. ':'
     local n = redis.call('LLEN', ob .. 'j')
@@ -57,7 +59,7 @@ local function journalMakeRoom(P, used, share, member)
       leavingCost(ob, redis.call('RPOP', ob .. 'j'))
       journalDropped(ob)
     end
-    used = redis.call('HINCRBY', P .. ':mem', 'journal', -tonumber(c))
+    used = redis.call('HINCRBY', Pq .. ':mem', 'journal', -tonumber(c))
   end
   return used
 end
@@ -65,12 +67,12 @@ end
 -- (a decimal text) against the share (< 0: none): the ring's oldest goes when full, then the oldest
 -- entries of any session while the share is passed. A full ring (the steady state) costs one RPOP
 -- and one HINCRBY for what leaves and what comes.
-local function journalKeep(P, b, id, json, size, cost, share)
+local function journalKeep(P, Pq, b, id, json, size, cost, share)
   local length = redis.call('LPUSH', b .. 'j', cost .. ',' .. json)
   if length == 1 then keep(b, 'j') end
   local name = journalName(P, b)
   local member = cost .. ',' .. fmt(id) .. ',' .. name
-  redis.call('ZADD', P .. ':jz', redis.call('HINCRBY', P .. ':mem', 'jseq', 1), member)
+  redis.call('ZADD', Pq .. ':jz', redis.call('HINCRBY', Pq .. ':mem', 'jseq', 1), member)
   local change = tonumber(cost)
   if length > size then
     -- The ring's oldest (ids are consecutive), oldest first: their charges go back.
@@ -88,14 +90,14 @@ local function journalKeep(P, b, id, json, size, cost, share)
     for k, stored in ipairs(leaving) do
       local c = leavingCost(b, stored)
       if c then
-        redis.call('ZREM', P .. ':jz', c .. ',' .. fmt(oldest + k - 1) .. ',' .. name)
+        redis.call('ZREM', Pq .. ':jz', c .. ',' .. fmt(oldest + k - 1) .. ',' .. name)
         change = change - tonumber(c)
       end
     end
     journalDropped(b, #leaving)
   end
-  local used = redis.call('HINCRBY', P .. ':mem', 'journal', change)
-  if share >= 0 then journalMakeRoom(P, used, share, member) end
+  local used = redis.call('HINCRBY', Pq .. ':mem', 'journal', change)
+  if share >= 0 then journalMakeRoom(P, Pq, used, share, member) end
 end
 
 -- Recording a request: `record(b, tail, size, P, cost, share)` stores the entry
@@ -105,30 +107,31 @@ end
 -- oldest of any session beyond the share, are dropped (counted in `jd`). It is
 -- published to every replica's subscribers (`<prefix>:ev:<name>`); answers the id.
 -- The journal (request headers and bodies) never outlives its session: its keys take the session's TTL when made.
-local function record(b, tail, size, P, cost, share)
+local function record(b, tail, size, P, cost, share, Pq)
   local id = redis.call('INCR', b .. 'jn')
   if id == 1 then keep(b, 'jn') end
   local json = '{"id":' .. id .. tail
-  if size > 0 then journalKeep(P, b, id, json, size, cost, share) else journalDropped(b) end
+  if size > 0 then journalKeep(P, Pq, b, id, json, size, cost, share) else journalDropped(b) end
   redis.call('PUBLISH', P .. ':ev:' .. journalName(P, b), json)
   return id
 end
 
--- Records a request (ARGV: base, the JSON after `"id":N`, journal size, prefix, its cost, the journal's share or -1): see luaRecord.
+-- Records a request (ARGV: base, the JSON after `"id":N`, journal size, prefix, its cost, the
+-- journal's share or -1, the session's pool (luaBudget)): see luaRecord.
 S.psRecord = function(ARGV)
-  return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6]))
+  return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7])
 end
 
 -- Counts a deprecated call and records its request, one call (ARGV: those of
--- recordScript, then operation, client key, now, most clients): { id, what
+-- psRecord, then operation, client key, now, most clients, pool): { id, what
 -- note answers }.
 S.psRecordNoted = function(ARGV)
-  local first = note(ARGV[4], ARGV[1] .. 'd', ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10]))
-  return { record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6])), first }
+  local first = note(ARGV[12], ARGV[1] .. 'd', ARGV[8], ARGV[9], ARGV[10], tonumber(ARGV[11]))
+  return { record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]), first }
 end
 
--- Empties a session's journal, its entries' bytes given back (ARGV: base, prefix); its ids go on.
+-- Empties a session's journal, its entries' bytes given back (ARGV: base, prefix, pool); its ids go on.
 S.psClearJournal = function(ARGV)
-  journalRelease(ARGV[2], ARGV[1])
+  journalRelease(ARGV[2], ARGV[3], ARGV[1])
   return 1
 end

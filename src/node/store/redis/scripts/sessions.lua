@@ -1,7 +1,9 @@
--- What dropping a session gives back: its journal's entries, its state share's bytes.
+-- What dropping a session gives back: its journal's entries, its state share's bytes, its place in its tenant's count.
 local function giveBack(P, b)
-  journalRelease(P, b)
-  budgetDrop(P, b, SESSION_BYTES)
+  local Pq, q = poolOf(P, b)
+  journalRelease(P, Pq, b)
+  budgetDrop(Pq, b, SESSION_BYTES)
+  if q then redis.call('HINCRBY', P .. ':tn', q, -1) end
 end
 
 -- Redis' clock in ms; dropping a session idle past the TTL with its tombstone (and its bytes); setting its keys' TTL.
@@ -66,28 +68,29 @@ S.psInit = function(ARGV)
   return 1
 end
 
--- Selects a session (ARGV: prefix, name, template base, most sessions, TTL ms
--- (0: never), mode `use`/`read`/`revive`, see core/sessions/lifecycle.ts):
+-- Selects a session (ARGV: prefix, name, template base, most sessions of its pool, TTL ms
+-- (0: never), mode `use`/`read`/`revive`, see core/sessions/lifecycle.ts, its tenant or ''):
 -- found and marked used (at most one write a second), or made from the
 -- template, or none, all in one change. A session idle past the TTL is
 -- dropped with its tombstone first; at the cap, the sessions idle past the
 -- TTL are swept, and a new one is refused if none was. Answers what a request
--- reads up front (metaOf), then, after a NUL, the read named ahead (ARGV[7]:
+-- reads up front (metaOf), then, after a NUL, the read named ahead (ARGV[8]:
 -- 'pet' with the id, 'list' with the index's suffix and the limit, '' for
 -- none): the pet's JSON or '' for none, or the page as one JSON array text;
 -- a made session's answer starts with \\2. No session: \\1 and `expired`,
--- the tombstone and `1` when dropped by this call; `full` and the count;
--- `unknown`, separated by \\1. One string to decode.
+-- the tombstone and `1` when dropped by this call; `full` and the count (a
+-- tenant's: `quota`, luaBudget's pools); `unknown`, separated by \\1. One
+-- string to decode.
 S.psSession = function(ARGV)
   local P, name, tpl, max, ttl, mode = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
   local reg = P .. ':reg'
   local b = P .. ':s:' .. name .. ':'
   local function answer(mark)
     local meta = mark .. metaOf(b)
-    if ARGV[7] == 'pet' then
-      return meta .. '\0' .. (redis.call('ZRANGE', b .. 'i', ARGV[8], ARGV[8], 'BYSCORE')[1] or '')
-    elseif ARGV[7] == 'list' then
-      return meta .. '\0[' .. table.concat(redis.call('ZRANGE', b .. ARGV[8], 0, tonumber(ARGV[9]) - 1), ',') .. ']'
+    if ARGV[8] == 'pet' then
+      return meta .. '\0' .. (redis.call('ZRANGE', b .. 'i', ARGV[9], ARGV[9], 'BYSCORE')[1] or '')
+    elseif ARGV[8] == 'list' then
+      return meta .. '\0[' .. table.concat(redis.call('ZRANGE', b .. ARGV[9], 0, tonumber(ARGV[10]) - 1), ',') .. ']'
     end
     return meta
   end
@@ -119,20 +122,40 @@ S.psSession = function(ARGV)
   local stone = redis.call('HGET', P .. ':tomb', name)
   if stone and mode ~= 'revive' then return '\001expired\001' .. stone .. droppedNow end
   if mode == 'read' then return '\001unknown' end
-  -- The cap counts the named sessions: the default one always exists.
-  if redis.call('ZCARD', reg) > max then sweep(P, now, ttl) end
-  local count = redis.call('ZCARD', reg) - 1
-  if count >= max then return '\001full\001' .. count end
+  -- The cap counts the named sessions of the pool: a tenant's, or (the default one always exists)
+  -- those of no tenant, what the tenants' counts leave.
+  local q = ARGV[7]
+  local function poolCount()
+    if q ~= '' then return tonumber(redis.call('HGET', P .. ':tn', q) or '0') end
+    local n = redis.call('ZCARD', reg) - 1
+    for _, c in ipairs(redis.call('HVALS', P .. ':tn')) do n = n - tonumber(c) end
+    return n
+  end
+  local count = poolCount()
+  if count >= max then
+    sweep(P, now, ttl)
+    count = poolCount()
+  end
+  if count >= max then
+    if q ~= '' then return '\001quota\001' .. count end
+    return '\001full\001' .. count
+  end
+  local Pq = P
+  if q ~= '' then Pq = P .. ':q:' .. q end
   if stone then
     redis.call('HDEL', P .. ':tomb', name)
     redis.call('ZREM', P .. ':tombz', name)
   end
   copyWorld(tpl, b)
-  journalRelease(P, b)
+  journalRelease(P, Pq, b)
   redis.call('DEL', b .. 'jn', b .. 'w', b .. 'wo', b .. 'd')
   -- A session's own cost (sessionBytes), counted, never refused: selecting one is a read.
   redis.call('HSET', b .. 'm', 'bs', '1')
-  redis.call('HINCRBY', P .. ':mem', 'sessions', SESSION_BYTES)
+  redis.call('HINCRBY', Pq .. ':mem', 'sessions', SESSION_BYTES)
+  if q ~= '' then
+    redis.call('HSET', b .. 'm', 'q', q)
+    redis.call('HINCRBY', P .. ':tn', q, 1)
+  end
   touch()
   if ttl > 0 then expireKeys(b, ttl + 60000) end
   return answer('\002')
@@ -179,15 +202,17 @@ end
 -- charged nothing. A staged write in progress keeps its reservation (its commit gives it back).
 S.psReset = function(ARGV)
   local b, P = ARGV[1], ARGV[3]
-  budgetResize(P, b, 0, 0, -1, 'pets')
-  budgetRelease(P, b, 'deprecations', 'bd')
-  budgetRelease(P, b, 'rateLimits', 'bw')
-  local kept = redis.call('HMGET', b .. 'm', 'bs', 'bx')
+  local Pq = poolOf(P, b)
+  budgetResize(Pq, b, 0, 0, -1, 'pets')
+  budgetRelease(Pq, b, 'deprecations', 'bd')
+  budgetRelease(Pq, b, 'rateLimits', 'bw')
+  local kept = redis.call('HMGET', b .. 'm', 'bs', 'bx', 'q')
   copyWorld(ARGV[2], b)
-  journalRelease(P, b)
+  journalRelease(P, Pq, b)
   redis.call('DEL', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn')
   if kept[1] then redis.call('HSET', b .. 'm', 'bs', kept[1]) end
   if kept[2] then redis.call('HSET', b .. 'm', 'bx', kept[2]) end
+  if kept[3] then redis.call('HSET', b .. 'm', 'q', kept[3]) end
   return 1
 end
 

@@ -2,11 +2,11 @@
 -- (bp, br): its own cost, deprecation records and reservations kept; windows fresh, their bytes
 -- given back.
 local function loadWorld(P, b, w)
-  local kept = redis.call('HMGET', b .. 'm', 'bp', 'br', 'bs', 'bd', 'bx')
+  local kept = redis.call('HMGET', b .. 'm', 'bp', 'br', 'bs', 'bd', 'bx', 'q')
   budgetRelease(P, b, 'rateLimits', 'bw')
   writeWorld(b, w)
-  local fields = { 'bp', 'br', 'bs', 'bd', 'bx' }
-  for i = 1, 5 do
+  local fields = { 'bp', 'br', 'bs', 'bd', 'bx', 'q' }
+  for i = 1, 6 do
     if kept[i] then redis.call('HSET', b .. 'm', fields[i], kept[i]) end
   end
   redis.call('DEL', b .. 'w', b .. 'wo')

@@ -54,10 +54,12 @@ local function writeWorld(b, w)
   if #fn > 0 then callInChunks('HSET', b .. 'fn', fn) end
 end
 -- What a request reads of its session up front, as one text (one string to decode, not six):
--- latency min and max, rate limit, clock mode and value, number of rules, '|' between, '' for none.
+-- latency min and max, rate limit, clock mode and value, number of rules, its tenant (its pool,
+-- luaBudget), '|' between, '' for none.
 local function metaOf(b)
-  local meta = redis.call('HMGET', b .. 'm', 'lmin', 'lmax', 'rl', 'cm', 'cv')
-  for i = 1, 5 do meta[i] = meta[i] or '' end
+  local meta = redis.call('HMGET', b .. 'm', 'lmin', 'lmax', 'rl', 'cm', 'cv', 'q')
+  for i = 1, 6 do meta[i] = meta[i] or '' end
+  meta[7] = meta[6]
   meta[6] = redis.call('LLEN', b .. 'f')
   return table.concat(meta, '|')
 end
