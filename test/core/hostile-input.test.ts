@@ -52,9 +52,10 @@ describe('an invalid session name in the path prefix is a 400 on every route', (
     }
   }
 
-  it('a name of 15 KB is shown cut', async () => {
+  // 4.5 KB: behind nginx a longer request line is its own 414.
+  it('a long name is shown cut', async () => {
     const { request } = contractApp()
-    const res = await request(`/sessions/${'%22'.repeat(5000)}/__admin/state`)
+    const res = await request(`/sessions/${'%22'.repeat(1500)}/__admin/state`)
     const body = await expectError(res, 400, /^The session in the path \("\/sessions\/(\\"){72}…"\) must be/)
     expect(body.message.length).toBeLessThan(300)
   })

@@ -52,6 +52,8 @@ export interface Config extends SpecSilences {
   headersTimeout: number
   requestTimeout: number
   sendTimeout: number
+  keepAliveTimeout: number
+  maxConnections: number
   /** The mock clock's start-up instant; none: real time. */
   clock?: Date
   sunset: 'enforce' | 'ignore'
@@ -94,6 +96,9 @@ export const configDefaults: Omit<Config, 'log'> = {
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   sendTimeout: 30_000,
+  keepAliveTimeout: 5000,
+  // As the server's own default (server/connection-limit.ts).
+  maxConnections: 512,
   sunset: 'enforce',
   proxyTimeout: 10_000,
   proxyFlagViolations: false,
