@@ -75,4 +75,6 @@ for (const [name, status] of [
   const other = await get('/__admin/requests', { Host: name, Authorization: `Bearer ${adminToken}` })
   if (other.status !== status) fail(`GET /__admin/requests as Host ${name}: ${other.status} ${other.body}`)
 }
-ok(`the admin API answers the Service's full name from another namespace (petstore-mock.ci.svc.cluster.local), not the short forms`)
+ok(
+  `the admin API answers the Service's full name from another namespace (petstore-mock.ci.svc.cluster.local), not the short forms`,
+)
