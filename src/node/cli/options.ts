@@ -312,7 +312,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     flag: 'max-connections',
     env: 'PETSTORE_MOCK_MAX_CONNECTIONS',
     kind: 'integer',
-    default: '512',
+    default: '512, or `ulimit -n` less 64 when lower',
     min: 1,
     max: 1_000_000,
     help: 'Connections served at once; 8 more answer health only (others 503), any beyond are closed at once',

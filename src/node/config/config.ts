@@ -53,7 +53,8 @@ export interface Config extends SpecSilences {
   requestTimeout: number
   sendTimeout: number
   keepAliveTimeout: number
-  maxConnections: number
+  /** Connections served at once; none: the server's default (512, fewer under a low `ulimit -n`). */
+  maxConnections?: number
   /** The mock clock's start-up instant; none: real time. */
   clock?: Date
   sunset: 'enforce' | 'ignore'
@@ -97,8 +98,6 @@ export const configDefaults: Omit<Config, 'log'> = {
   requestTimeout: 30_000,
   sendTimeout: 30_000,
   keepAliveTimeout: 5000,
-  // As the server's own default (server/connection-limit.ts).
-  maxConnections: 512,
   sunset: 'enforce',
   proxyTimeout: 10_000,
   proxyFlagViolations: false,

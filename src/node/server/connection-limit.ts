@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { ApiError } from '../../core/http/errors.js'
@@ -5,8 +6,30 @@ import { ApiError } from '../../core/http/errors.js'
 /** Connections beyond the limit kept for health: a probe gets through while clients hold every other socket. */
 export const healthReserve = 8
 
-/** Default of `--max-connections`: below the 1024 descriptors a shell's `ulimit -n` often allows. */
-export const defaultMaxConnections = 512
+/** The most connections served by default: below the 1024 descriptors a shell's `ulimit -n` often allows. */
+export const maxConnectionsCap = 512
+
+// Descriptors kept for all but client sockets: files, Redis, the reserve, the worker threads.
+const descriptorMargin = 64
+
+/** The soft limit on open files (`ulimit -n`), from /proc on Linux; undefined where it cannot be read. */
+export const openFilesLimit = (limits = '/proc/self/limits'): number | undefined => {
+  try {
+    const match = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync(limits, 'utf8'))
+    return match && match[1] !== 'unlimited' ? Number(match[1]) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `--max-connections`' default: {@link maxConnectionsCap}, or fewer when the
+ * process may open fewer files (the soft `ulimit -n` less 64, at least 16): a
+ * client holding sockets then meets the limit, with its reserve for health,
+ * before the process runs out of descriptors and every accept fails.
+ */
+export const defaultMaxConnections = (files = openFilesLimit()): number =>
+  files === undefined ? maxConnectionsCap : Math.max(16, Math.min(maxConnectionsCap, files - descriptorMargin))
 
 // A reserve connection serves health only, then closes: its request must come soon.
 const reserveRequestMs = 2000

@@ -22,7 +22,7 @@ export interface ListenOptions {
   sendTimeout: number
   /** Milliseconds an idle keep-alive connection is kept; default 5000. */
   keepAliveTimeout?: number
-  /** Connections served at once; a few more for health only (connection-limit.ts). Default 512. */
+  /** Connections served at once; a few more for health only (connection-limit.ts). Default 512, fewer under a low `ulimit -n`. */
   maxConnections?: number
 }
 
@@ -57,7 +57,7 @@ export const listen = (app: Hono<any>, options: ListenOptions): Promise<RunningS
       },
     )
     server.keepAliveTimeout = options.keepAliveTimeout ?? 5000
-    refusedByLimit = limitConnections(server, options.maxConnections ?? defaultMaxConnections)
+    refusedByLimit = limitConnections(server, options.maxConnections ?? defaultMaxConnections())
     server.on('clientError', answerClientError)
     server.on('checkExpectation', answerExpectation)
     server.on('connect', answerConnect)

@@ -1,10 +1,13 @@
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/index.js'
 import { listen, type ListenOptions, type RunningServer } from '../../../src/node/server/server.js'
-import { healthReserve } from '../../../src/node/server/connection-limit.js'
-import { binPath } from '../../helpers/spawn-server.js'
+import { defaultMaxConnections, healthReserve, openFilesLimit } from '../../../src/node/server/connection-limit.js'
+import { binPath, spawnServer } from '../../helpers/spawn-server.js'
 
 // Issue 40 §4 and §5 against real sockets on 127.0.0.1: a lowered connection limit, the health reserve,
 // idle keep-alives closed, two Host headers refused, and --allowed-hosts patterns refused at start.
@@ -127,6 +130,72 @@ describe('a connection limit with a reserve for health (issue 40 §5)', () => {
     expect(answered).toBe(1)
     expect(await connections(server)).toBeLessThanOrEqual(20 + healthReserve)
   })
+})
+
+describe('the default limit follows the open-files limit', () => {
+  it('is 512, or the soft ulimit -n less 64 when lower, at least 16', () => {
+    expect(defaultMaxConnections(undefined)).toBe(512)
+    expect(defaultMaxConnections(1_048_576)).toBe(512)
+    expect(defaultMaxConnections(1024)).toBe(512)
+    expect(defaultMaxConnections(256)).toBe(192)
+    expect(defaultMaxConnections(40)).toBe(16)
+  })
+
+  it('reads the soft limit from /proc/self/limits', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'limits-'))
+    const file = (text: string) => {
+      const path = join(dir, `limits-${Math.random()}`)
+      writeFileSync(path, text)
+      return path
+    }
+    const header = 'Limit                     Soft Limit           Hard Limit           Units     \n'
+    expect(
+      openFilesLimit(file(`${header}Max open files            256                  4096                 files     \n`)),
+    ).toBe(256)
+    expect(
+      openFilesLimit(file(`${header}Max open files            unlimited            unlimited            files     \n`)),
+    ).toBeUndefined()
+    expect(openFilesLimit(join(dir, 'none'))).toBeUndefined()
+  })
+
+  // The issue's reproduction, against the built command: ulimit -n 256, 300 connections sending a
+  // slow request with no key; health and a legitimate request are still answered.
+  it.runIf(process.platform === 'linux' && spawnSync('prlimit', ['--version']).status === 0)(
+    'under ulimit -n 256, 300 held connections leave health and a keyed request answered',
+    async () => {
+      const server = await spawnServer(['--api-key', 'only-this-key', '--log', 'silent'], {}, 30_000, [
+        'prlimit',
+        '--nofile=256:256',
+        process.execPath,
+      ])
+      try {
+        const port = Number(new URL(server.url).port)
+        for (let i = 0; i < 300; i++) {
+          const socket = connect(port, '127.0.0.1')
+          socket.on('error', () => {})
+          socket.on('connect', () => socket.write('GET /v1/pets?__delay=15000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'))
+          held.push(socket)
+        }
+        // Health through the reserve, retried while the reserve is busy (bounded).
+        let health = 0
+        for (let i = 0; i < 40 && health !== 200; i++) {
+          health = statusOf(await exchange(port, get('/__admin/health/live')))
+          if (health !== 200) await new Promise((resolve) => setTimeout(resolve, 250))
+        }
+        expect(health).toBe(200)
+        // The held requests are answered (401: no key) and their sockets freed; then a keyed one is served.
+        let pets = 0
+        for (let i = 0; i < 80 && pets !== 200; i++) {
+          pets = statusOf(await exchange(port, get('/v1/pets', 'Authorization: Bearer only-this-key\r\n')))
+          if (pets !== 200) await new Promise((resolve) => setTimeout(resolve, 250))
+        }
+        expect(pets).toBe(200)
+        expect(server.stderr()).not.toMatch(/EMFILE/)
+      } finally {
+        await server.stop()
+      }
+    },
+  )
 })
 
 describe('idle keep-alive connections are closed (--keep-alive-timeout)', () => {
