@@ -27,7 +27,7 @@ import type { SessionStore } from './sessions/port.js'
 import { SessionRegistry, type StartState } from './sessions/memory-store.js'
 import { clockSettingOf, rateLimitOf, type Snapshot, worldOf } from './sessions/snapshot.js'
 import { bundledSpec } from './spec/bundled-spec.js'
-import { sessionPrefixPath } from './http/request/session-name.js'
+import { checkPathPrefix, sessionPrefixPath } from './http/request/session-name.js'
 import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
 import { parseAdminToken, tenantTokens, unscopedToken } from './access/admin-scopes.js'
 import type { Spec } from './spec/spec.js'
@@ -338,6 +338,11 @@ export function prepareMock(
     )
   }
   app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
+  // Under /sessions/<name>/__admin/… a bad name is a 400 on every route, health and the panel's files too.
+  app.use('/__admin/*', async (c, next) => {
+    checkPathPrefix(c)
+    await next()
+  })
   options.signal?.addEventListener('abort', () => sessions.close())
   // Made now: a document JSON cannot represent (a cycle through YAML aliases) throws here.
   const docs = docsRoutes(spec, cors)

@@ -65,9 +65,16 @@ if (journal.status !== 200 || !JSON.parse(journal.body).requests.some((e) => e.p
 const unauthorised = await get('/__admin/requests', { Host: host })
 if (unauthorised.status !== 401) fail(`GET /__admin/requests without the token: ${unauthorised.status}`)
 ok(`the admin API answers Host ${host} with the Secret's token (401 without)`)
-// From another namespace (a pipeline in `ci`): the Service's full name, through the `*` entries.
-for (const name of ['petstore-mock.ci', 'petstore-mock.ci.svc', 'petstore-mock.ci.svc.cluster.local']) {
+// From another namespace (a pipeline in `ci`): the Service's full name, through the `*` entry; the short
+// forms are not in the list (a `*` may not be one of the last two labels: issue 40 §4).
+for (const [name, status] of [
+  ['petstore-mock.ci.svc.cluster.local', 200],
+  ['petstore-mock.ci', 403],
+  ['petstore-mock.ci.svc', 403],
+]) {
   const other = await get('/__admin/requests', { Host: name, Authorization: `Bearer ${adminToken}` })
-  if (other.status !== 200) fail(`GET /__admin/requests as Host ${name}: ${other.status} ${other.body}`)
+  if (other.status !== status) fail(`GET /__admin/requests as Host ${name}: ${other.status} ${other.body}`)
 }
-ok(`the admin API answers the Service's names from another namespace (petstore-mock.ci[.svc[.cluster.local]])`)
+ok(
+  `the admin API answers the Service's full name from another namespace (petstore-mock.ci.svc.cluster.local), not the short forms`,
+)

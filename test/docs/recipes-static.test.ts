@@ -297,8 +297,9 @@ describe('docs/recipes/kubernetes.md: the names /__admin answers', () => {
 
   it.each([
     ['petstore-mock:4010', 200],
-    ['petstore-mock.default:4010', 200],
-    ['petstore-mock.ci.svc', 200],
+    // The short forms would need a `*` in the last two labels, which --allowed-hosts refuses (issue 40 §4).
+    ['petstore-mock.default:4010', 403],
+    ['petstore-mock.ci.svc', 403],
     ['petstore-mock.default.svc.cluster.local:4010', 200],
     ['petstore-mock.team-a.svc.cluster.local', 200],
     ['petstore-mock.a.b', 403],

@@ -5,6 +5,7 @@ import { equalsAny } from './constant-time.js'
 import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
 import { type AdminToken, scopeOf, tokenCovers } from './admin-scopes.js'
 import { setSessionScope } from '../http/request/session-scope.js'
+import { isRepeatedAuthorization, repeatedAuthorizationError } from '../http/request/authorization.js'
 
 // The middleware that checks admin tokens, apart from their reading (admin-scopes.ts), which the
 // options check needs at start: this goes with the control plane, loaded on first use (admin/admin-host.ts).
@@ -13,7 +14,7 @@ const isRead = (method: string): boolean => method === 'GET' || method === 'HEAD
 
 const challenge = (sent: boolean) => `Bearer realm="petstore-admin"${sent ? ', error="invalid_token"' : ''}`
 
-type Target = { session: string } | { global: 'the session list' | 'the metrics' }
+type Target = { session: string } | { global: 'the session list' | 'the metrics' } | { open: string }
 
 /** What a request to the control plane touches: a session by name, or nothing tied to one. */
 const targetOf = (c: Context, sessionNameOf: (c: Context) => string | undefined): Target => {
@@ -21,6 +22,8 @@ const targetOf = (c: Context, sessionNameOf: (c: Context) => string | undefined)
   if (path === '/__admin/sessions') return { global: 'the session list' }
   if (path.startsWith('/__admin/sessions/')) return { session: path.slice('/__admin/sessions/'.length) }
   if (path === '/__admin/metrics' || path.startsWith('/__admin/metrics/')) return { global: 'the metrics' }
+  // The control plane's OpenAPI document is the same for every session: no session's data.
+  if (path === '/__admin/openapi.json') return { open: 'the admin API document' }
   return { session: sessionNameOf(c) ?? 'default' }
 }
 
@@ -70,6 +73,7 @@ export const adminScopes = ({ tokens, logger, sessionNameOf, fields }: AdminScop
     )
   return async function adminScopes(c, next) {
     let target: Target
+    let badName: ApiError | undefined
     try {
       target = targetOf(c, sessionNameOf)
     } catch (error) {
@@ -77,11 +81,14 @@ export const adminScopes = ({ tokens, logger, sessionNameOf, fields }: AdminScop
       if (tokens.length === 0) return next()
       target = { session: '?' }
       if (!(error instanceof ApiError)) throw error
+      badName = error
     }
     const where = 'session' in target ? target.session : '-'
     let token: AdminToken | undefined
     if (tokens.length > 0) {
-      const sent = bearerKey(c.req.header('Authorization'))
+      const header = c.req.header('Authorization')
+      if (isRepeatedAuthorization(header)) throw repeatedAuthorizationError('admin token')
+      const sent = bearerKey(header)
       // Every token compared in full, whichever matches (constant-time.ts).
       let index = -1
       if (sent !== undefined) {
@@ -107,6 +114,8 @@ export const adminScopes = ({ tokens, logger, sessionNameOf, fields }: AdminScop
         )
       }
       token = tokens[index]!
+      // Authenticated: the name's own 400 (or session_conflict), whatever the token's scope, as root gets.
+      if (badName !== undefined) throw badName
       const refused = refusal(c, token, target)
       if (refused !== undefined) {
         log(c, token, where, 403, '', 'forbidden')
@@ -132,7 +141,7 @@ const refusal = (c: Context, token: AdminToken, target: Target) => {
   if (token.access === 'read' && !isRead(c.req.method)) {
     return `The admin token ${token.name} is read-only (${scopeOf(token)}): ${c.req.method} ${c.req.path} changes the mock.`
   }
-  if (token.patterns === undefined) return undefined
+  if (token.patterns === undefined || 'open' in target) return undefined
   const globs = token.patterns.join(' ')
   if ('global' in target) {
     // The session list answers, narrowed to the scope (session-scope.ts).

@@ -2,7 +2,12 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { equalsAny } from './constant-time.js'
 import { ApiError } from '../http/errors.js'
-import { authorizationOf, bearerToken } from '../http/request/authorization.js'
+import {
+  authorizationOf,
+  bearerToken,
+  isRepeatedAuthorization,
+  repeatedAuthorizationError,
+} from '../http/request/authorization.js'
 import { errorResponse } from '../http/respond.js'
 import { fromMiddleware, type OnError, type Stage } from '../http/stage.js'
 
@@ -61,6 +66,8 @@ export const authStage = (middleware: MiddlewareHandler, onError: OnError): Stag
   return (c, next) => {
     const header = authorizationOf(c)
     if (header !== undefined && accepted.length === 1 && equalsAny(header, accepted)) return next(c)
+    // Off the path of an accepted header: a repeated one is never accepted.
+    if (isRepeatedAuthorization(header)) throw repeatedAuthorizationError('API key')
     return judged(c, (c) => {
       if (header !== undefined) accepted = [header]
       return next(c)

@@ -34,7 +34,7 @@ export const documentedQueries = (document: Record<string, any>): DocumentedQuer
   )
 
 /**
- * Refuses, with 400 naming it, a query parameter the route does not take, as the admin API's
+ * Refuses, with 400 naming it, a query parameter given twice, or one the route does not take, as the admin API's
  * OpenAPI document lists them (`documented`, see {@link documentedQueries}): `?offset=2` or `?since=5` on a route that ignored them
  * used to answer every entry, and a pipeline asserted on the wrong data. The document is the one
  * list: a parameter a route reads and the document omits is refused too, so they cannot drift.
@@ -50,13 +50,18 @@ export const knownQuery = (documented: readonly DocumentedQuery[]): MiddlewareHa
     if (!c.req.url.includes('?')) return next()
     const method = c.req.method === 'HEAD' ? 'GET' : c.req.method
     const route = routes.find((r) => r.method === method && r.path.test(c.req.path))
+    const queries = c.req.queries()
     if (route !== undefined) {
-      for (const name of Object.keys(c.req.queries())) {
+      for (const name of Object.keys(queries)) {
         if (!route.query.includes(name)) {
           const takes = route.query.length > 0 ? route.query.join(', ') : 'none'
           throw badRequest(`Unknown query parameter ${name} for ${method} ${route.template}; it takes ${takes}.`)
         }
       }
+    }
+    // No admin parameter takes a list: which of two values counts would be a guess (as on /v1).
+    for (const [name, values] of Object.entries(queries)) {
+      if (values.length > 1) throw badRequest(`${name} must be given at most once.`)
     }
     return next()
   }

@@ -1,4 +1,5 @@
 import { ApiError, badRequest } from '../http/errors.js'
+import { isJsonObject } from '../http/json.js'
 import type { Pet, PetStatus } from '../spec/pet.js'
 
 /**
@@ -35,16 +36,18 @@ export interface StateChange {
 }
 
 /** Reads a state change request's body: the request, or throws a 400 naming the field. */
+const changeShape = '{ "state": …, "params": { … }, "action": "setup" | "teardown" }'
+
 export const readStateChange = (body: unknown): StateChange => {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest('The body must be a JSON object: { "state": …, "params": { … }, "action": "setup" | "teardown" }.')
-  }
-  const { state, params, action } = body as Record<string, unknown>
+  if (!isJsonObject(body)) throw badRequest(`The body must be a JSON object: ${changeShape}.`)
+  const { state, params, action, ...rest } = body
+  const unknown = Object.keys(rest)[0]
+  if (unknown !== undefined) throw badRequest(`${unknown} is not a known field; expected ${changeShape}.`)
   // The verifier calls once for an interaction without provider states too: no state, nothing to set up.
   if (state !== undefined && state !== null && typeof state !== 'string') {
     throw badRequest('state must be the name of a provider state.')
   }
-  if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
+  if (params !== undefined && params !== null && !isJsonObject(params)) {
     throw badRequest('params must be an object.')
   }
   if (action !== undefined && action !== 'setup' && action !== 'teardown') {
@@ -74,6 +77,32 @@ const knownStatus = (target: StateTarget, status: string | undefined): PetStatus
   return status as PetStatus | undefined
 }
 
+// Each state's params, as answer-state.ts writes them: a field of another state, or a value the state's
+// name contradicts, would be ignored, and the verifier would check the provider against another state.
+const onlyParams = (params: Record<string, unknown>, state: string, takes: readonly string[]): void => {
+  const unknown = Object.keys(params).find((key) => !takes.includes(key))
+  if (unknown !== undefined) {
+    const taken = takes.length > 0 ? takes.join(', ') : 'none'
+    throw badRequest(`params.${unknown} is not a parameter of the state ${JSON.stringify(state)}; it takes ${taken}.`)
+  }
+}
+
+const sameId = (params: Record<string, unknown>, id: string): void => {
+  const given = params['id']
+  if (given !== undefined && String(given) !== id) {
+    throw badRequest(`params.id is ${JSON.stringify(given)}, but the state names the pet with id ${id}.`)
+  }
+}
+
+const stateStatus = (params: Record<string, unknown>, named: string | undefined): string | undefined => {
+  const given = params['status']
+  if (given !== undefined && typeof given !== 'string') throw badRequest('params.status must be a string.')
+  if (named !== undefined && given !== undefined && given !== named) {
+    throw badRequest(`params.status is ${JSON.stringify(given)}, but the state names the status ${named}.`)
+  }
+  return named ?? given
+}
+
 const upsert = (pets: readonly Pet[], added: readonly Pet[]): Pet[] => {
   const ids = new Set(added.map((pet) => pet.id))
   return [...pets.filter((pet) => !ids.has(pet.id)), ...added].sort((a, b) => a.id - b.id)
@@ -90,17 +119,24 @@ export const petsForState = (change: StateChange, target: StateTarget): Pet[] | 
   const { pets } = target
   let match: RegExpExecArray | null
   if ((match = petExists.exec(state))) {
+    sameId(params, match[1]!)
     const id = Number(match[1])
     const pet = checked(target, { ...params, id }, 'params')
     return upsert(pets, [pet])
   }
   if ((match = noPet.exec(state))) {
+    onlyParams(params, state, ['id'])
+    sameId(params, match[1]!)
     const id = Number(match[1])
     return pets.some((pet) => pet.id === id) ? pets.filter((pet) => pet.id !== id) : undefined
   }
   if ((match = petsExist.exec(state))) {
-    const status = knownStatus(target, match[1] ?? (params['status'] as string | undefined))
-    const given = Array.isArray(params['pets']) ? params['pets'] : []
+    onlyParams(params, state, ['status', 'pets'])
+    const status = knownStatus(target, stateStatus(params, match[1]))
+    if (params['pets'] !== undefined && !Array.isArray(params['pets'])) {
+      throw badRequest('params.pets must be an array of pets.')
+    }
+    const given = (params['pets'] ?? []) as unknown[]
     const added = given.map((value, i) => checked(target, value, `params.pets[${i}]`))
     if (status !== undefined && added.some((pet) => pet.status !== status)) {
       throw badRequest(`Every pet of params.pets must have status ${status}.`)
@@ -112,7 +148,8 @@ export const petsForState = (change: StateChange, target: StateTarget): Pet[] | 
     return upsert(pets, [{ id, name: `Pet ${id}`, categoryId: 1, ...(status && { status }) }])
   }
   if ((match = noPets.exec(state))) {
-    const status = knownStatus(target, match[1])
+    onlyParams(params, state, match[1] === undefined ? [] : ['status'])
+    const status = knownStatus(target, stateStatus(params, match[1]))
     return status === undefined ? [] : pets.filter((pet) => pet.status !== status)
   }
   throw new ApiError(

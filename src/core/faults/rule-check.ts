@@ -3,6 +3,7 @@ import { faultRule } from '../../generated/validators.js'
 import { describeSchemaError, expectation } from '../spec/messages.js'
 import type { Spec } from '../spec/spec.js'
 import { bundledSpec } from '../spec/bundled-spec.js'
+import { isJsonObject } from '../http/json.js'
 import { type RequestFacts, type RuleWhen, checkApiKey, checkWhen } from './rule-match.js'
 import { type RuleAnswerFields, checkAnswer, contractBreak, hasOwnAnswer, prepareAnswer } from './rule-answer.js'
 
@@ -87,6 +88,8 @@ export const createRuleValidator = (operations: readonly string[], spec: Spec = 
   // clients (npm run generate): one schema, no code compiled at run time.
   const validate = faultRule as ValidateFunction
   return (input: unknown): FaultRuleInput | string => {
+    // A number too large to hold (`1e999`) parses to an object: the schema would call its digits a field.
+    if (!isJsonObject(input)) return 'A fault rule must be a JSON object'
     if (!validate(input)) {
       const error = validate.errors![0]!
       if (error.instancePath === '/status') return statusRange(input)

@@ -1,9 +1,16 @@
-import { isSafeNumber, LosslessNumber, parse } from 'lossless-json'
+import { isLosslessNumber, isSafeNumber, LosslessNumber, parse } from 'lossless-json'
 import { ownCopy } from './own-copy.js'
 
 /** Whether a Content-Type names JSON (`application/json`, parameters and case aside). */
 export const isJsonType = (contentType: string | null | undefined): boolean =>
   contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json'
+
+/**
+ * Whether a parsed JSON value is an object with fields: not null, not an array, and not a number
+ * JavaScript cannot hold exactly (`1e999` is kept as a LosslessNumber, an object with a `value`).
+ */
+export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && !isLosslessNumber(value)
 
 /** A parse result: the value, or why the text is not JSON. */
 export type JsonResult = { ok: true; value: unknown } | { ok: false; message: string }

@@ -5,6 +5,7 @@ import type { YamlCodec } from '../body/yaml-data.js'
 import type { JsonDataReader } from '../body/data-body.js'
 import { insufficientStorage } from '../budget/insufficient-storage.js'
 import { ApiError, badRequest } from '../http/errors.js'
+import { isJsonObject } from '../http/json.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import type { Pet } from '../spec/pet.js'
@@ -47,9 +48,7 @@ export interface StateDeps {
 }
 
 const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
-  const { count, seed, data, ...rest } = (
-    body && typeof body === 'object' && !Array.isArray(body) ? body : { count: null }
-  ) as Record<string, unknown>
+  const { count, seed, data, ...rest } = (isJsonObject(body) ? body : { count: null }) as Record<string, unknown>
   const unknown = Object.keys(rest)[0]
   if (unknown !== undefined) throw badRequest(`${unknown} is not a known field.`)
   if (!Number.isSafeInteger(count) || (count as number) < 0 || (count as number) > maxPets) {

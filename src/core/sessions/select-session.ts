@@ -3,7 +3,7 @@ import { addAnswerHeaders } from '../http/respond.js'
 import { authorizationOf } from '../http/request/authorization.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { type MaybePromise, whenReady } from '../async/maybe-promise.js'
-import { isSessionName, sessionHeader, sessionPrefixOf } from '../http/request/session-name.js'
+import { badPrefixError, isSessionName, sessionHeader, sessionPrefixOf } from '../http/request/session-name.js'
 import type { SessionReader } from '../http/request/session-reader.js'
 import {
   adminSelectMode,
@@ -49,9 +49,7 @@ export const sessionNameOf = (c: RequestContext, byKey = false): string | undefi
     )
   }
   if (prefixed !== undefined && !isSessionName(prefixed.name)) {
-    throw badRequest(
-      `The session in the path (${JSON.stringify(prefixed.prefix)}) must be 1 to 64 characters of A-Z a-z 0-9 . _ -.`,
-    )
+    throw badPrefixError(prefixed.prefix)
   }
   let name = prefixed?.name
   let by = prefixed && `the path prefix ${prefixed.prefix}`

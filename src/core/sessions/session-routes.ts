@@ -27,7 +27,14 @@ export interface SessionDeps {
   session: SessionAccess<SessionState>
 }
 
+const namedSession = (name: string): string => {
+  if (!isSessionName(name))
+    throw badRequest(`A session name is 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)
+  return name
+}
+
 /** POST /reset (the session back to its start), GET /sessions, POST and DELETE /sessions/:name. */
+
 export const sessionRoutes = (deps: SessionDeps): Hono => {
   const { select, read } = deps.session
   const routes = new Hono()
@@ -48,16 +55,15 @@ export const sessionRoutes = (deps: SessionDeps): Hono => {
   })
   // Creates a session explicitly (over its tombstone too): 201 when made, 200 when it existed.
   routes.post('/sessions/:name', async (c) => {
-    const name = c.req.param('name')
-    if (!isSessionName(name))
-      throw badRequest(`A session name is 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)
+    const name = namedSession(c.req.param('name'))
     const selection = await deps.sessions.select(name, 'revive')
     const made = isOutcome(selection) && selection.outcome === 'created'
     const summary = await sessionOf(selection).summary()
     return made ? c.json(summary, 201, { [sessionCreatedHeader]: 'true' }) : c.json(summary, 200)
   })
   routes.delete('/sessions/:name', async (c) => {
-    const name = c.req.param('name')
+    // A name no session can have is a 400, as for POST: a 404 would say it might have existed.
+    const name = namedSession(c.req.param('name'))
     if (name === 'default') throw badRequest('The default session cannot be deleted; use POST /__admin/reset.')
     if (!(await deps.sessions.dropSession(name))) throw new ApiError(404, `No session named ${name}.`)
     return c.body(null, 204)

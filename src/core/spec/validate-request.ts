@@ -1,6 +1,7 @@
 import { badRequest } from '../http/errors.js'
 import { queryParams } from '../http/request/query.js'
 import type { SpecOperation } from './spec.js'
+import { isLosslessNumber } from 'lossless-json'
 import { describeSchemaError } from './messages.js'
 import { parseParameter } from './parameters.js'
 import { clampedRaws } from './silences.js'
@@ -55,6 +56,8 @@ export const validateRequest =
     const body = operation.requestBody ? c.get('body') : undefined
     if (operation.requestBody && !operation.requestBody.validate(body)) {
       const error = operation.requestBody.validate.errors?.[0]
+      // A number too large to hold (`1e999`) parses to an object: not a missing field, a body of another kind.
+      if (isLosslessNumber(body)) throw badRequest('Request body must be a JSON object.')
       throw badRequest(`${error ? describeSchemaError(error, 'Request body') : 'Request body is invalid'}.`)
     }
     c.set('input', { params, body })

@@ -3,7 +3,7 @@ import { maxDelayMs } from '../../core/faults/rule-check.js'
 import { clockSettingExpectation, isClockSetting } from '../../core/time/clock-range.js'
 import { instantExpectation, parseInstant } from '../../core/time/instant.js'
 import type { LogFormat } from '../../core/log/log.js'
-import { asHostName, asOrigin } from '../config/admin-access.js'
+import { asHostName, asOrigin, wildcardProblem } from '../config/admin-access.js'
 import { parseRate, rateExpectation } from '../../core/rate-limit/rate-limit.js'
 import { parseSilence } from '../../core/spec/silences.js'
 import { parseAdminToken } from '../../core/access/admin-scopes.js'
@@ -71,7 +71,11 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
     case 'origins':
       return checkedItems(text, asOrigin, `${source} takes origins: scheme://host[:port], no path`)
     case 'hosts':
-      return checkedItems(text, asHostName, `${source} takes host names without scheme or port`)
+      return listItems(text).map((item) => {
+        const wildcard = wildcardProblem(item)
+        if (wildcard !== undefined) throw new UsageError(`${source}: ${wildcard} (got "${item}")`)
+        return asHostName(item) ?? orUsage(`${source} takes host names without scheme or port (got "${item}")`)
+      })
     case 'delay': {
       const match = /^(0|[1-9][0-9]*)(?:-(0|[1-9][0-9]*))?$/.exec(text)
       const min = Number(match?.[1])

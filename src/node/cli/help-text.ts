@@ -7,7 +7,19 @@ const repeatable: readonly OptionKind[] = ['list', 'origins', 'hosts', 'tokens']
 
 /** The --help groups, in order: a title and its flags. An option in none is listed under "Other". */
 export const helpGroups: readonly { title: string; flags: readonly string[] }[] = [
-  { title: 'Listening', flags: ['host', 'port', 'log', 'headers-timeout', 'request-timeout', 'send-timeout'] },
+  {
+    title: 'Listening',
+    flags: [
+      'host',
+      'port',
+      'log',
+      'headers-timeout',
+      'request-timeout',
+      'send-timeout',
+      'keep-alive-timeout',
+      'max-connections',
+    ],
+  },
   { title: 'Data', flags: ['fixtures', 'faker', 'count', 'data', 'seed', 'spec', 'snapshot'] },
   { title: 'Behaviour', flags: ['api-key', 'faults', 'delay', 'clock', 'sunset', 'rate-limit'] },
   {

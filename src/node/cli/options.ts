@@ -263,7 +263,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     env: 'PETSTORE_MOCK_ALLOWED_HOSTS',
     kind: 'hosts',
     default: '(none: on loopback, localhost, 127.0.0.1 and [::1] only; elsewhere any Host)',
-    help: 'Host names /__admin answers to besides the loopback ones (.example.com: with subdomains; a.*.svc: * is any one label); turns the check on off loopback',
+    help: 'Host names /__admin answers to besides the loopback ones (.example.com: with subdomains; a.*.svc.local: * is any one label, not one of the last two); turns the check on off loopback',
   },
   {
     flag: 'log',
@@ -298,6 +298,24 @@ export const optionSpecs: readonly OptionSpec[] = [
     min: 1,
     max: 3_600_000,
     help: 'Milliseconds an answer may wait for the client to read any of it before the connection is closed',
+  },
+  {
+    flag: 'keep-alive-timeout',
+    env: 'PETSTORE_MOCK_KEEP_ALIVE_TIMEOUT',
+    kind: 'integer',
+    default: '5000',
+    min: 1,
+    max: 3_600_000,
+    help: 'Milliseconds an idle keep-alive connection is kept open',
+  },
+  {
+    flag: 'max-connections',
+    env: 'PETSTORE_MOCK_MAX_CONNECTIONS',
+    kind: 'integer',
+    default: '512, or `ulimit -n` less 64 when lower',
+    min: 1,
+    max: 1_000_000,
+    help: 'Connections served at once; 8 more answer health only (others 503), any beyond are closed at once',
   },
   {
     flag: 'clock',

@@ -27,15 +27,30 @@ export const asOrigin = (text: string): string | undefined => {
   return bare && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin : undefined
 }
 
-// A label after the first may be `*`: any one label (petstore-mock.*.svc.cluster.local).
+// A label after the first may be `*`: any one label (petstore-mock.*.svc.cluster.local); not one of the
+// last two (wildcardProblem).
 const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9_-]+(\.([a-z0-9_-]+|\*))*)$/
+
+/**
+ * Why a host pattern's `*` is refused: in one of the last two labels
+ * (`petstore.*`, `mock.*.*`) it matches names anyone can register
+ * (`petstore.evil`, `mock.evil.com`), which would pass the DNS-rebinding
+ * check. Undefined for a pattern without one there.
+ */
+export const wildcardProblem = (text: string): string | undefined => {
+  const labels = text.toLowerCase().split('.')
+  return labels.includes('*') && (labels.length < 3 || labels.slice(-2).includes('*'))
+    ? 'a * may stand for a label before the last two only (petstore-mock.*.svc.cluster.local): in the last two it would match a domain anyone can register'
+    : undefined
+}
 
 /**
  * A host name as the admin guard compares it (lowercase, IPv6 in brackets, no
  * port; a leading dot for a domain and its subdomains; a `*` label after the
- * first for any one label); undefined when the text is not one.
+ * first and before the last two for any one label); undefined when the text is not one.
  */
 export const asHostName = (text: string): string | undefined => {
+  if (wildcardProblem(text) !== undefined) return undefined
   const domain = text.startsWith('.') ? '.' : ''
   const name = text.slice(domain.length)
   let url: URL

@@ -52,6 +52,9 @@ export interface Config extends SpecSilences {
   headersTimeout: number
   requestTimeout: number
   sendTimeout: number
+  keepAliveTimeout: number
+  /** Connections served at once; none: the server's default (512, fewer under a low `ulimit -n`). */
+  maxConnections?: number
   /** The mock clock's start-up instant; none: real time. */
   clock?: Date
   sunset: 'enforce' | 'ignore'
@@ -94,6 +97,7 @@ export const configDefaults: Omit<Config, 'log'> = {
   headersTimeout: 10_000,
   requestTimeout: 30_000,
   sendTimeout: 30_000,
+  keepAliveTimeout: 5000,
   sunset: 'enforce',
   proxyTimeout: 10_000,
   proxyFlagViolations: false,

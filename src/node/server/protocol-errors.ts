@@ -65,6 +65,31 @@ export const requestErrorResponse = (error: unknown): Response => {
 }
 
 /**
+ * A request with two `Host` headers (the server's request listener, before
+ * the app): 400, as RFC 9112 §3.2 requires, where Node would take the first
+ * and the admin guard's DNS-rebinding check could be shown another than a
+ * proxy routed by. Returns whether it answered.
+ */
+export const answerRepeatedHost = (request: IncomingMessage, response: ServerResponse): boolean => {
+  const raw = request.rawHeaders
+  let hosts = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++
+  }
+  if (hosts < 2) return false
+  const body = errorJson(400, 'The Host header is given more than once; send one (RFC 9112 §3.2).')
+  response.shouldKeepAlive = false
+  response.writeHead(400, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  })
+  response.end(body)
+  return true
+}
+
+/**
  * An `Expect` other than `100-continue` (the server's 'checkExpectation'
  * event): 417 with the `Error` body, where Node would answer a bare 417.
  */

@@ -2,8 +2,15 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
-import { answerClientError, answerConnect, answerExpectation, requestErrorResponse } from './protocol-errors.js'
+import {
+  answerClientError,
+  answerConnect,
+  answerExpectation,
+  answerRepeatedHost,
+  requestErrorResponse,
+} from './protocol-errors.js'
 import { watchSendTimeout } from './send-timeout.js'
+import { defaultMaxConnections, limitConnections } from './connection-limit.js'
 
 /** How the HTTP server listens and shuts down. */
 export interface ListenOptions {
@@ -13,6 +20,10 @@ export interface ListenOptions {
   requestTimeout: number
   /** Milliseconds an answer may wait for the client to read any of it before the connection is closed. */
   sendTimeout: number
+  /** Milliseconds an idle keep-alive connection is kept; default 5000. */
+  keepAliveTimeout?: number
+  /** Connections served at once; a few more for health only (connection-limit.ts). Default 512, fewer under a low `ulimit -n`. */
+  maxConnections?: number
 }
 
 /** A listening server. */
@@ -29,6 +40,9 @@ export const listen = (app: Hono<any>, options: ListenOptions): Promise<RunningS
     // Slow clients must not hold sockets forever: headers and whole request are timed. Node
     // enforces both only when it sweeps connections (every 30 s by default): sweep often enough.
     // No Host is no default host: a request without one gets its 400 from the error handler.
+    const toApp = getRequestListener(app.fetch, { errorHandler: requestErrorResponse })
+    // Set once the server exists: the connection count is the server's.
+    let refusedByLimit: ReturnType<typeof limitConnections> = () => false
     const server = createServer(
       {
         headersTimeout: options.headersTimeout,
@@ -37,8 +51,13 @@ export const listen = (app: Hono<any>, options: ListenOptions): Promise<RunningS
         // Node's own 400 for a missing Host has no body: the adapter's (see protocol-errors.ts) has.
         requireHostHeader: false,
       },
-      getRequestListener(app.fetch, { errorHandler: requestErrorResponse }),
+      (request, response) => {
+        if (refusedByLimit(request, response) || answerRepeatedHost(request, response)) return
+        return toApp(request, response)
+      },
     )
+    server.keepAliveTimeout = options.keepAliveTimeout ?? 5000
+    refusedByLimit = limitConnections(server, options.maxConnections ?? defaultMaxConnections())
     server.on('clientError', answerClientError)
     server.on('checkExpectation', answerExpectation)
     server.on('connect', answerConnect)

@@ -315,12 +315,13 @@ describe('panelSecurityHeaders', () => {
 
 describe('allowed hosts with a `*` label (the Kubernetes recipe: the Service in any namespace)', () => {
   const app = createApp({
-    allowedHosts: ['petstore-mock', 'petstore-mock.*', 'petstore-mock.*.svc', 'petstore-mock.*.svc.cluster.local'],
+    allowedHosts: ['petstore-mock', 'petstore-mock.*.svc.cluster.local'],
   })
   it.each([
     ['petstore-mock', 200],
-    ['petstore-mock.default', 200],
-    ['petstore-mock.ci.svc', 200],
+    // The short forms need a `*` in the last two labels, which --allowed-hosts refuses (issue 40 §4).
+    ['petstore-mock.default', 403],
+    ['petstore-mock.ci.svc', 403],
     ['petstore-mock.default.svc.cluster.local:4010', 200],
     ['PETSTORE-MOCK.Team-A.svc.cluster.local', 200],
     ['petstore-mock.a.b', 403],

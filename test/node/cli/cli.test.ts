@@ -158,6 +158,9 @@ describe('parseCommandLine', () => {
     [['--admin-cors-origin', 'http://qa.example/app']],
     [['--allowed-hosts', 'petstore:4010']],
     [['--allowed-hosts', 'http://petstore']],
+    [['--allowed-hosts', 'petstore.*']],
+    [['--allowed-hosts', 'mock.*.*']],
+    [['--allowed-hosts', 'ok.local,mock.*.com']],
   ])('%j is a usage error', (argv) => {
     expect(() => parseCommandLine(argv, {}, pipe)).toThrow(UsageError)
   })

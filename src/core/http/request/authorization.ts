@@ -1,5 +1,6 @@
 import type { RequestContext } from '../stage.js'
 import { keptPrefix, ownCopy } from '../own-copy.js'
+import { type ApiError, badRequest } from '../errors.js'
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -34,6 +35,18 @@ export const bearerToken = (header: string | null | undefined, alone = false): s
   const match = header ? bearer.exec(header) : null
   return match === null || (alone && !spaces.test(match[2]!)) ? undefined : match[1]
 }
+
+// Hosts join a repeated header with ", " (Node's list, fetch's Headers): a second credential after a
+// comma (`Bearer a, Bearer b`, `Basic x, Bearer y`) is a scheme and a space, where an auth-param is `name=`.
+const secondCredential = /,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+ +[^\s=]/
+
+/** Whether an Authorization header holds two credentials: the header was sent twice. */
+export const isRepeatedAuthorization = (header: string | null | undefined): boolean =>
+  header != null && header.includes(',') && secondCredential.test(header)
+
+/** The 400 for an Authorization header sent twice (`what`: "API key", "admin token"), which no one key could answer. */
+export const repeatedAuthorizationError = (what: string): ApiError =>
+  badRequest(`The Authorization header is given more than once; send it once: Authorization: Bearer <${what}>.`)
 
 /** Longest scheme a redacted Authorization keeps (a header of one long word is all scheme). */
 export const maxSchemeChars = 32

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { getPath } from 'hono/utils/url'
+import { type ApiError, badRequest } from '../errors.js'
 
 /** The header that selects an isolated session. */
 export const sessionHeader = 'X-Mock-Session'
@@ -56,5 +57,35 @@ export const sessionPrefixPath = (request: Request): string => {
 /** The session prefix the request's path carried; undefined without one. */
 export const sessionPrefixOf = (c: Context): SessionPrefix | undefined => (c.req.raw as Prefixed)[prefixKey]
 
-/** The prefix to put before a path the answer names (Location, links, servers): '' without one. */
-export const pathPrefixOf = (c: Context): string => (c.req.raw as Prefixed)[prefixKey]?.prefix ?? ''
+// A name is at most 64 characters: a longer one is shown cut, so that a 15 KB path is not a 15 KB message.
+const shownPrefixChars = sessionsSegment.length + 72
+
+/** The 400 for a path prefix whose session name is not one (control characters, quotes, too long). */
+export const badPrefixError = (prefix: string): ApiError => {
+  const cut = prefix.length > shownPrefixChars ? `${prefix.slice(0, shownPrefixChars)}…` : prefix
+  // Quoted as JSON, and no markup characters as sent: the name is shown, never echoed.
+  const shown = JSON.stringify(cut).replace(
+    /[<>&]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+  return badRequest(`The session in the path (${shown}) must be 1 to 64 characters of A-Z a-z 0-9 . _ -.`)
+}
+
+/**
+ * Throws {@link badPrefixError} when the request's path prefix names no valid
+ * session: every route under a prefix answers it, those that select no
+ * session (health, the panel, the served contract) included.
+ */
+export const checkPathPrefix = (c: Context): void => {
+  const prefixed = (c.req.raw as Prefixed)[prefixKey]
+  if (prefixed !== undefined && !isSessionName(prefixed.name)) throw badPrefixError(prefixed.prefix)
+}
+
+/**
+ * The prefix to put before a path the answer names (Location, links, servers): '' without one.
+ * Throws {@link badPrefixError} for an invalid name: it is never echoed into a document or a header.
+ */
+export const pathPrefixOf = (c: Context): string => {
+  checkPathPrefix(c)
+  return (c.req.raw as Prefixed)[prefixKey]?.prefix ?? ''
+}
