@@ -117,9 +117,11 @@ describe('the control plane document is no session data', () => {
     expect(((await res.json()) as { openapi: string }).openapi).toBe('3.1.0')
   })
 
-  it('a scoped token is still refused the session list and another team', async () => {
+  it("a scoped token lists only its own sessions (issue 39) and is still refused another team's", async () => {
     const { request } = contractApp({ adminTokens: tokens })
-    expect((await request('/__admin/sessions', { headers: scoped })).status).toBe(403)
+    const list = await request('/__admin/sessions', { headers: scoped })
+    expect(list.status).toBe(200)
+    expect(((await list.json()) as { sessions: unknown[] }).sessions).toEqual([])
     expect((await request('/__admin/state', { headers: { ...scoped, 'X-Mock-Session': 'team-b-1' } })).status).toBe(403)
   })
 })
