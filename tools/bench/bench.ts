@@ -482,6 +482,7 @@ else await everything()
 async function loadsOnly() {
   const baseline = await startServer([], 30_000, { script: baselinePath, flags: [] })
   try {
+    results['baselineIdleRssMiB'] = await idleRss(baseline)
     await throughput(baseline, 'silent', ['--log', 'silent'])
   } finally {
     await baseline.stop()
