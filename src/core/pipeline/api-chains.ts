@@ -9,7 +9,7 @@ import type { SessionStore } from '../sessions/port.js'
 import type { Tenancy } from '../tenants/tenancy.js'
 import type { SpecOperation } from '../spec/spec.js'
 import { authenticatedOr, authStage } from '../access/api-key-auth.js'
-import { deprecation } from '../deprecation/deprecation-stage.js'
+import { deprecation, deprecationHeaders } from '../deprecation/deprecation-stage.js'
 import { journalListener } from '../journal/journal-listener.js'
 import { mockControl } from '../faults/mock-control.js'
 import { rateLimit, rateLimitPolicy } from '../rate-limit/rate-limit-stage.js'
@@ -66,10 +66,11 @@ export interface ApiChainsOptions {
 /** The chains of the API: one per operation, and one for requests no route answers. */
 export interface ApiChains {
   /**
-   * The answer event (coverage, journal, observe listen) → CORS → auth → session (with tenants, the
-   * key's tenant must own it) → rate-limit policy → latency → deprecation → mock controls → rate limit →
-   * sunset → body → validation → `handler`; with --proxy, auth only when keys are configured, no body
-   * nor validation, and the deployment answers instead of `handler`.
+   * The answer event (coverage, journal, observe listen) → CORS → a deprecated operation's headers →
+   * auth → session (with tenants, the key's tenant must own it) → rate-limit policy → latency →
+   * deprecation count → mock controls → rate limit → sunset → body → validation → `handler`; with
+   * --proxy, auth only when keys are configured, no body nor validation, and the deployment answers
+   * instead of `handler`.
    */
   operation(operation: SpecOperation, handler: Next): Next
   /**
@@ -122,6 +123,8 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       bodyLimit: options.bodyLimit,
     }),
   ]
+  // A deprecated operation's every answer says so, a 401 included (the contract's lifecycle headers).
+  const marks = (op: SpecOperation): Stage | undefined => (op.deprecated ? deprecationHeaders(op) : undefined)
   const sunset = (op: SpecOperation): Stage | undefined =>
     op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset, selectedSession) : undefined
 
@@ -131,6 +134,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const mockStages = (op: SpecOperation): (Stage | undefined)[] => [
     watch(op),
     cors,
+    marks(op),
     authenticate,
     selectSession(sessions, readAheadFor(op), select),
     ...controls(op),
@@ -146,6 +150,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const proxyStages = (op: SpecOperation): (Stage | undefined)[] => [
     watch(op),
     cors,
+    marks(op),
     proxyAuth,
     session,
     ...controls(op),
