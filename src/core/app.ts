@@ -160,8 +160,8 @@ export { appDefaults }
 /**
  * Builds the Hono app: the contract's operations routed from the document,
  * each one route whose handler is a chain of plain stages (journal → CORS →
- * session → rate-limit policy → latency → deprecation → mock controls →
- * authenticate → rate limit → sunset → read body → validate → handle; see
+ * authenticate → session → rate-limit policy → latency → deprecation → mock
+ * controls → rate limit → sunset → read body → validate → handle; see
  * pipeline/api-chains.ts), the served document and the /__admin control
  * plane, each feature's routes (admin/admin-routes.ts).
  * Web `Request` → `Response` only: no socket, no file (see src/node/ for
@@ -276,6 +276,8 @@ export function prepareMock(
   const onError = handleError(logger)
   const cors = options.cors === false ? undefined : corsStage(corsPolicy(options.cors ?? '*', methodsFor), onError)
   const covered = coverageModel(spec)
+  // With tenants, /v1 accepts --api-key's keys (of no tenant) and every tenant's.
+  const apiKeys = [...(options.apiKeys ?? []), ...tenancy.apiKeys()]
   const api = apiChains({
     basePath: spec.basePath,
     sessions,
@@ -283,7 +285,8 @@ export function prepareMock(
     transport,
     onError,
     cors,
-    auth: apiKeyAuth({ keys: options.apiKeys ?? [], realm: apiRealm }),
+    auth: apiKeyAuth({ keys: apiKeys, realm: apiRealm }),
+    keyed: apiKeys.length > 0,
     bodyLimit,
     methodsFor,
     enforceSunset: options.sunset !== 'ignore',

@@ -90,9 +90,11 @@ describe.each(hosts)('OPTIONS without Origin on $name', (host) => {
     )
   })
 
-  it('is journaled under /v1 (the client sent it, not a browser), changing nothing', async () => {
+  it('is journaled under /v1 with a key (the client sent it, not a browser); without one, nowhere', async () => {
     await host.fetch('/__admin/requests', { method: 'DELETE', headers: admin })
-    await host.fetch('/v1/pets/7', { method: 'OPTIONS' })
+    // Authentication first (issue 39): without valid credentials the same 204, from no session.
+    await host.fetch('/v1/pets/7', { method: 'OPTIONS', headers: bearer('wrong') })
+    await host.fetch('/v1/pets/7', { method: 'OPTIONS', headers: bearer('test-key') })
     const { requests } = (await (await host.fetch('/__admin/requests', { headers: admin })).json()) as {
       requests: { method: string; path: string; status: number; operation: string | null }[]
     }

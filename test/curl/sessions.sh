@@ -101,12 +101,16 @@ expect "ttl: POST /__admin/sessions/job-a creates it again" 201 "$status"
 call GET "$base/sessions/job-a/v1/pets" "${key[@]}"
 expect "ttl: a fresh job-a, no rule" 200 "$status"
 
-# 4. --session-by-key: the service's own API key is its session.
+# 4. --session-by-key: the service's own API key is its session, named by a hash of the key (issue 39:
+# never the key): key- and 16 hex digits of SHA-256 of the label, a NUL and the key.
 serve --session-by-key || exit 1
+keyed="key-$(printf 'petstore-mock session-by-key\000%s' ci-key | sha256sum | cut -c1-16)"
 call POST "$base/v1/pets" "${key[@]}" "${json[@]}" -d '{"name":"Keyed","categoryId":1}'
 expect "by key: ci-key creates in its session" 201 "$status"
+call GET "$base/__admin/state" -H "X-Mock-Session: $keyed"
+contains "by key: the pet is in session $keyed" Keyed "$body"
 call GET "$base/__admin/state" -H 'X-Mock-Session: ci-key'
-contains "by key: the pet is in session ci-key" Keyed "$body"
+expect "by key: no session is named by the key" 404 "$status"
 call GET "$base/__admin/state"
 case "$body" in *Keyed*) fail "by key: the default session has it" ;; *) ok "by key: the default session does not have it" ;; esac
 

@@ -11,7 +11,9 @@ const { handlers, request } = useMswMock()
 describe('coverage and pact in msw', () => {
   it('coverage() counts what the page sent, per session, as GET /__admin/coverage does', async () => {
     await request('/v1/pets', { headers: auth() })
+    // Authentication first (issue 39): a request whose credentials fail counts nothing; a 401 is asked for.
     await request('/v1/pets')
+    await request('/v1/pets', { headers: auth({ Prefer: 'code=401' }) })
     await request('/v1/pets', postJson({ name: 'Rex', categoryId: 1 }))
     await request('/v1/pets', postJson({ name: 'Rex' }))
     await request('/v1/pets/1', { headers: { ...auth(), 'X-Mock-Session': 'other' } })

@@ -6,10 +6,11 @@
 // also times the image's CMD inside that image (CONTAINER_ENGINE, default docker). The YAML section (yaml.ts): uploads and a
 // snapshot beside the same data as JSON, and /v1's longest wait meanwhile.
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { type LoadResult, type LoadSpec, runLoad, standardLoads } from './load.js'
+import { parse } from 'yaml'
+import { type LoadClient, type LoadResult, type LoadSpec, runLoad, standardLoads } from './load.js'
 import {
   baselinePath,
   binPath,
@@ -34,6 +35,13 @@ const image = process.env['BENCH_IMAGE']
 // silent loads and what metrics cost alone, BENCH_ONLY=start the cold starts alone. BENCH_SERVER=bin runs the loads
 // on node dist/bin.js instead of the image's CMD (server-process.ts).
 const only = process.env['BENCH_ONLY']
+// BENCH_TENANTS=FILE (e.g. examples/tenants/tenants.yaml) starts the loads' server with --tenants FILE, and the
+// loads run as the first tenant's first /v1 key in a session of its first glob (`*` read as `bench`): the
+// path a tenant's request takes (its key among every tenant's, the session's owner checked). BENCH_ONLY=loads
+// runs the silent loads beside the baseline alone (no metrics cost), the quick way to compare with and without.
+const tenantsFile = process.env['BENCH_TENANTS']
+const tenantArgs = tenantsFile ? ['--tenants', tenantsFile] : []
+const loadClient = tenantsFile ? tenantClient(tenantsFile) : undefined
 
 /** The budgets of issue 8, as ratios to the baseline measured in the same run. */
 const budget = { coldStart: 1.3, rssOverMiB: 10, listGet: 0.6, create: 0.5, p99Ms: 25 }
@@ -204,7 +212,7 @@ const throughputBudget = (name: string) =>
   name === 'POST /v1/pets' ? budget.create : name.includes('status=') ? undefined : budget.listGet
 
 const throughput = async (baseline: ServerProcess, label: string, logArgs: string[]) => {
-  const server = await startServer([...logArgs, '--max-pets', '5000000'])
+  const server = await startServer([...logArgs, '--max-pets', '5000000', ...tenantArgs])
   const figures: Record<string, LoadResult> = {}
   const base: Record<string, LoadResult> = (results['baseline'] as Record<string, LoadResult> | undefined) ?? {}
   try {
@@ -221,7 +229,7 @@ const throughput = async (baseline: ServerProcess, label: string, logArgs: strin
         rss - baseRss <= budget.rssOverMiB,
       )
     }
-    for (const load of standardLoads(5)) {
+    for (const load of standardLoads(5, loadClient)) {
       // The bare server answers the plain list for any query: the filtered list is compared with it.
       const baseName = load.name.includes('status=') ? 'GET /v1/pets?limit=20' : load.name
       const baseLoad = standardLoads(5).find((l) => l.name === baseName)!
@@ -231,7 +239,7 @@ const throughput = async (baseline: ServerProcess, label: string, logArgs: strin
       const min = label === 'silent' ? throughputBudget(load.name) : undefined
       const budgetText = `${min ? `≥ ${min * 100} %, ` : ''}p99 ≤ ${budget.p99Ms} ms, non-2xx 0`
       row(
-        `load, log ${label}`,
+        `load, log ${label}${tenantsFile ? `, --tenants ${tenantsFile}` : ''}`,
         load.name,
         `${c.ours.rps} req/s, p50 ${c.ours.p50} ms, p99 ${c.p99} ms, non-2xx ${c.bad}`,
         `${Math.round(100 * c.ratio)} % of baseline [${c.ratios.map((r) => Math.round(100 * r)).join(', ')}]${baseName === load.name ? '' : ' (its list)'}`,
@@ -466,8 +474,31 @@ else if (only === 'rss') await afterPosts()
 else if (only === 'yaml') results['yaml'] = await yamlFigures(row, rounds)
 else if (only === 'metrics') results['metricsCost'] = await metricsCost({})
 else if (only === 'throughput') await throughputOnly()
+else if (only === 'loads') await loadsOnly()
 else if (only === 'start') startUp()
 else await everything()
+
+/** BENCH_ONLY=loads: the silent loads beside the baseline alone. */
+async function loadsOnly() {
+  const baseline = await startServer([], 30_000, { script: baselinePath, flags: [] })
+  try {
+    results['baselineIdleRssMiB'] = await idleRss(baseline)
+    await throughput(baseline, 'silent', ['--log', 'silent'])
+  } finally {
+    await baseline.stop()
+  }
+}
+
+/** The loads' client with BENCH_TENANTS: the first tenant's first key, in a session of its first glob. */
+function tenantClient(file: string): LoadClient {
+  const document = parse(readFileSync(file, 'utf8')) as { tenants: { apiKeys: string[]; sessions: string[] }[] }
+  const [tenant] = document.tenants
+  if (!tenant?.apiKeys[0] || !tenant.sessions[0]) throw new Error(`${file}: its first tenant has no key or glob`)
+  return {
+    key: tenant.apiKeys[0],
+    prefix: `/sessions/${tenant.sessions[0].replace('*', 'bench').replace(/[*?]/g, '')}`,
+  }
+}
 
 /** BENCH_ONLY=throughput: the silent loads beside the baseline, and what metrics cost, alone. */
 async function throughputOnly() {

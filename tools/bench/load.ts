@@ -17,28 +17,38 @@ export interface LoadResult {
   total: number
 }
 
-const auth = { Authorization: 'Bearer bench-token' }
+/** Who the loads' client is: its API key, and the path prefix of its session ('' for the default one). */
+export interface LoadClient {
+  key: string
+  prefix: string
+}
 
-/** The four loads of the benchmark. */
-export const standardLoads = (petId: number): LoadSpec[] => [
-  { name: 'GET /v1/pets?limit=20', requests: [{ method: 'GET', path: '/v1/pets?limit=20', headers: auth }] },
-  {
-    name: 'GET /v1/pets?status=sold&limit=100',
-    requests: [{ method: 'GET', path: '/v1/pets?status=sold&limit=100', headers: auth }],
-  },
-  { name: 'GET /v1/pets/{id}', requests: [{ method: 'GET', path: `/v1/pets/${petId}`, headers: auth }] },
-  {
-    name: 'POST /v1/pets',
-    requests: [
-      {
-        method: 'POST',
-        path: '/v1/pets',
-        headers: { ...auth, 'Content-Type': 'application/json' },
-        body: '{"name":"Bench","categoryId":3,"status":"available"}',
-      },
-    ],
-  },
-]
+const benchClient: LoadClient = { key: 'bench-token', prefix: '' }
+
+/** The four loads of the benchmark, as `client` (by default any key, in the default session). */
+export const standardLoads = (petId: number, client: LoadClient = benchClient): LoadSpec[] => {
+  const auth = { Authorization: `Bearer ${client.key}` }
+  const at = (path: string) => `${client.prefix}${path}`
+  return [
+    { name: 'GET /v1/pets?limit=20', requests: [{ method: 'GET', path: at('/v1/pets?limit=20'), headers: auth }] },
+    {
+      name: 'GET /v1/pets?status=sold&limit=100',
+      requests: [{ method: 'GET', path: at('/v1/pets?status=sold&limit=100'), headers: auth }],
+    },
+    { name: 'GET /v1/pets/{id}', requests: [{ method: 'GET', path: at(`/v1/pets/${petId}`), headers: auth }] },
+    {
+      name: 'POST /v1/pets',
+      requests: [
+        {
+          method: 'POST',
+          path: at('/v1/pets'),
+          headers: { ...auth, 'Content-Type': 'application/json' },
+          body: '{"name":"Bench","categoryId":3,"status":"available"}',
+        },
+      ],
+    },
+  ]
+}
 
 /** Runs a load; `amount` bounds it by request count instead of time. */
 export const runLoad = async (

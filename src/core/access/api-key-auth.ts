@@ -9,7 +9,7 @@ import {
   repeatedAuthorizationError,
 } from '../http/request/authorization.js'
 import { errorResponse } from '../http/respond.js'
-import { fromMiddleware, type OnError, type Stage } from '../http/stage.js'
+import { fromMiddleware, type Next, type OnError, type Stage } from '../http/stage.js'
 
 /** Options of {@link apiKeyAuth}. */
 export interface ApiKeyAuthOptions {
@@ -74,3 +74,27 @@ export const authStage = (middleware: MiddlewareHandler, onError: OnError): Stag
     })
   }
 }
+
+/**
+ * `authenticate` as a gate that refuses nothing: an authenticated request
+ * goes on; any other is answered by `otherwise` (the rest of the chain, and
+ * the session it would select, never run), instead of the 401.
+ */
+export const authenticatedOr =
+  (authenticate: Stage, otherwise: Next): Stage =>
+  (c, next) => {
+    let passed = false
+    const answer = authenticate(c, (c) => {
+      passed = true
+      return next(c)
+    })
+    // The middleware refuses by throwing (hono's HTTPException); an accepted header it remembered passes at once.
+    if (!(answer instanceof Promise)) return answer
+    return answer.then(
+      (res) => (passed ? res : otherwise(c)),
+      (error: unknown) => {
+        if (passed) throw error
+        return otherwise(c)
+      },
+    )
+  }

@@ -13,19 +13,30 @@ const describeClient = ({ authorization, userAgent }: DeprecationClient): string
   `${authorization ?? 'a client without Authorization'} with User-Agent ${userAgent === null ? 'none' : JSON.stringify(userAgent)}`
 
 /**
- * Marks every answer of a deprecated operation, errors included, with
- * `Deprecation`, `Sunset` and a `Link` to the replacement; counts the call in
- * the session's deprecation report and warns in the log the first time each
- * client (token hint and User-Agent) calls it.
+ * Marks every answer of a deprecated operation, errors included (a 401 too),
+ * with `Deprecation`, `Sunset` and a `Link` to the replacement. It changes
+ * nothing: it runs before authentication, {@link deprecation} after it.
+ */
+export const deprecationHeaders = (operation: SpecOperation): Stage => {
+  const headers = Object.fromEntries(
+    Object.entries(lifecycleHeaders(operation)).map(([name, value]) => [name.toLowerCase(), value]),
+  )
+  return (c, next) => {
+    addAnswerHeaders(c, headers)
+    return next(c)
+  }
+}
+
+/**
+ * Counts an authenticated call of a deprecated operation in the session's
+ * deprecation report and warns in the log the first time each client (token
+ * hint and User-Agent) calls it; {@link deprecationHeaders} marks the answer.
  */
 export const deprecation = (
   operation: SpecOperation,
   logger: Logger,
   session: SessionReader<DeprecationSlice>,
 ): Stage => {
-  const headers = Object.fromEntries(
-    Object.entries(lifecycleHeaders(operation)).map(([name, value]) => [name.toLowerCase(), value]),
-  )
   const until = operation.sunset ? ` and will be removed on ${formatDay(operation.sunset)}` : ''
   const replacement = replacementOf(operation)
   const warn = (first: FirstCall, client: DeprecationClient, name: string): void => {
@@ -51,7 +62,6 @@ export const deprecation = (
     // it with the request's journal entry, one round trip, and tells `warn` when Redis has answered.
     const first = deprecations.noteDeprecatedCall(operation.id, client, Date.now(), warn)
     if (first !== undefined) warn(first, client, deprecations.name)
-    addAnswerHeaders(c, headers)
     return next(c)
   }
 }

@@ -160,7 +160,8 @@ const apply = (
 /**
  * Lets a request's own controls, else the session's first matching fault
  * rule, shape the answer: a delay, a forced status (the handler never runs,
- * so nothing changes), or a transport fault. Runs before authentication.
+ * so nothing changes), or a transport fault. Runs after authentication and
+ * before the body is read and validated.
  */
 export const mockControl = (operation: SpecOperation, options: MockControlOptions): Stage => {
   // An operation with a sunset may be forced to answer as it will once removed.

@@ -10,8 +10,8 @@ import { Tenancy } from '../tenants/tenancy.js'
 import { LocalShares } from '../tenants/local-shares.js'
 import { maxHangingRequests } from '../faults/slow-faults.js'
 import type { SpecOperation } from '../spec/spec.js'
-import { authStage } from '../access/api-key-auth.js'
-import { deprecation } from '../deprecation/deprecation-stage.js'
+import { authenticatedOr, authStage } from '../access/api-key-auth.js'
+import { deprecation, deprecationHeaders } from '../deprecation/deprecation-stage.js'
 import { journalListener } from '../journal/journal-listener.js'
 import { mockControl } from '../faults/mock-control.js'
 import { rateLimit, rateLimitPolicy } from '../rate-limit/rate-limit-stage.js'
@@ -37,6 +37,12 @@ export interface ApiChainsOptions {
   cors: Stage | undefined
   /** Authentication (a hono middleware: bearerAuth). */
   auth: MiddlewareHandler
+  /**
+   * Whether /v1 keys are configured (--api-key, a tenant's apiKeys): with
+   * --proxy, the mock then authenticates before anything else too; without,
+   * the deployment alone does.
+   */
+  keyed?: boolean
   bodyLimit: number
   /** The methods a path answers. */
   methodsFor: (path: string) => string[]
@@ -65,14 +71,17 @@ export interface ApiChainsOptions {
 /** The chains of the API: one per operation, and one for requests no route answers. */
 export interface ApiChains {
   /**
-   * The answer event (coverage, journal, observe listen) → CORS → session → rate-limit policy → latency →
-   * deprecation → mock controls → auth → rate limit → sunset → body → validation → `handler`; with --proxy,
-   * no auth, body nor validation, and the deployment answers instead of `handler`.
+   * The answer event (coverage, journal, observe listen) → CORS → a deprecated operation's headers →
+   * auth → session (with tenants, the key's tenant must own it) → rate-limit policy → latency →
+   * deprecation count → mock controls → rate limit → sunset → body → validation → `handler`; with
+   * --proxy, auth only when keys are configured, no body nor validation, and the deployment answers
+   * instead of `handler`.
    */
   operation(operation: SpecOperation, handler: Next): Next
   /**
    * For a path with routes: OPTIONS (not a CORS preflight) 204 with Allow, another method 405 with
-   * Allow; else 404. Under the base path journaled like operations.
+   * Allow; else 404. Under the base path, an authenticated request is journaled like operations; one
+   * whose credentials fail gets the same answer with no session (with --proxy and keys: 401).
    */
   unmatched: Next
 }
@@ -83,7 +92,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const authenticate = authStage(options.auth, onError)
   const body = jsonBody(options.bodyLimit, transport)
   // Each stage reads its own slice of the session the request selected: selectedSession, whole here.
-  const select = { byKey: options.sessionByKey === true }
+  const select = { byKey: options.sessionByKey === true, tenancy: options.tenancy }
   const session = selectSession(sessions, undefined, select)
   const policy = rateLimitPolicy(selectedSession)
   const delay = latency(selectedSession)
@@ -124,27 +133,37 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       held,
     }),
   ]
+  // A deprecated operation's every answer says so, a 401 included (the contract's lifecycle headers).
+  const marks = (op: SpecOperation): Stage | undefined => (op.deprecated ? deprecationHeaders(op) : undefined)
   const sunset = (op: SpecOperation): Stage | undefined =>
     op.sunset && options.enforceSunset ? sunsetGate(op, op.sunset, selectedSession) : undefined
 
+  // Authentication comes first (issue 39): a request whose credentials fail selects no session, so it
+  // makes none, uses no rule or override, moves no rate-limit window and is counted and journaled nowhere.
   /** The mock's own chain: it authenticates, reads and validates, and its handler answers. */
   const mockStages = (op: SpecOperation): (Stage | undefined)[] => [
     requestId,
     watch(op),
     cors,
+    marks(op),
+    authenticate,
     selectSession(sessions, readAheadFor(op), select),
     ...controls(op),
-    authenticate,
     limit,
     sunset(op),
     op.requestBody ? body : undefined,
     validateRequest(op, options.limitRange),
   ]
+  // With keys configured, the mock authenticates a proxied request too: isolation and "a refused request
+  // changes nothing" do not depend on the deployment. Without, only the deployment can judge.
+  const proxyAuth = options.keyed === true ? authenticate : undefined
   /** With --proxy: the deployment authenticates, reads and validates; its answer ends the chain. */
   const proxyStages = (op: SpecOperation): (Stage | undefined)[] => [
     requestId,
     watch(op),
     cors,
+    marks(op),
+    proxyAuth,
     session,
     ...controls(op),
     limit,
@@ -169,8 +188,11 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       }),
     )
   }
+  // No route needs no key (an OPTIONS asks what a path supports): without valid credentials the same
+  // answer, from no session; with --proxy and keys, the mock's 401 rather than the deployment's answer.
+  const gate = forward ? proxyAuth : authenticatedOr(authenticate, notFound)
   const api = chain(
-    [requestId, watch(undefined), cors, session, policy, delay],
+    [requestId, watch(undefined), cors, gate, session, policy, delay],
     forward ? forward(undefined) : notFound,
   )
   const other = chain([cors], notFound)

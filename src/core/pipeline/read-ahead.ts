@@ -7,7 +7,7 @@ const digits = /^[0-9]{1,15}$/
 
 /**
  * For the operations whose handler reads (getPet, listPets): the read it will
- * make, guessed before authentication and validation from the raw path and
+ * make, guessed after authentication and before validation from the raw path and
  * query, so that a store that lives elsewhere (Redis) answers it together
  * with the session's selection: one round trip instead of two. A guess is
  * only that: the handler still asks with its validated input, and a store

@@ -14,7 +14,8 @@ import {
   sessionOf,
 } from './lifecycle.js'
 import type { ReadAhead, SessionState, SessionStore } from './port.js'
-import { authorizationSessionName } from './session-by-key.js'
+import { keySessionName } from './session-by-key.js'
+import { bearerKey } from '../http/request/key-fingerprint.js'
 import type { Tenancy } from '../tenants/tenancy.js'
 
 declare module 'hono' {
@@ -35,11 +36,13 @@ export const selectedSession: SessionReader<SessionState> = (c) => c.get('sessio
 
 /**
  * The session a request names: by its path prefix (`/sessions/<name>/…`), its
- * `X-Mock-Session` header, or (with `byKey`, on /v1) its API key; undefined
- * for the default one. Selectors that agree are fine; two that name different
- * sessions answer 400 `session_conflict` naming both. A bad name answers 400.
+ * `X-Mock-Session` header, or (with `byKey`, on /v1) its API key (the name
+ * derived from it, inside its tenant of `tenancy`: session-by-key.ts);
+ * undefined for the default one. Selectors that agree are fine; two that
+ * name different sessions answer 400 `session_conflict` naming both. A bad
+ * name answers 400.
  */
-export const sessionNameOf = (c: RequestContext, byKey = false): string | undefined => {
+export const sessionNameOf = (c: RequestContext, byKey = false, tenancy?: Tenancy): string | undefined => {
   const prefixed = sessionPrefixOf(c)
   const header = c.req.header(sessionHeader)
   if (prefixed === undefined && header === undefined && !byKey) return undefined
@@ -59,7 +62,10 @@ export const sessionNameOf = (c: RequestContext, byKey = false): string | undefi
     by ??= `${sessionHeader}: ${header}`
   }
   if (byKey) {
-    const keyed = authorizationSessionName(authorizationOf(c))
+    const key = bearerKey(authorizationOf(c))
+    const keyed = key === undefined ? undefined : keySessionName(key, tenancy?.keyOwner(key))
+    // A tenant's key none of whose tenant's globs can hold a session of a key: it may reach none.
+    if (key !== undefined && keyed === undefined) throw forbidden()
     if (keyed !== undefined) {
       if (name !== undefined && name !== keyed) throw conflict(by!, `the API key (session ${keyed}, --session-by-key)`)
       name = keyed
@@ -72,6 +78,27 @@ const conflict = (one: string, other: string): ApiError =>
   new ApiError(400, `The request names two sessions: ${one} and ${other}. Name one session, or the same one in each.`, {
     code: 'session_conflict',
   })
+
+/** The one answer to a key that may not reach the session a request names: it names no tenant and no session. */
+const forbidden = (): ApiError =>
+  new ApiError(
+    403,
+    'This API key may not reach the session this request names; a key reaches only the sessions of its own tenant.',
+    { code: 'session_forbidden' },
+  )
+
+/**
+ * With tenants: whether the request's key may reach the session `name` (issue
+ * 39): a tenant's key reaches only its tenant's sessions, a key of no tenant
+ * (and a request with none, on a chain that does not authenticate) only the
+ * sessions of no tenant. Throws 403 `session_forbidden` otherwise, before any
+ * session is selected or made.
+ */
+const checkOwner = (c: RequestContext, name: string | undefined, tenancy: Tenancy): void => {
+  const key = bearerKey(authorizationOf(c))
+  const keyTenant = key === undefined ? undefined : tenancy.keyOwner(key)
+  if (tenancy.ownerOf(name) !== keyTenant) throw forbidden()
+}
 
 const createdHeaders = { [sessionCreatedHeader.toLowerCase()]: 'true' } as const
 
@@ -95,7 +122,12 @@ const setSession = (
   readAhead: ReadAhead | undefined,
   mode: SelectMode,
   byKey: boolean,
-): MaybePromise<SessionState> => whenReady(sessions.select(sessionNameOf(c, byKey), mode, readAhead), selected, c)
+  tenancy?: Tenancy,
+): MaybePromise<SessionState> => {
+  const name = sessionNameOf(c, byKey, tenancy)
+  if (tenancy?.active === true) checkOwner(c, name, tenancy)
+  return whenReady(sessions.select(name, mode, readAhead), selected, c)
+}
 
 const proceed = (_: SessionState, c: RequestContext, next: Next): Answer => next(c)
 
@@ -132,6 +164,11 @@ export const adminTenantOf = (tenancy: Tenancy, c: RequestContext): string => {
 export interface SelectOptions {
   /** --session-by-key: the API key names the session (session-by-key.ts). */
   byKey?: boolean
+  /**
+   * Who owns which session and key: with tenants, a key reaches only its
+   * tenant's sessions (403 `session_forbidden`, decided before selecting).
+   */
+  tenancy?: Tenancy
 }
 
 /**
@@ -147,7 +184,8 @@ export const selectSession = (
   options: SelectOptions = {},
 ): Stage => {
   const byKey = options.byKey === true
-  return (c, next) => whenReady(setSession(c, sessions, readAheadOf?.(c), 'use', byKey), proceed, c, next)
+  const tenancy = options.tenancy?.active === true ? options.tenancy : undefined
+  return (c, next) => whenReady(setSession(c, sessions, readAheadOf?.(c), 'use', byKey, tenancy), proceed, c, next)
 }
 
 // A route's own answer (c.json) is not made by respond(): it is told here that its request made its session.

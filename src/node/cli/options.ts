@@ -225,7 +225,7 @@ export const optionSpecs: readonly OptionSpec[] = [
     prefixedOnly: true,
     kind: 'boolean',
     default: 'false',
-    help: 'Each API key selects its own session on /v1 (the key as name, or key-<sha256 prefix> when it is no session name)',
+    help: 'Each API key selects its own session on /v1, named key-<hex> by a hash of the key, never the key (with tenants, inside its tenant)',
   },
   {
     flag: 'reconfigure',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { contractApp, postJson } from '../../helpers/contract.js'
+import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { bearer } from '../../helpers/auth.js'
 
 const origin = 'http://localhost:5173'
@@ -17,7 +17,7 @@ describe('CORS', () => {
     ['a 404', '/v1/nope', { headers: { Origin: origin } }, 404],
     ['a 405', '/v1/pets/1', { method: 'DELETE', headers: { Origin: origin } }, 405],
     ['the served document', '/openapi.json', { headers: { Origin: origin } }, 200],
-    ['a bad session', '/v1/pets', { headers: { Origin: origin, 'X-Mock-Session': '!' } }, 400],
+    ['a bad session', '/v1/pets', { headers: auth({ Origin: origin, 'X-Mock-Session': '!' }) }, 400],
   ])('%s carries the headers', async (_, url, init, status) => {
     const { request } = contractApp()
     const res = await request(url, init)

@@ -61,6 +61,7 @@ const suite = async (url: string): Promise<void> => {
     ['/v1/pets/1', { headers: { ...headers, Prefer: 'code=404' } }],
   ]
   for (const [path, init] of calls) await fetch(`${url}${path}`, { headers, ...init })
+  // Authentication first (issue 39): a request without credentials is no interaction of the session.
   await fetch(`${url}/v1/pets`, { headers: { 'X-Mock-Session': 'suite' } })
 }
 
@@ -88,10 +89,10 @@ describe('the Pact verifier on an exported pact', () => {
         'GET /v1/pets/7 → 200, given a pet with id 7 exists',
         'GET /v1/pets/999 → 404, given no pet with id 999',
         'POST /v1/pets with {name, categoryId} → 201',
-        'GET /v1/pets without credentials → 401',
       ]) {
         expect(output).toContain(description)
       }
+      expect(output).not.toContain('without credentials')
       expect(output).not.toMatch(/Failures:/)
       expect(code, output).toBe(0)
     } finally {

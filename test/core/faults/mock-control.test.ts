@@ -70,10 +70,12 @@ describe('per-request overrides', () => {
     expect(notFound.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
   })
 
-  it('applies before authentication: code=401 with a valid key, code=503 with none', async () => {
+  it('applies after authentication (issue 39): code=401 with a valid key; none without one', async () => {
     const { request } = contractApp({ pets, apiKeys: ['k'] })
     expect((await request('/v1/pets', { headers: auth({ Prefer: 'code=401' }, 'k') })).status).toBe(401)
-    expect((await request('/v1/pets', { headers: { Prefer: 'code=503' } })).status).toBe(503)
+    const refused = await request('/v1/pets?__code=503&__delay=5000', { headers: { Prefer: 'code=503, delay=5000' } })
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toMatchObject({ code: 'unauthorized' })
   })
 
   it('a success status means normal processing', async () => {
