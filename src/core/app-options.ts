@@ -93,7 +93,9 @@ export const checkAppOptions = (options: ScalarOptions): CheckedAppOptions => {
     })
   }
   const token: unknown = options.adminToken
-  if (token !== undefined && (typeof token !== 'string' || token === '')) fail('adminToken must be a non-empty string')
+  // Blank is a mis-set secret (issue 40): never a token that a blank Authorization matches.
+  if (token !== undefined && (typeof token !== 'string' || token.trim() === ''))
+    fail('adminToken must be a non-empty string, not blank')
   const delay: unknown = options.delay
   if (delay !== undefined) {
     const { min, max } = (delay ?? {}) as Partial<LatencyRange>
