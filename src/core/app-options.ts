@@ -60,6 +60,7 @@ export interface ScalarOptions {
   sessionTtl?: number
   apiKeys?: readonly string[]
   adminToken?: string
+  redact?: readonly string[]
   delay?: LatencyRange
   rateLimit?: RateLimitPolicy
   silences?: Partial<SpecSilences>
@@ -90,6 +91,13 @@ export const checkAppOptions = (options: ScalarOptions): CheckedAppOptions => {
     if (!Array.isArray(keys)) fail('apiKeys must be an array of strings')
     ;(keys as unknown[]).forEach((key, i) => {
       if (typeof key !== 'string' || key === '') fail(`apiKeys: entry ${i} must be a non-empty string`)
+    })
+  }
+  const redact: unknown = options.redact
+  if (redact !== undefined) {
+    if (!Array.isArray(redact)) fail('redact must be an array of header or query parameter names')
+    ;(redact as unknown[]).forEach((name, i) => {
+      if (typeof name !== 'string' || name.trim() === '') fail(`redact: entry ${i} must be a non-empty name`)
     })
   }
   const token: unknown = options.adminToken

@@ -22,6 +22,7 @@ import { validateRequest } from '../spec/validate-request.js'
 import type { Transport } from '../http/transport.js'
 import { observeListener } from '../observe/observe-listener.js'
 import type { ObserveOptions } from '../observe/observer.js'
+import type { Redaction } from '../journal/redaction.js'
 
 /** What the chains of the API's routes are built from. */
 export interface ApiChainsOptions {
@@ -55,6 +56,8 @@ export interface ApiChainsOptions {
   sessionByKey?: boolean
   /** Who owns which session and key (tenants/). */
   tenancy?: Tenancy
+  /** The headers and query parameters the journal does not keep (journal/redaction.ts); default: the defaults. */
+  redaction?: Redaction
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
@@ -83,7 +86,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const policy = rateLimitPolicy(selectedSession)
   const delay = latency(selectedSession)
   const limit = rateLimit(selectedSession)
-  const journalOptions = { transport, session: selectedSession }
+  const journalOptions = { transport, session: selectedSession, redaction: options.redaction }
   const { forward } = options
 
   // One stage watches the answer; coverage, the journal and the metrics listen, in that order.

@@ -75,6 +75,10 @@ describe('CORS', () => {
     expect(cors(res)).toEqual({ origin: null, expose: null })
     const options = await request('/v1/pets', { method: 'OPTIONS', headers: { Origin: origin } })
     expect(options.status).toBe(204)
-    expect([...options.headers]).toEqual([['allow', 'GET, HEAD, POST, OPTIONS']])
+    expect([...options.headers]).toEqual([
+      ['allow', 'GET, HEAD, POST, OPTIONS'],
+      ['content-security-policy', "sandbox; default-src 'none'"],
+      ['x-content-type-options', 'nosniff'],
+    ])
   })
 })
