@@ -179,14 +179,6 @@ export const optionSpecs: readonly OptionSpec[] = [
     help: 'Requests kept in each session journal (a ring)',
   },
   {
-    flag: 'redact',
-    env: 'PETSTORE_MOCK_REDACT',
-    prefixedOnly: true,
-    kind: 'list',
-    default: '(none: the defaults only)',
-    help: 'Header or query parameter names whose values the journal, its event stream and the HAR never keep, besides the defaults (Authorization, Cookie, X-Api-Key, ?token=, ?password=, …); repeat the flag, or comma-separate in the variable',
-  },
-  {
     flag: 'admin-token',
     key: 'adminTokens',
     env: 'PETSTORE_MOCK_ADMIN_TOKEN',
@@ -217,6 +209,14 @@ export const optionSpecs: readonly OptionSpec[] = [
     kind: 'boolean',
     default: 'false',
     help: 'Serve /__admin without a token on a non-loopback address (a single-job container); health and the banner say so',
+  },
+  {
+    flag: 'redact',
+    env: 'PETSTORE_MOCK_REDACT',
+    prefixedOnly: true,
+    kind: 'list',
+    default: '(none: the defaults only)',
+    help: 'Header or query parameter names whose values the journal, its event stream and the HAR never keep, besides the defaults (Authorization, Cookie, X-Api-Key, ?token=, ?password=, …); repeat the flag, or comma-separate in the variable',
   },
   {
     flag: 'session-ttl',
