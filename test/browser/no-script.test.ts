@@ -68,28 +68,12 @@ const loggedPaths = (): string[] =>
 describe('a rule answer cannot run script on the mock origin (real Chromium)', () => {
   it('the tab holding the root token in the panel navigates to the rule: nothing is read, nothing is sent', async () => {
     // The issue's rule, as the scoped token may PUT it, and the nginx-style 502 QA needs.
-    expect(
-      (
-        await putRule('xss', {
-          operation: 'listPets',
-          status: 200,
-          breaksContract: true,
-          headers: { 'Content-Type': 'text/html' },
-          body: attack,
-        })
-      ).status,
-    ).toBe(201)
-    expect(
-      (
-        await putRule('nginx', {
-          operation: 'getPet',
-          status: 502,
-          breaksContract: true,
-          headers: { 'Content-Type': 'text/html' },
-          body: nginx502,
-        })
-      ).status,
-    ).toBe(201)
+    const html = { 'Content-Type': 'text/html' }
+    for (const [name, rule] of [
+      ['xss', { operation: 'listPets', status: 200, breaksContract: true, headers: html, body: attack }],
+      ['nginx', { operation: 'getPet', status: 502, breaksContract: true, headers: html, body: nginx502 }],
+    ] as const)
+      expect((await putRule(name, rule)).status, name).toBe(201)
     // The scoped token alone is refused the session list: what the script would get with root's.
     expect(
       (await fetch(`${server.url}/__admin/sessions`, { headers: { Authorization: `Bearer ${scoped}` } })).status,
