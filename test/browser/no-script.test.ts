@@ -101,15 +101,14 @@ describe('a rule answer cannot run script on the mock origin (real Chromium)', (
       sent.length = 0
       const before = loggedPaths().length
       const res = await page.goto(`${server.url}${path}`)
-      expect(res!.headers()['content-type']).toBe('text/html')
-      expect(res!.headers()['content-security-policy']).toBe("sandbox; default-src 'none'")
-      expect(res!.headers()['x-content-type-options']).toBe('nosniff')
       await page.waitForLoadState('load')
       // Time for a script to have run and its requests to have gone out, if it could run at all.
       await page.waitForTimeout(500)
       await page.screenshot({ path: join(shots, `${path.split('/').pop()}.png`) })
       console.log(`screenshot: ${join(shots, `${path.split('/').pop()}.png`)}`)
 
+      // Nothing was sent: the navigation only, by the browser and by the server's log.
+      expect(sent).toEqual([`GET ${path}`])
       // The page is shown: the rule keeps its content type (QA's 502 reads as nginx's).
       const text = await page.evaluate(() => (globalThis as unknown as InPage).document.body?.innerText ?? '')
       expect(text).not.toContain('SCRIPT RAN')
@@ -130,10 +129,12 @@ describe('a rule answer cannot run script on the mock origin (real Chromium)', (
           }
         }),
       ).toBe('SecurityError')
-      // Nothing was sent: the navigation only, by the browser and by the server's log.
-      expect(sent).toEqual([`GET ${path}`])
       // (The log names the path without its session prefix.)
       expect(loggedPaths().slice(before)).toEqual([path.replace('/sessions/team-a-1', '')])
+      // What made it so: the rule's type kept, the sandbox and nosniff added.
+      expect(res!.headers()['content-type']).toBe('text/html')
+      expect(res!.headers()['content-security-policy']).toBe("sandbox; default-src 'none'")
+      expect(res!.headers()['x-content-type-options']).toBe('nosniff')
     }
     expect(loggedPaths().filter((path) => path === '/__admin/sessions')).toHaveLength(panelSessions)
     expect(loggedPaths().filter((path) => /^\/__admin\/(leaked|faults\/leak)/.test(path))).toEqual([])
