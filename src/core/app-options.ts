@@ -60,6 +60,7 @@ export interface ScalarOptions {
   sessionTtl?: number
   apiKeys?: readonly string[]
   adminToken?: string
+  redact?: readonly string[]
   delay?: LatencyRange
   rateLimit?: RateLimitPolicy
   silences?: Partial<SpecSilences>
@@ -92,8 +93,17 @@ export const checkAppOptions = (options: ScalarOptions): CheckedAppOptions => {
       if (typeof key !== 'string' || key === '') fail(`apiKeys: entry ${i} must be a non-empty string`)
     })
   }
+  const redact: unknown = options.redact
+  if (redact !== undefined) {
+    if (!Array.isArray(redact)) fail('redact must be an array of header or query parameter names')
+    ;(redact as unknown[]).forEach((name, i) => {
+      if (typeof name !== 'string' || name.trim() === '') fail(`redact: entry ${i} must be a non-empty name`)
+    })
+  }
   const token: unknown = options.adminToken
-  if (token !== undefined && (typeof token !== 'string' || token === '')) fail('adminToken must be a non-empty string')
+  // Blank is a mis-set secret (issue 40): never a token that a blank Authorization matches.
+  if (token !== undefined && (typeof token !== 'string' || token.trim() === ''))
+    fail('adminToken must be a non-empty string, not blank')
   const delay: unknown = options.delay
   if (delay !== undefined) {
     const { min, max } = (delay ?? {}) as Partial<LatencyRange>

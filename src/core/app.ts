@@ -11,6 +11,8 @@ import { selectedSession, sessionNameOf } from './sessions/select-session.js'
 import type { Pet } from './spec/pet.js'
 import type { RateLimitPolicy } from './rate-limit/rate-limit.js'
 import { handleError } from './http/respond.js'
+import { noScriptAnswers } from './http/no-script.js'
+import { redactionOf } from './journal/redaction.js'
 import { routeMethods } from './http/route-methods.js'
 import { adminPaths, metricsPath } from './admin/admin-paths.js'
 import type { AdminHostDeps } from './admin/admin-host.js'
@@ -86,6 +88,12 @@ export interface AppOptions {
   seed?: number
   /** Requests kept per session journal (default 1000). */
   journalSize?: number
+  /**
+   * Header and query parameter names whose values the journal (the event stream, the HAR) never
+   * keeps, besides the defaults (journal/redaction.ts: Authorization, Cookie, Set-Cookie, X-Api-Key,
+   * `?token=`, `?password=`, …); compared without case, each name in both lists.
+   */
+  redact?: readonly string[]
   /**
    * The memory budget, MiB: everything clients can make the mock hold, across every session
    * (budget/); writes beyond it are refused with 507, the journal drops its oldest entries.
@@ -295,6 +303,7 @@ export function prepareMock(
     sessionByKey: options.sessionByKey === true,
     tenancy,
     held,
+    redaction: redactionOf(options.redact),
     ...(proxy && {
       forward: proxy.forward({
         spec,
@@ -330,6 +339,8 @@ export function prepareMock(
         fields,
       ),
     )
+  // Before the guard: its own answers (a refused Host, a preflight) carry the no-script headers too.
+  app.use('/__admin/*', noScriptAnswers)
   // Every control-plane answer carries the request's id (the /v1 chains' first stage puts it on theirs).
   app.use('/__admin/*', requestIdMiddleware)
   const refused = options.observe?.requests?.refused

@@ -12,10 +12,19 @@ const hosts = useBothHosts(['--api-key', 'test-key', '--admin-token', 'admin-sec
   adminToken: 'admin-secret',
 })
 
-const allows = (allow: string) => ({ status: 204, headers: [['allow', allow]], body: '' })
+// Every answer but the panel's files carries the no-script headers (issue 40 §1).
+const noScript: [string, string][] = [
+  ['content-security-policy', "sandbox; default-src 'none'"],
+  ['x-content-type-options', 'nosniff'],
+]
+const allows = (allow: string) => ({
+  status: 204,
+  headers: [['allow', allow], ...noScript].sort(([a], [b]) => a!.localeCompare(b!)),
+  body: '',
+})
 const error = (status: number, code: string, message: string, headers: [string, string][] = []) => ({
   status,
-  headers: [['content-type', 'application/json'], ...headers].sort(([a], [b]) => a!.localeCompare(b!)),
+  headers: [['content-type', 'application/json'], ...noScript, ...headers].sort(([a], [b]) => a!.localeCompare(b!)),
   body: JSON.stringify({ code, message, status }),
 })
 
@@ -75,7 +84,9 @@ describe.each(hosts)('OPTIONS without Origin on $name', (host) => {
           'Location,Deprecation,Sunset,Link,WWW-Authenticate,Retry-After,Allow,RateLimit-Policy,RateLimit,X-Mock-Session-Created',
         ],
         ['access-control-max-age', '600'],
+        ['content-security-policy', "sandbox; default-src 'none'"],
         ['vary', 'Origin, Access-Control-Request-Headers'],
+        ['x-content-type-options', 'nosniff'],
       ],
       body: '',
     })

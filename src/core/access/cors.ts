@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { cors } from 'hono/cors'
 import { fromMiddleware, type OnError, type Stage } from '../http/stage.js'
+import { addNoScript } from '../http/no-script.js'
 import { sessionHeader } from '../http/request/session-name.js'
 
 /** Which origins may read answers: any (the request's own is echoed) or a list. */
@@ -40,5 +41,7 @@ export const corsPolicy = (origins: CorsOrigins, methodsFor: (path: string) => s
  */
 export const corsStage = (policy: MiddlewareHandler, onError: OnError): Stage => {
   const withPolicy = fromMiddleware(policy, onError)
-  return (c, next) => (c.req.header('Origin') === undefined ? next(c) : withPolicy(c, next))
+  // A preflight is hono's answer, not the chain's: it gets the no-script headers here.
+  return (c, next) =>
+    c.req.header('Origin') === undefined ? next(c) : Promise.resolve(withPolicy(c, next)).then(addNoScript)
 }

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception'
 import { ApiError, ConnectionResetError } from './errors.js'
 import { toJsonText } from './known-json.js'
 import type { RequestContext } from './stage.js'
+import { noScriptHeaders, withNoScript } from './no-script.js'
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -11,7 +12,8 @@ declare module 'hono' {
   }
 }
 
-const jsonType = { 'content-type': 'application/json' } as const
+// The no-script headers in the constant: a JSON answer with no header of its own is built with no copy.
+const jsonType = { 'content-type': 'application/json', ...noScriptHeaders } as const
 
 /** An answer's parts as built, for the journal: reading a sent Response's headers or body costs a copy. */
 export interface BuiltAnswer {
@@ -41,7 +43,8 @@ export const markBuilt = (res: Response, parts: BuiltAnswer): Response => {
 /**
  * Builds an answer from a plain header object (lower-case names), adding the
  * headers every answer of this request carries (`c.var.answerHeaders`:
- * deprecation, rate limit). Not hono's `c.json`: given more than one header,
+ * deprecation, rate limit) and the no-script ones, which win over the given
+ * (no-script.ts: a rule's answer runs no script). Not hono's `c.json`: given more than one header,
  * it builds a web `Headers`, which `@hono/node-server` converts back to an
  * object for every answer.
  */
@@ -52,7 +55,7 @@ export const respond = (
   headers: Readonly<Record<string, string>>,
 ): Response => {
   const extra = c.get('answerHeaders')
-  const all = extra ? { ...headers, ...extra } : headers
+  const all = extra ? { ...headers, ...extra, ...noScriptHeaders } : withNoScript(headers)
   const res = new Response(text, { status, headers: all })
   ;(res as WithParts)[builtKey] = { headers: all, text, json: all['content-type'] === jsonType['content-type'] }
   return res

@@ -2,7 +2,8 @@ import { isJsonType } from '../http/json.js'
 import { type JournalRecord, keepBody, type RecordedResponse } from './journal.js'
 import type { Shaping } from '../notes/request-notes.js'
 import { RepeatedParts } from './repeated-parts.js'
-import { authorizationOf, redactAuthorization } from '../http/request/authorization.js'
+import { authorizationOf } from '../http/request/authorization.js'
+import { type Redaction, redactHeaderList, redactionOf } from './redaction.js'
 import { type MaybePromise, whenReady } from '../async/maybe-promise.js'
 import type { SessionReader } from '../http/request/session-reader.js'
 import type { JournalSlice } from './journal-slice.js'
@@ -37,6 +38,7 @@ const responseOf = (
   // Replaced on the way out (malformed_body, CORS headers merged by hono) or built by a hono middleware.
   const headers: string[] = []
   res.headers.forEach((value, name) => headers.push(name, value))
+  redactHeaderList(headers, parts.redaction)
   const recorded: RecordedResponse = { status: res.status, headers }
   if (c.req.method === 'HEAD') return recorded
   return res
@@ -46,16 +48,6 @@ const responseOf = (
       if (text !== '') recorded.body = keepBody(text, isJsonType(res.headers.get('content-type')) && isJsonText(text))
       return recorded
     })
-}
-
-/** Request headers as kept, in place: Authorization redacted. */
-const redacted = (headers: string[]): string[] => {
-  for (let i = 0; i + 1 < headers.length; i += 2) {
-    const name = headers[i]!
-    if (name.length === 13 && name.toLowerCase() === 'authorization')
-      headers[i + 1] = redactAuthorization(headers[i + 1]!)
-  }
-  return headers
 }
 
 /** Stores the entry with its answer as recorded. */
@@ -100,7 +92,7 @@ const record = (
     operation,
     status: reset ? 0 : res.status,
     durationMs: Math.round(clock.elapsedMs() * 100) / 100,
-    headers: parts.headers(transport.requestHeaders(c), cut, redacted),
+    headers: parts.headers(transport.requestHeaders(c), cut, parts.redactHeaders),
     apiKeyFingerprint: apiKeyOf(authorizationOf(c)),
     body: bodyText === undefined ? undefined : parts.body(bodyText, c.get('body') !== undefined),
     response: undefined,
@@ -136,6 +128,8 @@ export interface JournalOptions {
   transport: Transport
   /** The request's session, as the journal sees it; undefined until one is selected. */
   session: SessionReader<JournalSlice | undefined>
+  /** The headers and query parameters whose values are not kept (redaction.ts); default: the defaults. */
+  redaction?: Redaction
 }
 
 /**
@@ -147,6 +141,6 @@ export interface JournalOptions {
  */
 export const journalListener = (operation: SpecOperation | undefined, options: JournalOptions): AnswerListener => {
   const id = operation?.id ?? null
-  const parts = new RepeatedParts()
+  const parts = new RepeatedParts(options.redaction ?? redactionOf())
   return { answered: (c, res, clock) => record(c, id, clock, res, options, parts) }
 }

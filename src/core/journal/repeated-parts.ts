@@ -1,5 +1,6 @@
 import { type KeptBody, keepBody, keepHeaders, keepUrl, type RecordedResponse } from './journal.js'
 import { type HeaderList } from '../http/header-list.js'
+import { type Redaction, redactHeaderList, redactHeaderRecord, redactionOf, redactUrl } from './redaction.js'
 
 /**
  * The parts of a request the journal keeps, shared with the previous request's entry when they
@@ -23,6 +24,14 @@ export class RepeatedParts {
   #body: KeptBody | undefined
   #response: RecordedResponse | undefined
   #responseText: string | null = null
+  /** The headers and query parameters whose values are not kept (redaction.ts). */
+  readonly redaction: Redaction
+  /** Redacts a fresh request header list in place: the `keep` of {@link headers}. */
+  readonly redactHeaders = (raw: string[]): string[] => redactHeaderList(raw, this.redaction)
+
+  constructor(redaction: Redaction = redactionOf()) {
+    this.redaction = redaction
+  }
 
   /**
    * Request headers as kept (`keep` redacts and cuts a fresh list, noting cuts in `cut`): the
@@ -41,10 +50,10 @@ export class RepeatedParts {
     return kept
   }
 
-  /** The URL as kept ({@link keepUrl}): the previous one's string when it repeats it. */
+  /** The URL as kept ({@link keepUrl}, secrets in its query redacted): the previous one's string when it repeats it. */
   url(url: string, cut: string[]): string {
     if (url === this.#url) return this.#url
-    const kept = keepUrl(url, cut)
+    const kept = keepUrl(redactUrl(url, this.redaction), cut)
     this.#url = kept === url ? url : undefined
     return kept
   }
@@ -81,14 +90,16 @@ export class RepeatedParts {
     json: boolean,
   ): RecordedResponse {
     const last = this.#response
+    // Secrets (a rule's or a deployment's Set-Cookie) are redacted: the constant objects are kept as they are.
+    const kept = redactHeaderRecord(headers, this.redaction)
     if (
       last !== undefined &&
       last.status === status &&
       text === this.#responseText &&
-      sameRecord(last.headers as Readonly<Record<string, string>>, headers)
+      sameRecord(last.headers as Readonly<Record<string, string>>, kept)
     )
       return last
-    const recorded: RecordedResponse = { status, headers }
+    const recorded: RecordedResponse = { status, headers: kept }
     if (text !== null && text !== '') recorded.body = keepBody(text, json)
     this.#response = recorded
     this.#responseText = text

@@ -25,6 +25,7 @@ import type { Transport } from '../http/transport.js'
 import { observeListener } from '../observe/observe-listener.js'
 import { requestIdStage } from '../log/request-id.js'
 import type { ObserveOptions } from '../observe/observer.js'
+import type { Redaction } from '../journal/redaction.js'
 
 /** What the chains of the API's routes are built from. */
 export interface ApiChainsOptions {
@@ -66,6 +67,8 @@ export interface ApiChainsOptions {
   tenancy?: Tenancy
   /** The app's held requests (hang, drip, journal waits) by tenant; default: a pool of its own. */
   held?: LocalShares
+  /** The headers and query parameters the journal does not keep (journal/redaction.ts); default: the defaults. */
+  redaction?: Redaction
 }
 
 /** The chains of the API: one per operation, and one for requests no route answers. */
@@ -97,7 +100,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const policy = rateLimitPolicy(selectedSession)
   const delay = latency(selectedSession)
   const limit = rateLimit(selectedSession)
-  const journalOptions = { transport, session: selectedSession }
+  const journalOptions = { transport, session: selectedSession, redaction: options.redaction }
   const { forward } = options
   const held = options.held ?? new LocalShares(options.tenancy ?? new Tenancy(), 'held', maxHangingRequests)
   const requestId = requestIdStage(transport)

@@ -9,6 +9,7 @@ import type { ProxyStats } from './proxy-stats.js'
 import { noteViolations } from '../notes/request-notes.js'
 // The body variables, set here for the journal.
 import type {} from '../body/read-body.js'
+import { noScriptPolicy } from '../http/no-script.js'
 
 /** What {@link forwardTo} needs. */
 export interface ForwardOptions {
@@ -71,11 +72,15 @@ const requestHeaders = (headers: Headers): Headers => {
   return forwarded
 }
 
+// The deployment's answer is served on the mock's origin: it runs no script there (http/no-script.ts).
+// Its own policy is kept beside the mock's (a browser enforces both), never instead of it.
 const answerHeaders = (headers: Headers): Headers => {
   const returned = new Headers()
   headers.forEach((value, name) => {
     if (!NOT_RETURNED.has(name)) returned.append(name, value)
   })
+  returned.append('content-security-policy', noScriptPolicy)
+  returned.set('x-content-type-options', 'nosniff')
   return returned
 }
 

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { Spec } from '../spec/spec.js'
 import { chain, type Stage } from '../http/stage.js'
+import { noScriptHeaders } from '../http/no-script.js'
 import { pathPrefixOf } from '../http/request/session-name.js'
 import { prefixedJson, prefixedYaml } from './prefixed-servers.js'
 
@@ -17,7 +18,7 @@ export const docsRoutes = (spec: Spec, cors: Stage | undefined): Hono => {
         const prefix = pathPrefixOf(c)
         const whole = spec.loadText ? await spec.loadText() : spec.text
         const text = prefix === '' ? whole : prefixedYaml(whole, prefix, spec.basePath)
-        return c.body(text, 200, { 'Content-Type': 'application/yaml; charset=utf-8' })
+        return c.body(text, 200, { ...noScriptHeaders, 'Content-Type': 'application/yaml; charset=utf-8' })
       }),
     )
     .get(
@@ -25,7 +26,7 @@ export const docsRoutes = (spec: Spec, cors: Stage | undefined): Hono => {
       chain([cors], (c) => {
         const prefix = pathPrefixOf(c)
         const text = prefix === '' ? json : prefixedJson(spec.document as object, prefix, spec.basePath)
-        return c.body(text, 200, { 'Content-Type': 'application/json' })
+        return c.body(text, 200, { ...noScriptHeaders, 'Content-Type': 'application/json' })
       }),
     )
 }

@@ -6,14 +6,37 @@ export interface PanelDeps {
   version: string
 }
 
-/** The panel's page: only its own files, never framed, no referrer. */
+/** The panel's script, styles and icon: files, which load nothing and are never framed. */
 export const panelContentSecurityPolicy =
-  "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+  "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+/**
+ * The panel's page: its own script and styles only, by a nonce made for each load (any other answer
+ * of the origin, a fault rule's `text/javascript` included, is refused as a script), images and API
+ * calls of the mock itself, never framed. Not `'self'` for scripts: any path of the origin is 'self'.
+ */
+export const panelPagePolicy = (nonce: string): string =>
+  `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self'; ` +
+  "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 const securityHeaders = {
   'Content-Security-Policy': panelContentSecurityPolicy,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
+}
+
+// 128 random bits, base64: CSP's nonce (web crypto: any runtime).
+const freshNonce = (): string => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))))
+
+/** The page with a nonce of its own: never cached (a stored copy's nonce would not be the policy's). */
+const servePage = (c: Context, page: Asset): Response => {
+  const nonce = freshNonce()
+  return c.body(page.body.replaceAll('{{nonce}}', nonce), 200, {
+    ...securityHeaders,
+    'Content-Security-Policy': panelPagePolicy(nonce),
+    'Content-Type': page.type,
+    'Cache-Control': 'no-store',
+  })
 }
 
 /** One file of the panel, its ETag and gzip made on first demand (CompressionStream: any web runtime). */
@@ -118,8 +141,10 @@ export const adminPanelRoutes = (deps: PanelDeps): Hono => {
     }))
   const serveFile =
     (name: keyof PanelFiles): Handler =>
-    async (c) =>
-      serve(c, (await filesOf())[name])
+    async (c) => {
+      const file = (await filesOf())[name]
+      return name === 'page' ? servePage(c, file) : serve(c, file)
+    }
   return (
     new Hono()
       // Static paths, not an optional parameter: hono's RegExpRouter, which serves every request of the

@@ -16,7 +16,7 @@ import { Environment } from '../config/environment.js'
 import { conflictOf } from './conflicts.js'
 import { dataProfileExpectation, isDataProfile } from '../../core/pets/edge-profile.js'
 import { closestFlag } from './did-you-mean.js'
-import { OptionConflict, UsageError } from '../config/usage-errors.js'
+import { EmptySecret, OptionConflict, UsageError } from '../config/usage-errors.js'
 
 export { usage } from './help-text.js'
 
@@ -62,6 +62,9 @@ const parseValue = (spec: OptionSpec, text: string, source: string): unknown => 
     case 'list':
       return listItems(text)
     case 'tokens':
+      // An empty secret is a mis-set one (PETSTORE_MOCK_ADMIN_TOKEN="" in a compose file): dropped, it
+      // would leave /__admin open, and the image says --open-admin.
+      if (text.split(',').some((item) => item.trim() === '')) throw new EmptySecret(source)
       return listItems(text).map((item) => {
         const token = parseAdminToken(item)
         // The message never quotes the value: it is a secret.
@@ -202,7 +205,7 @@ export const parseCommandLine = (
       config[key] = parseValue(spec, variable.value, variable.name)
       given.set(key as keyof Config, variable.name)
     } catch (error) {
-      if (!variable.legacy || !(error instanceof UsageError)) throw error
+      if (!variable.legacy || !(error instanceof UsageError) || error instanceof EmptySecret) throw error
       // LOG=debug, set for another tool, made the mock exit 2: an unprefixed value that is none of
       // the option's is taken for someone else's.
       environment.note(

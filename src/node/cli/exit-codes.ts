@@ -1,7 +1,7 @@
 import { SeedError } from '../../core/pets/seed.js'
 import { DataFileError } from '../start/data-file-error.js'
 import { StoreClientMissing } from '../store/open-store.js'
-import { ConfigFileError, OptionConflict, UsageError } from '../config/usage-errors.js'
+import { ConfigFileError, EmptySecret, OptionConflict, UsageError } from '../config/usage-errors.js'
 
 /** The command's exit codes (`main` returns none while it serves: the process exits when stopped). */
 export const exitCodes = {
@@ -29,7 +29,7 @@ export interface Failure {
  */
 export const failureOf = (error: unknown): Failure => {
   // One line: the usage would bury which two options disagree.
-  if (error instanceof OptionConflict || error instanceof ConfigFileError)
+  if (error instanceof OptionConflict || error instanceof ConfigFileError || error instanceof EmptySecret)
     return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
   if (error instanceof StoreClientMissing) return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
   // The mistake, a hint, and where the options are: the whole usage would bury the one useful line.

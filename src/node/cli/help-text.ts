@@ -34,6 +34,7 @@ export const helpGroups: readonly { title: string; flags: readonly string[] }[] 
       'admin-tokens-file',
       'tenants',
       'open-admin',
+      'redact',
       'admin-cors-origin',
       'allowed-hosts',
       'cors',

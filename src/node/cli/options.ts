@@ -211,6 +211,14 @@ export const optionSpecs: readonly OptionSpec[] = [
     help: 'Serve /__admin without a token on a non-loopback address (a single-job container); health and the banner say so',
   },
   {
+    flag: 'redact',
+    env: 'PETSTORE_MOCK_REDACT',
+    prefixedOnly: true,
+    kind: 'list',
+    default: '(none: the defaults only)',
+    help: 'Header or query parameter names whose values the journal, its event stream and the HAR never keep, besides the defaults (Authorization, Cookie, X-Api-Key, ?token=, ?password=, …); repeat the flag, or comma-separate in the variable',
+  },
+  {
     flag: 'session-ttl',
     env: 'PETSTORE_MOCK_SESSION_TTL',
     prefixedOnly: true,

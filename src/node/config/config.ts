@@ -25,6 +25,8 @@ export interface Config extends SpecSilences {
   snapshot?: string
   delay?: { min: number; max: number }
   journalSize: number
+  /** Header and query parameter names the journal redacts besides the defaults. */
+  redact: string[]
   /** Admin tokens, each SECRET[=PATTERN][:read] (core/access/admin-scopes.ts). */
   adminTokens: string[]
   /** A file of more admin tokens, one a line. */
@@ -76,6 +78,7 @@ export const configDefaults: Omit<Config, 'log'> = {
   host: '127.0.0.1',
   port: 4010,
   apiKeys: [],
+  redact: [],
   adminTokens: [],
   openAdmin: false,
   sessionTtl: defaultSessionTtlSeconds,

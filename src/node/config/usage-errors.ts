@@ -20,3 +20,17 @@ export class OptionConflict extends UsageError {
 export class ConfigFileError extends UsageError {
   override name = 'ConfigFileError'
 }
+
+/**
+ * An admin token given empty or blank (`PETSTORE_MOCK_ADMIN_TOKEN=""`, `--admin-token a,,b`): exit
+ * code 2, one line, even from a former variable name, whose other bad values are taken for another tool's.
+ */
+export class EmptySecret extends UsageError {
+  override name = 'EmptySecret'
+
+  constructor(source: string) {
+    super(
+      `${source} is empty or blank: an admin token must have a secret; unset it to run without one (loopback only, or --open-admin)`,
+    )
+  }
+}

@@ -4,6 +4,12 @@ import type { Duplex } from 'node:stream'
 import { RequestError } from '@hono/node-server'
 import { ApiError } from '../../core/http/errors.js'
 import { reasonPhrases } from '../../core/http/http-status.js'
+import { noScriptHeaders } from '../../core/http/no-script.js'
+
+// The answers of the app carry them (core/http/no-script.ts): so do the host's own.
+const noScriptLines = Object.entries(noScriptHeaders)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('')
 
 const errorJson = (status: number, message: string): string => JSON.stringify(new ApiError(status, message).body)
 
@@ -32,7 +38,7 @@ const writeRawError = (socket: Duplex, status: number, message: string): void =>
   const body = errorJson(status, message)
   socket.end(
     `HTTP/1.1 ${status} ${reasonPhrases[status]}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Type: application/json\r\n${noScriptLines}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )
 }
 
@@ -61,7 +67,10 @@ export const requestErrorResponse = (error: unknown): Response => {
       ? 'The server failed unexpectedly; retry the request.'
       : (requestErrorMessages[(error as Error).message] ??
         'The Host header and the request target do not make a valid URL: the target must be a path starting with / and the Host a host name with an optional numeric port.')
-  return new Response(errorJson(status, message), { status, headers: { 'Content-Type': 'application/json' } })
+  return new Response(errorJson(status, message), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...noScriptHeaders },
+  })
 }
 
 /**
@@ -95,6 +104,10 @@ export const answerRepeatedHost = (request: IncomingMessage, response: ServerRes
  */
 export const answerExpectation = (request: IncomingMessage, response: ServerResponse): void => {
   const body = errorJson(417, `Expect: ${request.headers.expect} is not supported; only 100-continue is.`)
-  response.writeHead(417, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) })
+  response.writeHead(417, {
+    'Content-Type': 'application/json',
+    ...noScriptHeaders,
+    'Content-Length': Buffer.byteLength(body),
+  })
   response.end(body)
 }

@@ -32,6 +32,7 @@ export const appOptionsFromConfig = (config: Config, { spec, pets, snapshot, fau
   maxSessions: config.maxSessions,
   seed: config.seed,
   journalSize: config.journalSize,
+  ...(config.redact.length > 0 && { redact: config.redact }),
   cors: config.cors ? (config.corsOrigins.length > 0 ? config.corsOrigins : '*') : false,
   logger: createLogger(config.log, stdoutSink),
   transport: nodeTransport,

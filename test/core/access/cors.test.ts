@@ -78,6 +78,8 @@ describe('CORS', () => {
     // Besides the request's id, which every /v1 answer carries.
     expect([...options.headers].filter(([name]) => name !== 'x-request-id')).toEqual([
       ['allow', 'GET, HEAD, POST, OPTIONS'],
+      ['content-security-policy', "sandbox; default-src 'none'"],
+      ['x-content-type-options', 'nosniff'],
     ])
   })
 })

@@ -28,7 +28,12 @@ describe('the journal keeps the answer', () => {
     expect(created.authorization).toBe('Bearer te…')
     expect(created.response).toEqual({
       status: 201,
-      headers: { 'content-type': 'application/json', location: '/v1/pets/3' },
+      headers: {
+        'content-security-policy': "sandbox; default-src 'none'",
+        'content-type': 'application/json',
+        location: '/v1/pets/3',
+        'x-content-type-options': 'nosniff',
+      },
       body: { id: 3, name: 'c', categoryId: 3 },
     })
     expect(JSON.stringify(created)).not.toContain('test-token')

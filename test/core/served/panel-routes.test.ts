@@ -3,17 +3,49 @@ import { describe, expect, it } from 'vitest'
 import { panelHtml, panelIcon, panelScript, panelStyles } from '../../../src/generated/panel.js'
 import { contractApp } from '../../helpers/contract.js'
 
-const csp = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-const files = [
+const csp = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+const pages = [
   ['/__admin/', 'text/html; charset=utf-8'],
   ['/__admin/index.html', 'text/html; charset=utf-8'],
+] as const
+const files = [
+  ...pages,
   ['/__admin/panel.js', 'text/javascript; charset=utf-8'],
   ['/__admin/panel.css', 'text/css; charset=utf-8'],
   ['/__admin/favicon.svg', 'image/svg+xml'],
 ] as const
 
 describe('GET /__admin/: the QA panel', () => {
-  it.each(files)(
+  // Issue 40 §1: the page allowed any script of its origin ('self'), a fault rule's text/javascript included.
+  it.each(pages)(
+    '%s allows its own script and styles only, by a nonce of each load; never cached',
+    async (path, type) => {
+      const { request } = contractApp()
+      const [first, second] = [await request(path), await request(path)]
+      const nonces = []
+      for (const res of [first!, second!]) {
+        expect(res.status).toBe(200)
+        expect(res.headers.get('Content-Type')).toBe(type)
+        const policy = res.headers.get('Content-Security-Policy')!
+        const nonce =
+          /^default-src 'none'; script-src 'nonce-([A-Za-z0-9+/]{22}==)'; style-src 'nonce-\1'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/.exec(
+            policy,
+          )?.[1]
+        expect(nonce, policy).toBeDefined()
+        const html = await res.text()
+        expect(html).toContain(`<script type="module" src="/__admin/panel.js" nonce="${nonce}"></script>`)
+        expect(html).toContain(`<link rel="stylesheet" href="/__admin/panel.css" nonce="${nonce}" />`)
+        expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff')
+        expect(res.headers.get('Referrer-Policy')).toBe('no-referrer')
+        expect(res.headers.get('Cache-Control')).toBe('no-store')
+        expect(res.headers.get('ETag')).toBeNull()
+        nonces.push(nonce)
+      }
+      expect(nonces[0]).not.toBe(nonces[1])
+    },
+  )
+
+  it.each(files.slice(pages.length))(
     '%s is served with its type, a strict CSP, nosniff, no referrer, revalidated by ETag',
     async (path, type) => {
       const res = await contractApp().request(path)
@@ -29,8 +61,8 @@ describe('GET /__admin/: the QA panel', () => {
 
   it('the page names its own files only: no inline script or style, nothing from elsewhere', async () => {
     const html = await (await contractApp().request('/__admin/')).text()
-    expect(html).toContain('<script type="module" src="/__admin/panel.js"></script>')
-    expect(html).toContain('<link rel="stylesheet" href="/__admin/panel.css" />')
+    expect(html).toMatch(/<script type="module" src="\/__admin\/panel.js" nonce="[^"]+"><\/script>/)
+    expect(html).toMatch(/<link rel="stylesheet" href="\/__admin\/panel.css" nonce="[^"]+" \/>/)
     expect(html).not.toMatch(/<style|style=|<script(?![^>]*\ssrc=)[^>]*>|\son\w+=|https?:\/\//i)
     expect(html).toMatch(/data-operations="listPets createPet getPet"/)
     expect(html).toMatch(/data-version="\d+\.\d+\.\d+"/)

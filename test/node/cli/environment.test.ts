@@ -129,11 +129,12 @@ describe.each(prefixedOnly.map((spec) => [spec.env, legacyName(spec.env), sample
   },
 )
 
-it('the variables that came with the prefix are the five of issue 28 and the tenants file of issue 39', () => {
+it('the variables that came with the prefix are the five of issue 28, the tenants file of issue 39 and --redact of issue 40', () => {
   expect(prefixedOnly.map((spec) => spec.env)).toEqual([
     'PETSTORE_MOCK_ADMIN_TOKENS_FILE',
     'PETSTORE_MOCK_TENANTS',
     'PETSTORE_MOCK_OPEN_ADMIN',
+    'PETSTORE_MOCK_REDACT',
     'PETSTORE_MOCK_SESSION_TTL',
     'PETSTORE_MOCK_SESSION_BY_KEY',
     'PETSTORE_MOCK_RECONFIGURE',

@@ -15,7 +15,12 @@ const hosts = useBothHosts(['--api-key', 'test-key', '--admin-token', 'admin-sec
 
 const error = (status: number, code: string, message: string) => ({
   status,
-  headers: [['content-type', 'application/json']],
+  // Every answer but the panel's files carries the no-script headers (issue 40 §1).
+  headers: [
+    ['content-security-policy', "sandbox; default-src 'none'"],
+    ['content-type', 'application/json'],
+    ['x-content-type-options', 'nosniff'],
+  ],
   body: JSON.stringify({ code, message, status }),
 })
 const required = (what: string) => error(400, 'bad_request', `Request body is required: ${what}.`)
