@@ -13,7 +13,6 @@ import { usePreparedRouter } from './server/prepared-router.js'
 import { listen, type RunningServer } from './server/server.js'
 import { stopOnSignals } from './server/stop-on-signals.js'
 import { appOptionsFromConfig } from './start/app-options-from-config.js'
-import { readTenants } from './start/tenants-file.js'
 import { readStartData } from './start/start-data.js'
 import { appOnStore } from './store/app-on-store.js'
 import { openStore } from './store/open-store.js'
@@ -45,7 +44,9 @@ export interface ServerApp {
 export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Promise<ServerApp> => {
   const data = await readStartData(config)
   const memory = deriveBudget(config.maxMemory, memoryLimits(process.execArgv, process.env['NODE_OPTIONS']))
-  const tenants = readTenants(config, memory.mib)
+  // Loaded only for a tenants file: reading it needs the YAML reader, which a default start never loads.
+  const tenants =
+    config.tenants === undefined ? undefined : (await import('./start/tenants-file.js')).readTenants(config, memory.mib)
   // Replicas on one Redis must agree on what shapes data (store/redis/fleet-fingerprint.ts); a memory start digests nothing.
   const fleet =
     config.store === 'memory'

@@ -34,9 +34,12 @@ const v1 = (session: string, extra: Record<string, string> = {}) => ({
 })
 const admin = (session: string, extra: Record<string, string> = {}) => ({
   'X-Mock-Session': session,
-  ...(session.startsWith('team-') && bearer(adminOf[teamOf(session)])),
+  ...bearer(session.startsWith('team-') ? adminOf[teamOf(session)] : 'root-1'),
   ...extra,
 })
+// A /v1 key of no tenant and an operator's token: with tenants, the accepted /v1 keys are --api-key and the
+// tenants' (issue 39 §1), and tenants' admin tokens close the control plane to requests without a token.
+const keys = { apiKeys: ['t'], adminToken: 'root-1' }
 const json = (body: unknown, method = 'POST') => ({ method, body: JSON.stringify(body) })
 
 const createPet = (request: Request, session: string, name = 'Rex') =>
@@ -57,7 +60,11 @@ const health = async (request: Request) =>
 const tenantUse = async (request: Request, tenant: string) =>
   (await health(request)).tenants!.find((t) => t.tenant === tenant)!
 const sessionNames = async (request: Request) =>
-  ((await (await request('/__admin/sessions')).json()) as { sessions: { name: string }[] }).sessions.map((s) => s.name)
+  (
+    (await (await request('/__admin/sessions', { headers: bearer('root-1') })).json()) as {
+      sessions: { name: string }[]
+    }
+  ).sessions.map((s) => s.name)
 const requests = async (request: Request, session: string) =>
   (await (await request('/__admin/requests?limit=1000', { headers: admin(session) })).json()) as {
     requests: { id: number }[]
@@ -73,7 +80,7 @@ const quotaMessage = (tenant: string, sessions: number) =>
 
 describe('sessions: a quota per tenant (issue 39 §2)', () => {
   it('refuses team A beyond quota.sessions with 429 quota_exceeded, creating nothing; team B and the sessions of no tenant are not refused', async () => {
-    const { request } = contractApp({ tenants, maxMemory: 64, maxSessions: 10 })
+    const { request } = contractApp({ ...keys, tenants, maxMemory: 64, maxSessions: 10 })
     expect((await listPets(request, 'team-a-1')).status).toBe(200)
     expect((await listPets(request, 'team-a-2')).status).toBe(200)
     // Team A fills its quota, by /v1 and by the admin API alike: each refusal is the same, and makes nothing.
@@ -145,7 +152,7 @@ const fillBySeed = async (request: Request, session: string): Promise<number> =>
 
 describe('state memory: a quota per tenant (issue 39 §2)', () => {
   it("refuses team A's writes beyond quota.memoryMiB with 507 naming its quota, use, what is free and how it frees it; team B is not refused; nothing changed", async () => {
-    const { request } = contractApp({ tenants, maxMemory: 64 })
+    const { request } = contractApp({ ...keys, tenants, maxMemory: 64 })
     expect((await listPets(request, 'team-a-2')).status).toBe(200)
     const seeded = await fillBySeed(request, 'team-a-1')
     expect(seeded).toBeGreaterThan(10_000)
@@ -192,7 +199,7 @@ describe('state memory: a quota per tenant (issue 39 §2)', () => {
     const plain = contractApp({ maxMemory: 1 })
     const today = await errorOf(await seed(plain.request, 's', 10_000), 507)
     expect(today.message).toMatch(/^The memory budget \(1\.0 MiB, --max-memory\) is full: pets need /)
-    const { request } = contractApp({ tenants, maxMemory: 25 })
+    const { request } = contractApp({ ...keys, tenants, maxMemory: 25 })
     const unreserved = await errorOf(await seed(request, 's', 10_000), 507)
     expect(unreserved.message).toMatch(
       /^The memory budget of the sessions of no tenant \(1\.0 MiB: --max-memory less the tenants' quotas, 24\.0 MiB\) is full: pets need [\d.]+ MiB more and [\d.]+ MiB is free; .*; or start with a larger --max-memory\.$/,
@@ -211,7 +218,7 @@ const heavy = (request: Request, session: string) =>
 describe('journal bytes: a quota per tenant (issue 39 §2)', () => {
   it("drops team A's own oldest entries beyond quota.journalMiB; team B's journal loses nothing", async () => {
     // 32 MiB: the tenants reserve 24, the sessions of no tenant keep 8 (2 of them the journal's).
-    const { request } = contractApp({ tenants, maxMemory: 32, journalSize: 5000 })
+    const { request } = contractApp({ ...keys, tenants, maxMemory: 32, journalSize: 5000 })
     for (let i = 0; i < 20; i++) expect((await createPet(request, 'team-b-1', `b${i}`)).status).toBe(201)
     for (let i = 0; i < 5; i++) expect((await listPets(request, 'ci-1')).status).toBe(200)
     // Team A: 1,200 heavy entries, 10 MiB, more than the whole journal share of the budget without tenants.
@@ -245,7 +252,7 @@ describe("the budget's use ratio is the highest of its shares (issue 39 §3)", (
   })
 
   it("reads a tenant's share: team A at its quota is near 1 while the budget is mostly free; each share reported", async () => {
-    const { request } = contractApp({ tenants, maxMemory: 64 })
+    const { request } = contractApp({ ...keys, tenants, maxMemory: 64 })
     expect((await health(request)).usedRatio).toBeLessThan(0.01)
     await fillBySeed(request, 'team-a-1')
     const memory = await health(request)
@@ -268,6 +275,7 @@ describe("each tenant's use against its quotas, as the metrics read it (issue 39
   it("hands the metrics host every tenant's sessions, memory and journal, used and limit, by name", async () => {
     const seen: StateSizes[] = []
     const { request } = contractApp({
+      ...keys,
       tenants,
       maxMemory: 64,
       observe: {
@@ -278,7 +286,7 @@ describe("each tenant's use against its quotas, as the metrics read it (issue 39
       },
     })
     expect((await createPet(request, 'team-a-1', 'Rex')).status).toBe(201)
-    await request('/__admin/metrics')
+    await request('/__admin/metrics', { headers: bearer('root-1') })
     const [a, b] = seen[0]!.memory!.tenants!
     expect(a!.tenant).toBe('team-a')
     expect(a!.sessions).toEqual({ used: 1, limit: 2 })
@@ -337,7 +345,7 @@ describe('fairness (issue 39 §2): while team B stays within its quotas, nothing
   it('holds for any sequence of team A steps up to and beyond its quotas, interleaved with B', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(hostile, { minLength: 4, maxLength: 12 }), async (steps) => {
-        const { request } = contractApp({ tenants: small, maxMemory: 8, maxSessions: 10, journalSize: 5000 })
+        const { request } = contractApp({ ...keys, tenants: small, maxMemory: 8, maxSessions: 10, journalSize: 5000 })
         let sent = 0
         for (const [i, step] of steps.entries()) {
           await actA(request, step)

@@ -30,6 +30,8 @@ const listening = async (format: 'json' | 'pretty', options: AppOptions = {}) =>
   const lines: string[] = []
   const app = createApp({
     tenants: exampleTenants(),
+    // A key of no tenant: with tenants, the accepted /v1 keys are these and the tenants' (issue 39).
+    apiKeys: ['k'],
     adminToken: 'root-1',
     transport: nodeTransport,
     logger: createLogger(format, { write: (text) => lines.push(text) }),
@@ -84,7 +86,7 @@ describe('X-Request-Id', () => {
   })
 
   it('is answered in process too (msw, app.request: no socket), on /v1 and /__admin', async () => {
-    const app = createApp({ tenants: exampleTenants() })
+    const app = createApp({ tenants: exampleTenants(), apiKeys: ['k'] })
     for (const path of ['/v1/pets', '/sessions/team-a-1/v1/pets/1', '/__admin/requests', '/__admin/nowhere']) {
       const echoed = await app.request(path, { headers: { 'X-Request-Id': 'in-process-1', Authorization: 'Bearer k' } })
       expect(echoed.headers.get('x-request-id'), path).toBe('in-process-1')
