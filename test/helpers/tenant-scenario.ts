@@ -112,8 +112,10 @@ export const tenantScenario = (hosts: () => TenantHosts): void => {
       expect(res.status).toBe(401)
       expect(res.headers.get('x-mock-session-created')).toBeNull()
     }
-    const rules = (await (await admin(b, 'team-b-victim', '/faults', 'adm-b-1')).json()) as { remaining?: number }[]
-    expect(rules.map((r) => r.remaining)).toEqual([3])
+    const { faults } = (await (await admin(b, 'team-b-victim', '/faults', 'adm-b-1')).json()) as {
+      faults: { remaining?: number }[]
+    }
+    expect(faults.map((r) => r.remaining)).toEqual([3])
     expect((await v1(b, 'team-b-victim', '/pets', 'key-b-1')).status).toBe(503)
     for (let i = 0; i < 10; i++) {
       const junk = await v1(a, `team-a-junk${i}`, '/pets', undefined)

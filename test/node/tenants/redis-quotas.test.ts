@@ -25,8 +25,9 @@ let prefixes = 0
 const exampleFile = new URL('../../../examples/tenants/tenants.yaml', import.meta.url).pathname
 const root = 'root-1'
 // As the example's comment starts it: --tenants tenants.yaml --admin-token root-1 --max-memory 64.
-const tenants = readTenants({ tenants: exampleFile, apiKeys: [], adminTokens: [root], maxSessions: 100 }, 64)!
-const options: AppOptions = { tenants, adminTokens: [root], maxMemory: 64 }
+const tenants = readTenants({ tenants: exampleFile, apiKeys: ['t'], adminTokens: [root], maxSessions: 100 }, 64)!
+// 't': a /v1 key of no tenant (with tenants, the accepted keys are --api-key and the tenants', issue 39 §1).
+const options: AppOptions = { tenants, apiKeys: ['t'], adminTokens: [root], maxMemory: 64 }
 const MiB = 2 ** 20
 
 beforeAll(async () => {
