@@ -13,6 +13,7 @@ import { usePreparedRouter } from './server/prepared-router.js'
 import { listen, type RunningServer } from './server/server.js'
 import { stopOnSignals } from './server/stop-on-signals.js'
 import { appOptionsFromConfig } from './start/app-options-from-config.js'
+import type { Tenant } from '../core/tenants/tenant.js'
 import { readStartData } from './start/start-data.js'
 import { appOnStore } from './store/app-on-store.js'
 import { openStore } from './store/open-store.js'
@@ -35,6 +36,8 @@ export interface ServerApp {
   observed: { banner: string[]; shutdown(): Promise<void> }
   /** The memory budget and where it comes from. */
   memory: DerivedBudget
+  /** The tenants of --tenants (the banner names them). */
+  tenants?: readonly Tenant[] | undefined
 }
 
 /**
@@ -60,7 +63,7 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   const options = { ...base, signal: stopping.signal, observe: observed.options }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
-  return { app, source: data.source, count: data.pets.length, faults: data.faults, stopping, observed, memory }
+  return { app, source: data.source, count: data.pets.length, faults: data.faults, stopping, observed, memory, tenants }
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
@@ -68,7 +71,7 @@ export const startServer = async (
   config: Config,
   env: NodeJS.ProcessEnv = {},
 ): Promise<RunningServer & { banner: string }> => {
-  const { app, source, count, faults, stopping, observed, memory } = await serverApp(config, env)
+  const { app, source, count, faults, stopping, observed, memory, tenants } = await serverApp(config, env)
   let running: RunningServer
   try {
     running = await listen(app, config)
@@ -81,7 +84,11 @@ export const startServer = async (
   // Open event streams end first, so that their connections close with the idle ones; the traces
   // still pending are exported last.
   const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs).then(observed.shutdown))
-  return { ...running, close, banner: banner(running.url, config, source, count, observed.banner, memory, faults) }
+  return {
+    ...running,
+    close,
+    banner: banner(running.url, config, source, count, observed.banner, memory, faults, tenants),
+  }
 }
 
 /**

@@ -23,6 +23,7 @@ import {
 import { redisStore } from './redis-store.js'
 import { breakdownRows, type HeapFigures, type ProbedCommand, startProbedServer } from './rss-breakdown.js'
 import { yamlFigures } from './yaml.js'
+import { fairness } from './fairness.js'
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 5)
 const coldRuns = Number(process.env['BENCH_COLD_RUNS'] ?? 15)
@@ -35,6 +36,7 @@ const image = process.env['BENCH_IMAGE']
 // silent loads and what metrics cost alone, BENCH_ONLY=start the cold starts alone. BENCH_SERVER=bin runs the loads
 // on node dist/bin.js instead of the image's CMD (server-process.ts).
 const only = process.env['BENCH_ONLY']
+// BENCH_ONLY=fairness runs issue 39's fairness figure alone (fairness.ts): team B's read p99 while team A floods.
 // BENCH_TENANTS=FILE (e.g. examples/tenants/tenants.yaml) starts the loads' server with --tenants FILE, and the
 // loads run as the first tenant's first /v1 key in a session of its first glob (`*` read as `bench`): the
 // path a tenant's request takes (its key among every tenant's, the session's owner checked). BENCH_ONLY=loads
@@ -476,7 +478,22 @@ else if (only === 'metrics') results['metricsCost'] = await metricsCost({})
 else if (only === 'throughput') await throughputOnly()
 else if (only === 'loads') await loadsOnly()
 else if (only === 'start') startUp()
+else if (only === 'fairness') await fairnessOnly()
 else await everything()
+
+/** BENCH_ONLY=fairness: team B's reads while team A floods, with the example tenants file (issue 39). */
+async function fairnessOnly() {
+  const result = await fairness(seconds)
+  results['fairness'] = result
+  row(
+    'tenants',
+    `team B's read p99 while team A floods (${result.reads} reads, ${result.floodRequests} flood POSTs)`,
+    `${result.p99Ms.toFixed(1)} ms (p50 ${result.p50Ms.toFixed(1)} ms)`,
+    '',
+    '≤ 250 ms',
+    result.p99Ms <= 250,
+  )
+}
 
 /** BENCH_ONLY=loads: the silent loads beside the baseline alone. */
 async function loadsOnly() {
@@ -546,6 +563,7 @@ async function everything() {
     await sessions()
     results['redis'] = await redisStore(row, seconds, rounds)
     results['yaml'] = await yamlFigures(row, rounds)
+    await fairnessOnly()
   } finally {
     await baseline.stop()
   }

@@ -6,6 +6,7 @@ import { redactStore } from '../store/store-option.js'
 import { adminAccessBanner, isLoopback } from '../config/admin-access.js'
 import { adminTokensBanner, adminTokensOf } from '../config/admin-tokens.js'
 import type { Config } from '../config/config.js'
+import type { Tenant } from '../../core/tenants/tenant.js'
 import { defaultJournalShare } from '../../core/budget/memory-budget.js'
 import type { DerivedBudget } from '../memory/memory-budget-option.js'
 import type { FaultRuleInput } from '../../core/faults/rule-check.js'
@@ -62,10 +63,20 @@ const faultsBanner = (config: Config, faults: readonly FaultRuleInput[] | undefi
   return [head, ...rows, ...more]
 }
 
-const memoryBanner = ({ mib, from }: DerivedBudget): string => {
-  const journal = Math.floor(mib * defaultJournalShare)
-  return `  memory: budget ${mib} MiB (${from}): ${journal} MiB for the journal, ${mib - journal} MiB for pets, rules and sessions (507 beyond)`
+const memoryBanner = ({ mib, from }: DerivedBudget, tenants: readonly Tenant[]): string => {
+  // With tenants their quotas are reserved; the rest is the share of the sessions of no tenant, cut as the whole is without.
+  const reserved = tenants.reduce((sum, { quota }) => sum + quota.memoryMiB + quota.journalMiB, 0)
+  const rest = mib - reserved
+  const journal = Math.floor(rest * defaultJournalShare)
+  const split = `${journal} MiB for the journal, ${rest - journal} MiB for pets, rules and sessions (507 beyond)`
+  return reserved > 0
+    ? `  memory: budget ${mib} MiB (${from}): ${reserved} MiB reserved by the tenants' quotas; for the sessions of no tenant ${split}`
+    : `  memory: budget ${mib} MiB (${from}): ${split}`
 }
+
+// One line a tenant: what it owns and its guaranteed shares (never a key or token).
+const tenantBanner = ({ name, sessions, quota }: Tenant): string =>
+  `  tenant ${name}: sessions ${sessions.join(' ')}; quota ${quota.sessions} sessions, ${quota.memoryMiB} MiB state, ${quota.journalMiB} MiB journal, ${quota.streams} streams, ${quota.held} held`
 
 // 0.0.0.0 and :: are where a server listens, not addresses anyone can open: from this machine it
 // is reached on loopback (:: takes IPv4 too, Node's default), from elsewhere by the machine's name.
@@ -115,13 +126,18 @@ export const banner = (
   observed: readonly string[] = [],
   memory?: DerivedBudget,
   faults?: readonly FaultRuleInput[],
+  tenants: readonly Tenant[] = [],
 ): string => {
   const { url, allInterfaces } = reachableUrl(listening)
+  const tenantKeys = tenants.reduce((sum, tenant) => sum + tenant.apiKeys.length, 0)
+  const keyed = config.apiKeys.length > 0 || tenantKeys > 0
   const auth =
-    config.apiKeys.length > 0
-      ? `${config.apiKeys.length} configured API key(s): ${keyHints(config.apiKeys)}`
-      : 'any well-formed bearer token (no --api-key set)'
-  const key = config.apiKeys.length > 0 ? '<your API key>' : 'any-token'
+    tenants.length > 0
+      ? `${tenantKeys} tenants' key(s) and ${config.apiKeys.length} of no tenant (--api-key${config.apiKeys.length > 0 ? `: ${keyHints(config.apiKeys)}` : ''}); a key reaches only its own tenant's sessions`
+      : config.apiKeys.length > 0
+        ? `${config.apiKeys.length} configured API key(s): ${keyHints(config.apiKeys)}`
+        : 'any well-formed bearer token (no --api-key set)'
+  const key = keyed ? '<your API key>' : 'any-token'
   const where = allInterfaces
     ? ` (on all interfaces, --host ${config.host}: from other machines, use this one's name or address)`
     : ''
@@ -131,7 +147,8 @@ export const banner = (
     `  pets:  ${count} from ${source}`,
     `  admin: ${url}/__admin (${adminBanner(config)})`,
     `  sessions: ${url}/sessions/<name>/v1 (or X-Mock-Session${config.sessionByKey ? ', or the API key: --session-by-key' : ''}); idle ${config.sessionTtl === 0 ? 'sessions never expire' : `ones expire after ${config.sessionTtl} s`}, at most ${config.maxSessions}`,
-    ...(memory ? [memoryBanner(memory)] : []),
+    ...(memory ? [memoryBanner(memory, tenants)] : []),
+    ...tenants.map(tenantBanner),
     ...adminAccessBanner(config),
     ...timeBanner(config),
     ...delayBanner(config),

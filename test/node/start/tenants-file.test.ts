@@ -27,6 +27,21 @@ describe('--tenants FILE', () => {
     const server = await spawnServer(['--tenants', path, '--admin-token', 'root-1', '--max-memory', '64'])
     started.push(server)
     expect((await fetch(`${server.url}/__admin/health`)).status).toBe(200)
+    // The banner names each tenant, what it owns and its shares, and how keys are judged; never a secret.
+    const banner = server.stderr()
+    expect(banner).toContain(
+      "auth:  2 tenants' key(s) and 0 of no tenant (--api-key); a key reaches only its own tenant's sessions",
+    )
+    expect(banner).toContain(
+      'tenant team-a: sessions team-a-*; quota 2 sessions, 8 MiB state, 4 MiB journal, 2 streams, 5 held',
+    )
+    expect(banner).toContain('tenant team-b: sessions team-b-*')
+    expect(banner).toContain(
+      "memory: budget 64 MiB (--max-memory): 24 MiB reserved by the tenants' quotas; for the sessions of no tenant 10 MiB for the journal, 30 MiB for pets, rules and sessions (507 beyond)",
+    )
+    for (const secret of ['key-a-1', 'key-b-1', 'adm-a-1', 'ro-a-1', 'adm-b-1', 'met-b-1']) {
+      expect(banner).not.toContain(secret)
+    }
   })
 
   it('PETSTORE_MOCK_TENANTS names the file too', async () => {
