@@ -26,7 +26,7 @@ export interface FakerOptions {
  * Options of `createHandlers`: the app's (see AppOptions; each is checked
  * like its command-line flag), plus what only msw needs.
  */
-export interface HandlersOptions extends Omit<AppOptions, 'transport' | 'delay'> {
+export interface HandlersOptions extends Omit<AppOptions, 'transport' | 'delay' | 'tenants'> {
   /**
    * The origins whose requests the mock answers (`https://api.example.com`; an origin followed by the
    * base path, `…/v1`, is accepted too), besides the page's own origin (`location.origin`) where there
