@@ -4,7 +4,7 @@ import { checkFaultRules, ruleValidatorFor, maxDelayMs } from '../core/faults/ru
 import type { LatencyRange } from '../core/sessions/world.js'
 import type { Pet } from '../core/spec/pet.js'
 import { defaultSeed, SeedError, validatePets } from '../core/pets/seed.js'
-import { dataProfileExpectation, type DataProfile, isDataProfile } from '../core/pets/edge-profile.js'
+import { dataProfileExpectation, type DataProfile, isDataProfile } from '../core/pets/data-profile.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
 import { webTransport } from '../core/http/transport.js'
