@@ -11,6 +11,7 @@ import {
 } from './prepare-mock.js'
 import type { SessionStore } from './sessions/port.js'
 import { tenancyOf } from './tenants/tenancy-of.js'
+import { tenantTokens } from './access/token-scope.js'
 
 export { appDefaults, type AppEnv, type AppOptions, type PreparedMock, type StoreFactory } from './prepare-mock.js'
 
@@ -23,6 +24,8 @@ const withTenants: TenantParts = (tenants, pools, otherSecrets) => {
   return {
     tenancy,
     budget: tenancy.active ? new TenantBudgets(budgetBytes, tenancy.tenants) : new MemoryBudget(budgetBytes),
+    // The tenants' admin tokens join the operators': scoped to their tenant's session globs.
+    tokens: tenancy.tenants.flatMap(tenantTokens),
   }
 }
 

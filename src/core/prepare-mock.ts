@@ -31,7 +31,7 @@ import { clockSettingOf, rateLimitOf, type Snapshot, worldOf } from './sessions/
 import { bundledSpec } from './spec/bundled-spec.js'
 import { checkPathPrefix, sessionPrefixPath } from './http/request/session-name.js'
 import { defaultSessionTtlSeconds, dropLine } from './sessions/lifecycle.js'
-import { parseAdminToken, tenantTokens, unscopedToken } from './access/admin-scopes.js'
+import { type AdminToken, parseAdminToken, unscopedToken } from './access/admin-scopes.js'
 import type { Spec } from './spec/spec.js'
 import { type Transport, webTransport } from './http/transport.js'
 import { withPeekedBodies } from './body/peek-body.js'
@@ -182,7 +182,7 @@ export type StoreFactory<Store extends SessionStore> = (start: StartState, maxSe
 const memoryStore: StoreFactory<SessionRegistry> = (start, maxSessions) => new SessionRegistry(start, maxSessions)
 
 /**
- * How an app makes its tenancy and memory budget from the `tenants` option: the tenants checked
+ * How an app makes its tenancy, memory budget and the tenants' admin tokens from the `tenants` option: the tenants checked
  * as data (a host may hand the app any value), each a sentence naming the entry and field when
  * wrong. app.ts's prepareMock and createApp check them (tenants/tenancy-of.ts); msw, one
  * app in a page or a test with nobody to share it with, takes none, so that checking them and the
@@ -192,12 +192,12 @@ export type TenantParts = (
   tenants: readonly Tenant[] | undefined,
   pools: ServerPools,
   otherSecrets: readonly string[],
-) => { tenancy: Tenancy; budget: MemoryBudget | TenantBudgets } | string
+) => { tenancy: Tenancy; budget: MemoryBudget | TenantBudgets; tokens: readonly AdminToken[] } | string
 
 /** An app of no tenant: `tenants` given is refused, naming it. */
 export const noTenants: TenantParts = (tenants, { budgetBytes }) =>
   tenants === undefined
-    ? { tenancy: new Tenancy(), budget: new MemoryBudget(budgetBytes) }
+    ? { tenancy: new Tenancy(), budget: new MemoryBudget(budgetBytes), tokens: [] }
     : "not taken here: tenants share one server (the Node host's --tenants, or createApp)"
 
 /**
@@ -253,8 +253,8 @@ export function prepareMock(
   if (typeof parts === 'string') throw new OptionError(`tenants: ${parts}`)
   // With tenants, the budget is cut into their guaranteed shares and the share of no tenant.
   const { tenancy, budget } = parts
-  // The tenants' admin tokens join the operators': scoped to their tenant's session globs.
-  const guardTokens = [...adminTokens, ...tenancy.tenants.flatMap(tenantTokens)]
+  // The tenants' admin tokens (none without TenantParts) join the operators'.
+  const guardTokens = [...adminTokens, ...parts.tokens]
   // This app's held requests (hang, drip, journal waits): sockets and timers of this process.
   const held = new LocalShares(tenancy, 'held', maxHangingRequests)
   const sessions = store(
