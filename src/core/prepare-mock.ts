@@ -1,10 +1,9 @@
-import { type Handler, Hono } from 'hono'
+import { type Handler, Hono, type MiddlewareHandler } from 'hono'
 import type { BlankEnv } from 'hono/types'
 import { appDefaults, checkAppOptions, OptionError } from './app-options.js'
 import { type ClockOption, startClock } from './time/clock.js'
 import { ruleValidatorFor, type FaultRuleInput } from './faults/rule-check.js'
 import { createLogger, type Logger, requestLog } from './log/log.js'
-import { adminGuard } from './access/admin-guard.js'
 import { apiKeyAuth } from './access/api-key-auth.js'
 import { type CorsOrigins, corsPolicy, corsStage } from './access/cors.js'
 import { selectedSession, sessionNameOf } from './sessions/select-session.js'
@@ -48,8 +47,7 @@ import { whenReady } from './async/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
 import { requestIdMiddleware } from './log/request-id.js'
 import { requestFields } from './sessions/request-fields.js'
-import { adminRefusals } from './observe/admin-refusals.js'
-import { adminTenantOf } from './sessions/select-session.js'
+import type { AdminGate } from './admin/admin-gate.js'
 // The variable read here: the request's trace.
 import type {} from './notes/request-notes.js'
 import { MemoryBudget } from './budget/memory-budget.js'
@@ -353,15 +351,26 @@ export function prepareMock(
   app.use('/__admin/*', noScriptAnswers)
   // Every control-plane answer carries the request's id (the /v1 chains' first stage puts it on theirs).
   app.use('/__admin/*', requestIdMiddleware)
-  const refused = options.observe?.requests?.refused
-  if (refused) {
-    const { requests } = options.observe!
-    app.use(
-      '/__admin/*',
-      adminRefusals({ refused: refused.bind(requests) }, (c) => adminTenantOf(tenancy, c)),
-    )
-  }
-  app.use('/__admin/*', adminGuard({ origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor }))
+  // The refusals' count and the guard (admin/admin-gate.ts) are loaded with the admin host, by the first
+  // /__admin request (health's too); each keeps its place in the order, and what it answers or throws is hono's
+  // to handle there, as before.
+  const { requests } = options.observe ?? {}
+  const refused = requests?.refused?.bind(requests)
+  let gate: Promise<AdminGate> | undefined
+  const gated =
+    (part: keyof AdminGate): MiddlewareHandler<AppEnv> =>
+    async (c, next) => {
+      gate ??= import('./admin/admin-host.js').then(({ adminGate }) =>
+        adminGate({
+          guard: { origins: options.adminCorsOrigins, hosts: options.allowedHosts, methodsFor },
+          ...(refused && { refused }),
+          tenancy,
+        }),
+      )
+      return (await gate)[part](c, next)
+    }
+  if (refused) app.use('/__admin/*', gated('refusals'))
+  app.use('/__admin/*', gated('guard'))
   // Under /sessions/<name>/__admin/… a bad name is a 400 on every route, health and the panel's files too.
   app.use('/__admin/*', async (c, next) => {
     checkPathPrefix(c)
