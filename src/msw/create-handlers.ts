@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
 import { http, type HttpHandler } from 'msw'
-import { type AppEnv, type AppOptions, type PreparedMock, prepareMock } from '../core/app.js'
+import { type AppEnv, type AppOptions, type PreparedMock, prepareMock } from '../core/prepare-mock.js'
 import { ConnectionResetError } from '../core/http/errors.js'
 import type { Pet } from '../core/spec/pet.js'
 import { fakePets } from '../core/pets/seed.js'

@@ -4,7 +4,7 @@ import { checkFaultRules, ruleValidatorFor, maxDelayMs } from '../core/faults/ru
 import type { LatencyRange } from '../core/sessions/world.js'
 import type { Pet } from '../core/spec/pet.js'
 import { defaultSeed, SeedError, validatePets } from '../core/pets/seed.js'
-import { dataProfileExpectation, type DataProfile, isDataProfile } from '../core/pets/edge-profile.js'
+import { dataProfileExpectation, type DataProfile, isDataProfile } from '../core/pets/data-profile.js'
 import { bundledSpec } from '../core/spec/bundled-spec.js'
 import type { Spec } from '../core/spec/spec.js'
 import { webTransport } from '../core/http/transport.js'
@@ -26,7 +26,7 @@ export interface FakerOptions {
  * Options of `createHandlers`: the app's (see AppOptions; each is checked
  * like its command-line flag), plus what only msw needs.
  */
-export interface HandlersOptions extends Omit<AppOptions, 'transport' | 'delay'> {
+export interface HandlersOptions extends Omit<AppOptions, 'transport' | 'delay' | 'tenants'> {
   /**
    * The origins whose requests the mock answers (`https://api.example.com`; an origin followed by the
    * base path, `…/v1`, is accepted too), besides the page's own origin (`location.origin`) where there

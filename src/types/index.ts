@@ -9,7 +9,7 @@
  * Type-only: this entry point has no runtime code.
  */
 export type { NewPet, Pet, PetStatus } from '../core/spec/pet.js'
-export type { DataProfile } from '../core/pets/edge-profile.js'
+export type { DataProfile } from '../core/pets/data-profile.js'
 export type { ErrorBody } from '../core/http/errors.js'
 export type { FaultKind, FaultRule, FaultRuleInput } from '../core/faults/rule-check.js'
 export type { BodyValue, RuleWhen } from '../core/faults/rule-match.js'

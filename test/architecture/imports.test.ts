@@ -129,11 +129,11 @@ describe('imports in src/', () => {
   })
 
   it('are read whole: the graph knows the core and the hosts', () => {
-    expect(graph.get('core/app.ts')).toContain('core/pipeline/api-chains.ts')
+    expect(graph.get('core/prepare-mock.ts')).toContain('core/pipeline/api-chains.ts')
     expect(graph.get('node/main.ts')?.some((target) => target.startsWith('core/'))).toBe(true)
     // A type-only import, one on several lines, and one that names nothing are edges too.
     expect(graph.get('core/http/respond.ts')).toContain('core/http/stage.ts')
-    expect(graph.get('core/app.ts')).toContain('core/sessions/snapshot.ts')
+    expect(graph.get('core/prepare-mock.ts')).toContain('core/sessions/snapshot.ts')
     expect(graph.get('core/journal/journal-listener.ts')).toContain('core/notes/request-notes.ts')
     // A subcommand is loaded by import() when named: an edge too.
     expect(graph.get('node/cli/subcommands.ts')).toContain('node/commands/verify/command.ts')

@@ -44,6 +44,11 @@ describe('createHandlers options', () => {
     [{ rateLimit: { limit: 0, windowSeconds: 60 } }, 'rateLimit.limit must be an integer from 1'],
     [{ clock: 'soon' }, 'clock must be'],
     [{ clock: 'soon', faker: { count: 1 } }, 'clock must be'],
+    // msw takes no tenants (one app per page or test); refused, not ignored, when JavaScript passes them anyway.
+    [
+      { tenants: [] } as never,
+      "tenants: not taken here: tenants share one server (the Node host's --tenants, or createApp)",
+    ],
     [{ baseUrl: '/api' }, 'baseUrl must be an absolute URL such as http://localhost:4010 (got "/api")'],
     [
       { baseUrl: 'http://localhost:4010/api' },

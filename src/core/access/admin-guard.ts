@@ -2,9 +2,6 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { ApiError } from '../http/errors.js'
 import { corsPolicy } from './cors.js'
 
-/** Whether a path belongs to the control plane (what hono's `/__admin/*` matches). */
-export const isAdminPath = (path: string): boolean => path === '/__admin' || path.startsWith('/__admin/')
-
 /** Host names that always reach the admin API: only this machine answers to them. */
 export const loopbackHostNames: readonly string[] = ['localhost', '127.0.0.1', '[::1]']
 

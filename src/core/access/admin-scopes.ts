@@ -1,6 +1,5 @@
 import { keyFingerprint } from '../http/request/key-fingerprint.js'
-import { globMatches } from '../tenants/session-glob.js'
-import type { Tenant, TenantAccess } from '../tenants/tenant.js'
+import type { TenantAccess } from '../tenants/tenant.js'
 
 /**
  * Admin tokens scoped per team (issue 28), and the tenants' (issue 39).
@@ -79,25 +78,3 @@ export const unscopedToken = (secret: string): AdminToken => ({
   tenant: undefined,
   name: keyFingerprint(secret),
 })
-
-/** The admin tokens of a tenant: its session globs, with each token's access. */
-export const tenantTokens = (tenant: Tenant): AdminToken[] =>
-  tenant.adminTokens.map(({ secret, access }) => ({
-    secret,
-    patterns: tenant.sessions,
-    access,
-    tenant: tenant.name,
-    name: keyFingerprint(secret),
-  }))
-
-/** Whether the token's scope covers the session `name` (a metrics token covers none). */
-export const tokenCovers = (token: AdminToken, name: string): boolean =>
-  token.access !== 'metrics' && (token.patterns === undefined || token.patterns.some((glob) => globMatches(glob, name)))
-
-/** How a token's scope reads in logs and messages. */
-export const scopeOf = (token: AdminToken | undefined): string => {
-  if (token === undefined) return 'open'
-  if (token.access === 'metrics') return `${token.tenant === undefined ? '' : `tenant ${token.tenant}, `}metrics only`
-  const sessions = token.patterns === undefined ? 'all' : `sessions ${token.patterns.join(' ')}`
-  return `${token.tenant === undefined ? '' : `tenant ${token.tenant}, `}${sessions}${token.access === 'read' ? ', read-only' : ''}`
-}

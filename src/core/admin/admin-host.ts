@@ -14,6 +14,10 @@ import { formatRate, type RateLimitPolicy } from '../rate-limit/rate-limit.js'
 import { type ClockSetting, MockClock } from '../time/clock.js'
 import { adminScopes, type AdminScopesOptions } from '../access/admin-scope-guard.js'
 
+// The control plane's gate (the refusals' count, the guard) comes in the same chunk: a module
+// loaded by an import() of its own would split the modules it shares with the start into more chunks.
+export { adminGate } from './admin-gate.js'
+
 /** What {@link adminHost} routes, besides what the admin routes work on. */
 export interface AdminHostDeps extends Omit<AdminDeps, 'guard' | 'validateSnapshot'> {
   /** The contract's `Pet`: snapshots are checked by it. */

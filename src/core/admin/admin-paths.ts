@@ -46,3 +46,6 @@ export const adminPaths: readonly (readonly [method: string, path: string])[] = 
 
 /** GET /__admin/metrics, routed by admin-host.ts after the others when the host serves metrics. */
 export const metricsPath = ['GET', '/__admin/metrics'] as const
+
+/** Whether a path belongs to the control plane (what hono's `/__admin/*` matches). */
+export const isAdminPath = (path: string): boolean => path === '/__admin' || path.startsWith('/__admin/')

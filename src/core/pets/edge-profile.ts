@@ -3,19 +3,6 @@ import type { Pet, PetStatus } from '../spec/pet.js'
 import { petStatuses, toPet } from '../spec/pet.js'
 import { nextTurn } from '../async/next-turn.js'
 
-/**
- * The data profiles of generated pets: `realistic`, faker's pet names (what
- * `--faker` always made), and `edge`, which mixes those with the data that
- * finds layout and escaping bugs (see {@link edgeKinds}).
- */
-export const dataProfiles = ['realistic', 'edge'] as const
-export type DataProfile = (typeof dataProfiles)[number]
-
-/** `must be one of realistic, edge`: for messages. */
-export const dataProfileExpectation = `one of ${dataProfiles.join(', ')}`
-
-export const isDataProfile = (value: unknown): value is DataProfile => dataProfiles.includes(value as DataProfile)
-
 /** Characters (code points) of the long names: far beyond what a list cell holds, well within the 1,000 a name may have. */
 export const longNameChars = 200
 

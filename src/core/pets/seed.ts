@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv'
 import { type Pet, petStatuses, toPet } from '../spec/pet.js'
 import { petLimitProblem } from './pet-limits.js'
 import { describeSchemaError } from '../spec/messages.js'
-import { type DataProfile, edgePets } from './edge-profile.js'
+import type { DataProfile } from './data-profile.js'
 import { nextTurn } from '../async/next-turn.js'
 
 /** Pets generated, or checked, between two turns of the event loop (a few milliseconds of work). */
@@ -127,7 +127,8 @@ export const fakePets = async (
     const categoryId = faker.number.int({ min: 1, max: 12 })
     return toPet(id, status === undefined ? { name, categoryId } : { name, categoryId, status })
   }
-  if (data === 'edge') return edgePets(faker, count, realistic, petSlice)
+  // The edge profile's names and kinds, only when asked (msw's browser bundle loads them with faker).
+  if (data === 'edge') return (await import('./edge-profile.js')).edgePets(faker, count, realistic, petSlice)
   const pets = new Array<Pet>(count)
   for (let id = 1; id <= count; id++) {
     // In slices: other requests are answered between them, however large the seed.

@@ -12,7 +12,7 @@ import type { Pet } from '../spec/pet.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
 import type { PetsSlice } from './pets-slice.js'
 import { fakePets, SeedError } from './seed.js'
-import { type DataProfile, dataProfileExpectation, isDataProfile } from './edge-profile.js'
+import { type DataProfile, dataProfileExpectation, isDataProfile } from './data-profile.js'
 import { oneAtATime } from '../async/one-at-a-time.js'
 // The variable read here: the body the body stage parsed.
 import type {} from '../body/read-body.js'

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { ApiError } from '../http/errors.js'
 import type { Logger } from '../log/log.js'
-import { isAdminPath } from '../access/admin-guard.js'
+import { isAdminPath } from '../admin/admin-paths.js'
 import { jsonBody } from '../body/json-body.js'
 import { errorResponse, respond } from '../http/respond.js'
 import { allowHeader } from '../http/route-methods.js'

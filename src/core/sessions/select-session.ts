@@ -152,14 +152,6 @@ export const tenantOfRequest =
   (c: RequestContext): string =>
     tenancy.ownerOf(namedSession(c, byKey))?.name ?? ''
 
-/** The tenant of a control-plane request (`''`: none): the session of `/__admin/sessions/{name}`, else the one it names. */
-export const adminTenantOf = (tenancy: Tenancy, c: RequestContext): string => {
-  if (!tenancy.active) return ''
-  const path = c.req.path
-  const named = path.startsWith('/__admin/sessions/') ? path.slice('/__admin/sessions/'.length) : namedSession(c)
-  return tenancy.ownerOf(named)?.name ?? ''
-}
-
 /** How the API selects sessions besides the path prefix and the header. */
 export interface SelectOptions {
   /** --session-by-key: the API key names the session (session-by-key.ts). */

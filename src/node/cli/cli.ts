@@ -14,7 +14,7 @@ import { checkStore, storeExpectation } from '../store/store-option.js'
 import { type OptionKind, type OptionSpec, optionSpecs } from './options.js'
 import { Environment } from '../config/environment.js'
 import { conflictOf } from './conflicts.js'
-import { dataProfileExpectation, isDataProfile } from '../../core/pets/edge-profile.js'
+import { dataProfileExpectation, isDataProfile } from '../../core/pets/data-profile.js'
 import { closestFlag } from './did-you-mean.js'
 import { EmptySecret, OptionConflict, UsageError } from '../config/usage-errors.js'
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { AppOptions } from '../../core/app.js'
-import { parseAdminToken, scopeOf } from '../../core/access/admin-scopes.js'
+import { parseAdminToken } from '../../core/access/admin-scopes.js'
+import { scopeOf } from '../../core/access/token-scope.js'
 import { isLoopback } from './admin-access.js'
 import { OptionConflict, UsageError } from './usage-errors.js'
 import type { Config } from './config.js'

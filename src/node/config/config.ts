@@ -1,7 +1,7 @@
 import { appDefaults } from '../../core/app-options.js'
 import type { LogFormat } from '../../core/log/log.js'
 import { defaultSeed } from '../../core/pets/seed.js'
-import type { DataProfile } from '../../core/pets/edge-profile.js'
+import type { DataProfile } from '../../core/pets/data-profile.js'
 import { defaultSessionTtlSeconds } from '../../core/sessions/lifecycle.js'
 import type { RateLimitPolicy } from '../../core/rate-limit/rate-limit.js'
 import { silenceDefaults, type SpecSilences } from '../../core/spec/silences.js'
