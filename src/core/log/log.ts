@@ -67,7 +67,7 @@ export const printable = (text: string): string =>
 /** How many characters of one logged value (a path, a field) a line keeps: the rest is counted, not written. */
 export const maxLoggedValue = 256
 
-/** How many characters of one message a line keeps (it embeds values, each already bounded where it is composed). */
+/** How many characters of one message a line keeps (an audit line cuts the path it embeds at {@link maxLoggedValue} first). */
 export const maxLoggedMessage = 1024
 
 /**
@@ -75,10 +75,11 @@ export const maxLoggedMessage = 1024
  * `max` characters, cut with an ellipsis and the original length (`/a…[15012 chars]`), so one
  * request cannot write more than a bounded line however long its path.
  */
-export const loggable = (text: string, max = maxLoggedValue): string => {
-  const cut = text.length > max ? `${text.slice(0, max)}…[${text.length} chars]` : text
-  return printable(cut)
-}
+export const loggable = (text: string, max = maxLoggedValue): string => printable(cutAt(text, max))
+
+// The first `max` characters of `text`, and how long it was when it was longer.
+const cutAt = (text: string, max: number): string =>
+  text.length > max ? `${text.slice(0, max)}…[${text.length} chars]` : text
 
 // JSON lines escape C0 controls already; the C1 controls (a terminal may read U+009B as an escape)
 // and the Unicode line separators are escaped too, which keeps the line valid JSON.
@@ -151,6 +152,7 @@ export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
           ...boundedFields(line),
           method: loggable(line.method),
           path: loggable(line.path),
+          ...(line.traceId !== undefined && { traceId: loggable(line.traceId) }),
           ms: round(line.ms),
         }),
       warn: (message) => write({ level: 'warn', message: text(message) }),
@@ -159,7 +161,7 @@ export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
         write({
           level: 'error',
           message: text(message),
-          error: String((error as Error)?.stack ?? error).slice(0, 4 * maxLoggedMessage),
+          error: cutAt(String((error as Error)?.stack ?? error), 4 * maxLoggedMessage),
         }),
     }
   }
