@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { ApiError } from '../http/errors.js'
-import type { LogFields, Logger } from '../log/log.js'
+import { type LogFields, type Logger, loggable } from '../log/log.js'
 import { equalsAny } from './constant-time.js'
 import { bearerKey, keyFingerprint } from '../http/request/key-fingerprint.js'
 import type { AdminToken } from './admin-scopes.js'
@@ -64,7 +64,7 @@ export const adminScopes = ({ tokens, logger, sessionNameOf, fields }: AdminScop
     refused?: 'unauthorized' | 'forbidden',
   ) =>
     logger.info?.(
-      `admin ${c.req.method} ${c.req.path} session=${session} scope=${JSON.stringify(scopeOf(token))} token=${token?.name ?? 'none'} → ${status}${note}`,
+      `admin ${c.req.method} ${loggable(c.req.path)} session=${loggable(session)} scope=${JSON.stringify(scopeOf(token))} token=${token?.name ?? 'none'} → ${status}${note}`,
       fields && {
         ...fields(c),
         session,

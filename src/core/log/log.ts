@@ -64,6 +64,48 @@ const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
 export const printable = (text: string): string =>
   text.replace(controls, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
 
+/** How many characters of one logged value (a path, a field) a line keeps: the rest is counted, not written. */
+export const maxLoggedValue = 256
+
+/** How many characters of one message a line keeps (an audit line cuts the path it embeds at {@link maxLoggedValue} first). */
+export const maxLoggedMessage = 1024
+
+/**
+ * `text` made safe for one log line: control characters escaped ({@link printable}) and, past
+ * `max` characters, cut with an ellipsis and the original length (`/a…[15012 chars]`), so one
+ * request cannot write more than a bounded line however long its path.
+ */
+export const loggable = (text: string, max = maxLoggedValue): string => printable(cutAt(text, max))
+
+// The first `max` characters of `text`, and how long it was when it was longer.
+const cutAt = (text: string, max: number): string =>
+  text.length > max ? `${text.slice(0, max)}…[${text.length} chars]` : text
+
+// JSON lines escape C0 controls already; the C1 controls (a terminal may read U+009B as an escape)
+// and the Unicode line separators are escaped too, which keeps the line valid JSON.
+// eslint-disable-next-line no-control-regex
+const jsonUnescaped = /[\u007f-\u009f\u2028\u2029]/g
+const jsonLine = (record: object): string =>
+  JSON.stringify(record).replace(jsonUnescaped, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+
+// Every field of a line, each bounded and escaped.
+const boundedFields = <F extends LogFields>(fields: F | undefined): F | undefined => {
+  if (fields === undefined) return undefined
+  const out = { ...fields }
+  for (const name of fieldOrder) {
+    const value = out[name]
+    if (typeof value === 'string') (out as LogFields)[name] = loggable(value)
+  }
+  return out
+}
+
+// An error's stack, each of its lines escaped and indented: no line of it can pass for a log line.
+const stackText = (error: unknown): string =>
+  loggable(String((error as Error)?.stack ?? error ?? ''), 4 * maxLoggedMessage)
+    .split('\\u000a')
+    .map((line) => `  ${line}`)
+    .join('\n')
+
 const fieldOrder: readonly (keyof LogFields)[] = [
   'requestId',
   'client',
@@ -81,38 +123,56 @@ const prettyFields = (fields: LogFields | undefined): string => {
   for (const name of fieldOrder) {
     const value = fields[name]
     if (value === undefined) continue
-    const safe = printable(value)
+    const safe = loggable(value)
     text += ` ${name}=${/^[^\s"=]+$/.test(safe) ? safe : JSON.stringify(safe)}`
   }
   return text
 }
 
-/** The message of a request line: `GET /v1/pets → 200`. */
+/** The message of a request line: `GET /v1/pets → 200` (the path bounded: {@link loggable}). */
 export const requestMessage = (line: Pick<RequestLine, 'method' | 'path' | 'status'>): string =>
-  `${line.method} ${line.path} → ${line.status}`
+  `${line.method} ${loggable(line.path)} → ${line.status}`
 
-/** A logger writing JSON lines or coloured text to a sink; silent writes nothing. */
+/**
+ * A logger writing JSON lines or coloured text to a sink; silent writes nothing. Whatever the
+ * format, a line is one line: control characters in messages, paths and fields are escaped, and
+ * paths and field values are cut at {@link maxLoggedValue} characters, messages at {@link maxLoggedMessage}.
+ */
 export const createLogger = (format: LogFormat, out?: LogSink): Logger => {
   if (format === 'silent' || !out) return { warn() {}, error() {} }
   const stamp = () => new Date().toISOString()
+  const text = (message: string) => loggable(message, maxLoggedMessage)
   if (format === 'json') {
-    const write = (record: object) => out.write(`${JSON.stringify({ time: stamp(), ...record })}\n`)
+    const write = (record: object) => out.write(`${jsonLine({ time: stamp(), ...record })}\n`)
     return {
-      request: (line) => write({ level: 'info', message: requestMessage(line), ...line, ms: round(line.ms) }),
-      warn: (message) => write({ level: 'warn', message }),
-      info: (message, fields) => write({ level: 'info', message, ...fields }),
-      error: (message, error) => write({ level: 'error', message, error: String((error as Error)?.stack ?? error) }),
+      request: (line) =>
+        write({
+          level: 'info',
+          message: requestMessage(line),
+          ...boundedFields(line),
+          method: loggable(line.method),
+          path: loggable(line.path),
+          ...(line.traceId !== undefined && { traceId: loggable(line.traceId) }),
+          ms: round(line.ms),
+        }),
+      warn: (message) => write({ level: 'warn', message: text(message) }),
+      info: (message, fields) => write({ level: 'info', message: text(message), ...boundedFields(fields) }),
+      error: (message, error) =>
+        write({
+          level: 'error',
+          message: text(message),
+          error: cutAt(String((error as Error)?.stack ?? error), 4 * maxLoggedMessage),
+        }),
     }
   }
   return {
     request: (line) =>
       out.write(
-        `${stamp()} ${line.method.padEnd(6)} ${printable(line.path)} \x1b[${colour(line.status)}m${line.status}\x1b[0m ${round(line.ms)} ms${line.session ? ` [${printable(line.session)}]` : ''}${prettyFields({ ...line, session: undefined })}\n`,
+        `${stamp()} ${loggable(line.method).padEnd(6)} ${loggable(line.path)} \x1b[${colour(line.status)}m${line.status}\x1b[0m ${round(line.ms)} ms${line.session ? ` [${loggable(line.session)}]` : ''}${prettyFields({ ...line, session: undefined })}\n`,
       ),
-    warn: (message) => out.write(`${stamp()} \x1b[33mWARN\x1b[0m ${message}\n`),
-    info: (message, fields) => out.write(`${stamp()} INFO ${printable(message)}${prettyFields(fields)}\n`),
-    error: (message, error) =>
-      out.write(`${stamp()} \x1b[31mERROR\x1b[0m ${message}\n${String((error as Error)?.stack ?? error ?? '')}\n`),
+    warn: (message) => out.write(`${stamp()} \x1b[33mWARN\x1b[0m ${text(message)}\n`),
+    info: (message, fields) => out.write(`${stamp()} INFO ${text(message)}${prettyFields(fields)}\n`),
+    error: (message, error) => out.write(`${stamp()} \x1b[31mERROR\x1b[0m ${text(message)}\n${stackText(error)}\n`),
   }
 }
 

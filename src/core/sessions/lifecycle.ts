@@ -106,16 +106,15 @@ export const sessionOf = <S>(selection: Selection<S>, created?: () => void): S =
 
 /**
  * How an admin route may make its session: reads (GET, HEAD) never create,
- * but for the event stream, which waits for the session's requests;
+ * the event stream included (404 `session_not_found` for an unknown name);
  * a reset, a snapshot put and POST /__admin/sessions/{name} create over a
  * tombstone; other changes create a new session but answer 410 for a tombstone.
  */
 export const adminSelectMode = (c: Context): SelectMode => {
   const method = c.req.method
   const path = c.req.path
-  // The event stream waits for a session's requests (the QA panel opens it first): it makes the session.
-  // (HEAD too: a HEAD of the stream answers what its GET would.)
-  if ((method === 'GET' || method === 'HEAD') && path === '/__admin/requests/stream') return 'use'
+  // Every read, the event stream included, only finds a session: a read-only token must create
+  // nothing (issue 40 §6). The QA panel creates the session it shows first (POST /__admin/sessions/{name}).
   if (method === 'GET' || method === 'HEAD') return 'read'
   if ((method === 'POST' && path === '/__admin/reset') || (method === 'PUT' && path === '/__admin/snapshot')) {
     return 'revive'

@@ -122,6 +122,25 @@ describe('scoped admin tokens', () => {
     }
   })
 
+  it('a :read token creates no session, event stream included: 404 session_not_found (issue 40 §6)', async () => {
+    const { request } = scoped()
+    for (const method of ['HEAD', 'GET']) {
+      const res = await request('/__admin/requests/stream', withToken('qa-secret', { method }, 'team-b-ro-made-this'))
+      if (res.status === 200) await res.body?.cancel()
+      expect(res.status, method).toBe(404)
+      expect(res.headers.get('x-mock-session-created'), method).toBeNull()
+      if (method === 'GET') expect(await res.json()).toMatchObject({ code: 'session_not_found', status: 404 })
+    }
+    const listed = await request('/__admin/sessions', withToken('root-secret'))
+    expect(await listed.text()).not.toContain('team-b-ro-made-this')
+    // Once made (by a change, here root's POST), the same token follows it (HEAD: the contract check reads no endless body).
+    await request('/__admin/sessions/team-b-ro-made-this', withToken('root-secret', { method: 'POST' }))
+    const head = withToken('qa-secret', { method: 'HEAD' }, 'team-b-ro-made-this')
+    const stream = await request('/__admin/requests/stream', head)
+    expect(stream.status).toBe(200)
+    expect(stream.headers.get('x-mock-session-created')).toBeNull()
+  })
+
   it('logs every change and refusal with the session, the scope and the token’s fingerprint, never the secret', async () => {
     const { request, lines } = scoped()
     await request('/__admin/reset', withToken('ta-secret', { method: 'POST' }, 'team-a-1'))

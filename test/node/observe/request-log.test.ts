@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { serve } from '@hono/node-server'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createApp, type AppOptions } from '../../../src/core/app.js'
-import { createLogger, printable } from '../../../src/core/log/log.js'
+import { createLogger, loggable, maxLoggedValue, printable } from '../../../src/core/log/log.js'
 import { maxRequestIdLength } from '../../../src/core/log/request-id.js'
 import { keyFingerprint } from '../../../src/core/http/request/key-fingerprint.js'
 import { checkTenants } from '../../../src/core/tenants/check-tenants.js'
@@ -211,5 +211,55 @@ describe('--log pretty', () => {
     expect(lines[0]).not.toContain('\u001b')
     expect(lines[0]).toContain('session=a\\u000ab')
     expect(printable('tab\there')).toBe('tab\\u0009here')
+  })
+})
+
+describe('every format, every kind of line (issue 40 §2)', () => {
+  // A terminal acts on C0 (but the line end the logger writes), DEL and C1; U+2028 ends a line for some readers.
+  // eslint-disable-next-line no-control-regex
+  const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/
+  const hostile = 'x\nFAKE\r\u001b[2J\u009b31m\u2028y'
+  const colours = /\x1b\[(?:3[1-3]|0)m/g
+
+  it.each(['pretty', 'json'] as const)(
+    '%s: a request, a warning, an info and an error line each stay one line',
+    (format) => {
+      const lines: string[] = []
+      const logger = createLogger(format, { write: (text) => lines.push(text) })
+      logger.request!({ method: 'GET', path: `/v1/${hostile}`, status: 404, ms: 1, session: hostile, client: hostile })
+      logger.warn(`deprecated; called by ${hostile}`)
+      logger.info!(`admin GET ${hostile}`, { action: hostile, token: hostile })
+      logger.error(`failed ${hostile}`, new Error(`boom ${hostile}`))
+      expect(lines).toHaveLength(4)
+      for (const line of lines) {
+        const text = line.replace(colours, '')
+        expect(text).not.toMatch(raw)
+        if (format === 'json') {
+          expect(text.split('\n')).toHaveLength(2)
+          expect(JSON.stringify(JSON.parse(text))).toContain('FAKE')
+        } else {
+          // An error's stack follows its line, each of its lines indented: none starts as a log line does.
+          for (const next of text.split('\n').slice(1)) expect(next).toMatch(/^(?: {2}.*)?$/)
+        }
+      }
+    },
+  )
+
+  it.each(['pretty', 'json'] as const)('%s: a 15 KB path and value are cut, with their length', (format) => {
+    const lines: string[] = []
+    const logger = createLogger(format, { write: (text) => lines.push(text) })
+    const path = `/v1/pets/${'a'.repeat(15_000)}`
+    logger.request!({ method: 'GET', path, status: 404, ms: 1, action: 'b'.repeat(15_000) })
+    logger.warn('c'.repeat(15_000))
+    expect(lines.join('').length).toBeLessThan(3_000)
+    expect(lines[0]).toContain(`${'a'.repeat(maxLoggedValue - 9)}…[${path.length} chars]`)
+    expect(lines[0]).toContain(`…[15000 chars]`)
+    expect(lines[1]).toContain(`…[15000 chars]`)
+  })
+
+  it('loggable keeps a short value as it is, escapes it, and cuts a long one', () => {
+    expect(loggable('/v1/pets')).toBe('/v1/pets')
+    expect(loggable('a\nb')).toBe('a\\u000ab')
+    expect(loggable('abcdef', 3)).toBe('abc…[6 chars]')
   })
 })

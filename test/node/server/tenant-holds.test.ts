@@ -252,8 +252,12 @@ describe('the hang count is per app', () => {
 })
 
 describe('event streams by tenant, issue 39 §2', () => {
-  const openStream = (mock: Mock, session: string) =>
-    mock.build().request('/__admin/requests/stream', { headers: { ...root, 'X-Mock-Session': session } })
+  // The session made first: a stream, as every read, creates none (issue 40 §6).
+  const openStream = async (mock: Mock, session: string) => {
+    const app = mock.build()
+    if (session !== 'default') await app.request(`/__admin/sessions/${session}`, { method: 'POST', headers: root })
+    return app.request('/__admin/requests/stream', { headers: { ...root, 'X-Mock-Session': session } })
+  }
 
   it(`team A opening ${streamCaps.perSession} streams in each of 10 sessions: ${streamQuota} open, the rest 429; team B and root still open theirs`, async () => {
     const mock = mockOf()

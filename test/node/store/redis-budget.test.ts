@@ -215,6 +215,8 @@ describe('event-stream backlogs on Redis', () => {
     const { apps } = await replicas({ maxMemory: 1 })
     const [streaming, other] = apps as [App, App]
     // A reader that reads nothing: what the stream is sent waits in its queue, in this replica's process.
+    // The session made first: a stream, as every read, creates none.
+    await streaming.request('/__admin/sessions/s', { method: 'POST' })
     const stream = await streaming.request('/__admin/requests/stream', { headers: inSession('s') })
     expect(stream.status).toBe(200)
     await expect

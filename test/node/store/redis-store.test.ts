@@ -48,6 +48,8 @@ describe('the Redis store', () => {
 
   it('caps event streams per session as the in-memory store does, although each request gets a new session object', async () => {
     const app = prepareMock({}, await redisFactory()).build()
+    // The session made first: a stream, as every read, creates none.
+    await app.request('/__admin/sessions/qa', { method: 'POST' })
     const open = () => app.request('/__admin/requests/stream', { headers: { 'X-Mock-Session': 'qa' } })
     const streams = await Promise.all(Array.from({ length: streamCaps.perSession }, open))
     expect(streams.map((res) => res.status)).toEqual(Array(streamCaps.perSession).fill(200))
@@ -398,8 +400,11 @@ describe('tenants on the Redis store: held requests and streams per replica', ()
 
   it('team A at quota.streams: 429 quota_exceeded; team B and the default session open theirs', async () => {
     const app = prepareMock({ tenants, adminToken: 'root-1' }, await redisFactory()).build()
-    const open = (session: string) =>
-      app.request('/__admin/requests/stream', { headers: { ...root, 'X-Mock-Session': session } })
+    // The session made first: a stream, as every read, creates none.
+    const open = async (session: string) => {
+      if (session !== 'default') await app.request(`/__admin/sessions/${session}`, { method: 'POST', headers: root })
+      return app.request('/__admin/requests/stream', { headers: { ...root, 'X-Mock-Session': session } })
+    }
     const a = [await open('team-a-1'), await open('team-a-2')]
     const refused = await open('team-a-1')
     expect(refused.status).toBe(429)

@@ -123,6 +123,8 @@ describe('three replicas on one Redis', () => {
   })
 
   it('a request served by one replica appears on an event stream held open on another', async () => {
+    // Made on one replica, streamed on the other: a stream, as every read, creates no session.
+    expect((await fetch(`${urls[0]}/__admin/sessions/stream`, { method: 'POST' })).status).toBe(201)
     const text = await readStreamUntil(
       `${urls[1]}/__admin/requests/stream`,
       (seen) => seen.includes('"path":"/v1/pets/7"'),

@@ -176,6 +176,9 @@ describe('GET /__admin/requests/stream (CLI)', () => {
   it('streams the entries of its session, behind the admin token, each with its answer', async () => {
     expect((await fetch(`${server.url}/__admin/requests/stream`)).status).toBe(401)
     const headers = { ...bearer('adm'), 'X-Mock-Session': 'qa' }
+    // A read creates nothing: the stream of a session not made yet is 404, so the session is made first.
+    expect((await fetch(`${server.url}/__admin/requests/stream`, { headers })).status).toBe(404)
+    expect((await fetch(`${server.url}/__admin/sessions/qa`, { method: 'POST', headers })).status).toBe(201)
     const res = await fetch(`${server.url}/__admin/requests/stream`, { headers })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/event-stream')

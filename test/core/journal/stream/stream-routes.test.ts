@@ -12,8 +12,11 @@ const built = () => {
   return { app: mock.build(), sessions: mock.sessions }
 }
 
-const open = (app: ReturnType<typeof built>['app'], session: string, method = 'GET') =>
-  app.request('/__admin/requests/stream', { ...inSession(session), method })
+/** Opens a stream of `session`, made first: a stream, as every read, creates no session. */
+const open = async (app: ReturnType<typeof built>['app'], session: string, method = 'GET') => {
+  if (session !== 'default') await app.request(`/__admin/sessions/${session}`, { method: 'POST' })
+  return app.request('/__admin/requests/stream', { ...inSession(session), method })
+}
 const record = (i: number) => journalRecord(i, { url: `http://x/v1/pets/${i}` })
 
 describe('HEAD /__admin/requests/stream', () => {
@@ -38,6 +41,20 @@ describe('HEAD /__admin/requests/stream', () => {
     expect(res.headers.get('content-type')).toBe(type)
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=/)
     expect(res.body).toBeNull()
+  })
+})
+
+describe('a stream of a session that does not exist (issue 40 §6)', () => {
+  it.each(['GET', 'HEAD'])('%s: 404 session_not_found, and the session is not made', async (method) => {
+    const { app, sessions } = built()
+    const res = await app.request('/__admin/requests/stream', { ...inSession('ro-made-this'), method })
+    expect(res.status).toBe(404)
+    expect(res.headers.get('x-mock-session-created')).toBeNull()
+    if (method === 'GET') expect(await res.json()).toMatchObject({ code: 'session_not_found', status: 404 })
+    const listed = await app.request('/__admin/sessions')
+    expect(listed.status).toBe(200)
+    expect(await listed.text()).not.toContain('ro-made-this')
+    expect(sessions.default.journal.listeners).toBe(0)
   })
 })
 
