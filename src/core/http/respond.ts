@@ -15,6 +15,32 @@ declare module 'hono' {
 // The no-script headers in the constant: a JSON answer with no header of its own is built with no copy.
 const jsonType = { 'content-type': 'application/json', ...noScriptHeaders } as const
 
+// Speed trick (contained here, tested in test/core/http/respond.test.ts): the record of an answer
+// with headers of its request is folded once per pair of records and handed out again while the
+// same two come. A deprecated operation's lifecycle headers are one constant record per operation
+// (deprecation-stage.ts) and its answers' own headers the constant `jsonType`, so every 200 of
+// `getPet` got a new seven-header object, and the journal compared it name by name with the last
+// one it kept. Handing out the same frozen object is safe: nothing writes to an answer's record
+// (@hono/node-server copies it before adding Content-Length; the journal keeps it as it is).
+// A record of one request only (a rate limit's counts) never repeats: two comparisons, then the
+// spread as before, and the pair remembered is the last one seen.
+let lastHeaders: Readonly<Record<string, string>> | undefined
+let lastExtra: Readonly<Record<string, string>> | undefined
+let lastFolded: Readonly<Record<string, string>> = noScriptHeaders
+
+/** `headers` with `extra` and the no-script headers over them: the same object as last time for the same two records. */
+export const folded = (
+  headers: Readonly<Record<string, string>>,
+  extra: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> => {
+  if (headers !== lastHeaders || extra !== lastExtra) {
+    lastFolded = Object.freeze({ ...headers, ...extra, ...noScriptHeaders })
+    lastHeaders = headers
+    lastExtra = extra
+  }
+  return lastFolded
+}
+
 /** An answer's parts as built, for the journal: reading a sent Response's headers or body costs a copy. */
 export interface BuiltAnswer {
   /** Lower-case names. */
@@ -55,7 +81,7 @@ export const respond = (
   headers: Readonly<Record<string, string>>,
 ): Response => {
   const extra = c.get('answerHeaders')
-  const all = extra ? { ...headers, ...extra, ...noScriptHeaders } : withNoScript(headers)
+  const all = extra ? folded(headers, extra) : withNoScript(headers)
   const res = new Response(text, { status, headers: all })
   ;(res as WithParts)[builtKey] = { headers: all, text, json: all['content-type'] === jsonType['content-type'] }
   return res

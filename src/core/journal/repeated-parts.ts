@@ -24,6 +24,9 @@ export class RepeatedParts {
   #body: KeptBody | undefined
   #response: RecordedResponse | undefined
   #responseText: string | null = null
+  /** The last answer record given and its redacted form: a record is never changed once built (respond.ts). */
+  #responseHeaders: Readonly<Record<string, string>> | undefined
+  #responseKept: Readonly<Record<string, string>> = {}
   /** The headers and query parameters whose values are not kept (redaction.ts). */
   readonly redaction: Redaction
   /** Redacts a fresh request header list in place: the `keep` of {@link headers}. */
@@ -91,7 +94,13 @@ export class RepeatedParts {
   ): RecordedResponse {
     const last = this.#response
     // Secrets (a rule's or a deployment's Set-Cookie) are redacted: the constant objects are kept as they are.
-    const kept = redactHeaderRecord(headers, this.redaction)
+    // The same record as last time (respond.ts' constants and folded records) is not scanned again.
+    let kept = this.#responseKept
+    if (headers !== this.#responseHeaders) {
+      kept = redactHeaderRecord(headers, this.redaction)
+      this.#responseHeaders = headers
+      this.#responseKept = kept
+    }
     if (
       last !== undefined &&
       last.status === status &&
