@@ -37,7 +37,7 @@ const image = process.env['BENCH_IMAGE']
 // on node dist/bin.js instead of the image's CMD (server-process.ts).
 const only = process.env['BENCH_ONLY']
 // BENCH_ONLY=fairness runs issue 39's fairness figure alone (fairness.ts): team B's read p99 while team A floods.
-// BENCH_TENANTS=FILE (e.g. examples/tenants/tenants.yaml) starts the loads' server with --tenants FILE, and the
+// BENCH_TENANTS=FILE (e.g. tools/bench/tenants.yaml: quotas the loads cannot fill) starts the loads' server with --tenants FILE, and the
 // loads run as the first tenant's first /v1 key in a session of its first glob (`*` read as `bench`): the
 // path a tenant's request takes (its key among every tenant's, the session's owner checked). BENCH_ONLY=loads
 // runs the silent loads beside the baseline alone (no metrics cost), the quick way to compare with and without.
