@@ -1,13 +1,13 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from '../helpers/chromium.js'
+import { harnessArgs, launchChromium, openHarness } from '../helpers/chromium.js'
 import { type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
 
 let browser: Browser
 let server: SpawnedServer
 
 beforeAll(async () => {
-  browser = await launchChromium()
+  browser = await launchChromium(harnessArgs)
   server = await spawnServer()
 })
 afterAll(async () => {
@@ -18,7 +18,7 @@ afterAll(async () => {
 describe('headless Chromium', () => {
   it('reaches the mock on 127.0.0.1 and reads the contract', async () => {
     const page = await browser.newPage()
-    await page.goto(`${server.url}/openapi.json`)
+    await openHarness(page, server.url)
     const title = await page.evaluate(async () => (await (await fetch('/openapi.json')).json()).info.title)
     expect(title).toBe('Pet Store')
     await page.close()
@@ -27,7 +27,7 @@ describe('headless Chromium', () => {
   it('from a page on another origin, runs a preflighted create and reads only what CORS exposes', async () => {
     const page = await browser.newPage()
     // localhost and 127.0.0.1 are two origins to the browser: every call below is cross-origin.
-    await page.goto(`${server.url.replace('127.0.0.1', 'localhost')}/openapi.json`)
+    await openHarness(page, server.url.replace('127.0.0.1', 'localhost'))
     const seen = await page.evaluate(async (api) => {
       const res = await fetch(`${api}/v1/pets`, {
         method: 'POST',
@@ -52,7 +52,7 @@ describe('headless Chromium', () => {
 
   it('a page on another origin cannot read an answer whose origin the policy refuses', async () => {
     const page = await browser.newPage()
-    await page.goto(`${server.url.replace('127.0.0.1', 'localhost')}/openapi.json`)
+    await openHarness(page, server.url.replace('127.0.0.1', 'localhost'))
     // /__admin allows no other origin by default: the browser blocks the answer, fetch rejects.
     const outcome = await page.evaluate(
       async (api) =>

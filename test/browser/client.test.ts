@@ -3,7 +3,7 @@ import { build } from 'esbuild'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as ClientModule from '../../src/client/index.js'
-import { launchChromium } from '../helpers/chromium.js'
+import { harnessArgs, launchChromium, openHarness } from '../helpers/chromium.js'
 import { type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
 
 declare global {
@@ -27,7 +27,7 @@ beforeAll(async () => {
     logLevel: 'silent',
   })
   bundle = built.outputFiles[0]!.text
-  browser = await launchChromium()
+  browser = await launchChromium(harnessArgs)
   // The page comes from one server, the mock under control is another origin: CORS for real. The
   // admin guard refuses pages of other origins unless named with --admin-cors-origin.
   page = await spawnServer(['--log', 'silent'])
@@ -42,7 +42,7 @@ afterAll(async () => {
 describe('petstore-mock/client in headless Chromium', () => {
   it('drives another origin: faults, waitFor, sessions, MockAdminError', async () => {
     const tab = await browser.newPage()
-    await tab.goto(`${page.url}/openapi.json`)
+    await openHarness(tab, page.url)
     await tab.addScriptTag({ content: bundle })
     const result = await tab.evaluate(async (baseUrl) => {
       const { createMockClient, MockAdminError } = globalThis.petstoreMockClient
