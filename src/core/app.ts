@@ -12,6 +12,7 @@ import {
 import type { SessionStore } from './sessions/port.js'
 import { tenancyOf } from './tenants/tenancy-of.js'
 import { tenantTokens } from './access/token-scope.js'
+import { observeListener } from './observe/observe-listener.js'
 
 export { appDefaults, type AppEnv, type AppOptions, type PreparedMock, type StoreFactory } from './prepare-mock.js'
 
@@ -40,7 +41,9 @@ export function prepareMock<Store extends SessionStore>(
   store: StoreFactory<Store>,
 ): PreparedMock<Store>
 export function prepareMock(options: AppOptions = {}, store?: StoreFactory<SessionStore>): PreparedMock<SessionStore> {
-  return store ? prepareWith(options, store, withTenants) : prepareWith(options, undefined, withTenants)
+  return store
+    ? prepareWith(options, store, withTenants, observeListener)
+    : prepareWith(options, undefined, withTenants, observeListener)
 }
 
 /**

@@ -42,6 +42,7 @@ import { fixturePets, packageVersion } from '../generated/contract.js'
 import { coverageModel } from './coverage/coverage-model.js'
 import { coverageListener } from './coverage/coverage-listener.js'
 import type { ObserveOptions } from './observe/observer.js'
+import type { observeListener } from './observe/observe-listener.js'
 import { probeRoutes } from './observe/observe-routes.js'
 import { whenReady } from './async/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
@@ -192,6 +193,12 @@ export type TenantParts = (
   otherSecrets: readonly string[],
 ) => { tenancy: Tenancy; budget: MemoryBudget | TenantBudgets; tokens: readonly AdminToken[] } | string
 
+/**
+ * What tells an app's observer and tracer of each /v1 request (observe/observe-listener.ts), handed in by app.ts;
+ * msw observes nothing, so that the listener and the refusal reasons stay out of its browser bundle.
+ */
+export type ObserveListen = typeof observeListener
+
 /** An app of no tenant: `tenants` given is refused, naming it. */
 export const noTenants: TenantParts = (tenants, { budgetBytes }) =>
   tenants === undefined
@@ -208,16 +215,23 @@ export const noTenants: TenantParts = (tenants, { budgetBytes }) =>
  * elsewhere: any implementation of the state port goes through the same
  * stages and routes.
  */
-export function prepareMock(options?: AppOptions, store?: undefined, tenantParts?: TenantParts): PreparedMock
+export function prepareMock(
+  options?: AppOptions,
+  store?: undefined,
+  tenantParts?: TenantParts,
+  listen?: ObserveListen,
+): PreparedMock
 export function prepareMock<Store extends SessionStore>(
   options: AppOptions,
   store: StoreFactory<Store>,
   tenantParts?: TenantParts,
+  listen?: ObserveListen,
 ): PreparedMock<Store>
 export function prepareMock(
   options: AppOptions = {},
   store: StoreFactory<SessionStore> = memoryStore,
   tenantParts: TenantParts = noTenants,
+  listen?: ObserveListen,
 ): PreparedMock<SessionStore> {
   const spec = options.spec ?? bundledSpec()
   const logger = options.logger ?? createLogger('silent')
@@ -249,6 +263,9 @@ export function prepareMock(
     [...(options.apiKeys ?? []), ...adminTokens.map((token) => token.secret)],
   )
   if (typeof parts === 'string') throw new OptionError(`tenants: ${parts}`)
+  if (listen === undefined && (options.observe?.requests !== undefined || options.observe?.tracer !== undefined)) {
+    throw new OptionError("observe: its requests and tracer are not taken here (the Node host's, or createApp's)")
+  }
   // With tenants, the budget is cut into their guaranteed shares and the share of no tenant.
   const { tenancy, budget } = parts
   // The tenants' admin tokens (none without TenantParts) join the operators'.
@@ -321,6 +338,7 @@ export function prepareMock(
       }),
     }),
     observe: options.observe,
+    observeListener: listen,
   })
   // What health and the metrics show of the budget: on a shared store, the shared state's.
   const memoryReport = () => sessions.memory?.() ?? budget.report()
