@@ -1,4 +1,5 @@
-import { type Handler, Hono, type MiddlewareHandler } from 'hono'
+import type { Handler, MiddlewareHandler } from 'hono'
+import { Hono, type HonoRouter } from './http/hono-app.js'
 import type { BlankEnv } from 'hono/types'
 import { appDefaults, checkAppOptions, OptionError } from './app-options.js'
 import { type ClockOption, startClock } from './time/clock.js'
@@ -199,6 +200,17 @@ export type TenantParts = (
  */
 export type ObserveListen = typeof observeListener
 
+/** What a host hands the app it serves besides its options (app.ts: the Node host's and createApp's). */
+export interface HostParts {
+  /** Tells the host's observer and tracer of each /v1 request; none: observe's requests and tracer are refused. */
+  observeListener?: ObserveListen
+  /**
+   * Makes the router of the app and of its admin host; default: hono's TrieRouter (http/hono-app.ts). app.ts hands
+   * in hono's own choice, which a browser bundle need not carry.
+   */
+  router?: () => HonoRouter
+}
+
 /** An app of no tenant: `tenants` given is refused, naming it. */
 export const noTenants: TenantParts = (tenants, { budgetBytes }) =>
   tenants === undefined
@@ -219,19 +231,19 @@ export function prepareMock(
   options?: AppOptions,
   store?: undefined,
   tenantParts?: TenantParts,
-  listen?: ObserveListen,
+  host?: HostParts,
 ): PreparedMock
 export function prepareMock<Store extends SessionStore>(
   options: AppOptions,
   store: StoreFactory<Store>,
   tenantParts?: TenantParts,
-  listen?: ObserveListen,
+  host?: HostParts,
 ): PreparedMock<Store>
 export function prepareMock(
   options: AppOptions = {},
   store: StoreFactory<SessionStore> = memoryStore,
   tenantParts: TenantParts = noTenants,
-  listen?: ObserveListen,
+  host?: HostParts,
 ): PreparedMock<SessionStore> {
   const spec = options.spec ?? bundledSpec()
   const logger = options.logger ?? createLogger('silent')
@@ -263,7 +275,10 @@ export function prepareMock(
     [...(options.apiKeys ?? []), ...adminTokens.map((token) => token.secret)],
   )
   if (typeof parts === 'string') throw new OptionError(`tenants: ${parts}`)
-  if (listen === undefined && (options.observe?.requests !== undefined || options.observe?.tracer !== undefined)) {
+  if (
+    host?.observeListener === undefined &&
+    (options.observe?.requests !== undefined || options.observe?.tracer !== undefined)
+  ) {
     throw new OptionError("observe: its requests and tracer are not taken here (the Node host's, or createApp's)")
   }
   // With tenants, the budget is cut into their guaranteed shares and the share of no tenant.
@@ -304,7 +319,7 @@ export function prepareMock(
     knownFields: bodyFieldNames(spec, 'createPet'),
   })
   // The session prefix (/sessions/<name>/…) is stripped where hono reads the path: http/request/session-name.ts.
-  const app = new Hono<AppEnv>({ getPath: sessionPrefixPath })
+  const app = new Hono<AppEnv>({ getPath: sessionPrefixPath, ...(host?.router && { router: host.router() }) })
   const methodsFor = routeMethods(app)
   const onError = handleError(logger)
   const cors = options.cors === false ? undefined : corsStage(corsPolicy(options.cors ?? '*', methodsFor), onError)
@@ -338,7 +353,7 @@ export function prepareMock(
       }),
     }),
     observe: options.observe,
-    observeListener: listen,
+    observeListener: host?.observeListener,
   })
   // What health and the metrics show of the budget: on a shared store, the shared state's.
   const memoryReport = () => sessions.memory?.() ?? budget.report()
@@ -405,6 +420,7 @@ export function prepareMock(
     return api.operation(operation, handler)
   })
   const adminDeps = (): AdminHostDeps => ({
+    ...(host?.router && { router: host.router() }),
     onError,
     notFound: api.unmatched,
     ...(metrics && { metrics }),

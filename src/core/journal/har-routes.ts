@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import { attachment } from './download-name.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
 import { journalQuery } from './journal-query.js'
