@@ -18,6 +18,9 @@ import { adminScopes, type AdminScopesOptions } from '../access/admin-scope-guar
 // The control plane's gate (the refusals' count, the guard) comes in the same chunk: a module
 // loaded by an import() of its own would split the modules it shares with the start into more chunks.
 export { adminGate } from './admin-gate.js'
+// So is the observe listener, for an msw app that observes (msw/create-handlers.ts): loaded with the admin host,
+// it splits nothing off the start.
+export { observeListener } from '../observe/observe-listener.js'
 
 /** What {@link adminHost} routes, besides what the admin routes work on. */
 export interface AdminHostDeps extends Omit<AdminDeps, 'guard' | 'validateSnapshot'> {
