@@ -8,10 +8,15 @@ import {
   prepareMock as prepareWith,
   type StoreFactory,
   type TenantParts,
+  type HostParts,
 } from './prepare-mock.js'
 import type { SessionStore } from './sessions/port.js'
 import { tenancyOf } from './tenants/tenancy-of.js'
 import { tenantTokens } from './access/token-scope.js'
+import { observeListener } from './observe/observe-listener.js'
+import { RegExpRouter } from 'hono/router/reg-exp-router'
+import { SmartRouter } from 'hono/router/smart-router'
+import { TrieRouter } from 'hono/router/trie-router'
 
 export { appDefaults, type AppEnv, type AppOptions, type PreparedMock, type StoreFactory } from './prepare-mock.js'
 
@@ -29,6 +34,13 @@ const withTenants: TenantParts = (tenants, pools, otherSecrets) => {
   }
 }
 
+// What the Node host and createApp serve: observed when asked, routed as hono's own Hono routes (the
+// RegExpRouter, else the TrieRouter, picked on the first request).
+const host: HostParts = {
+  observeListener,
+  router: () => new SmartRouter({ routers: [new RegExpRouter(), new TrieRouter()] }),
+}
+
 /**
  * {@link createApp} in two steps (prepare-mock.ts), with the `tenants` option: every option is
  * checked now (whatever createApp throws, this throws), the sessions and middleware made;
@@ -40,7 +52,7 @@ export function prepareMock<Store extends SessionStore>(
   store: StoreFactory<Store>,
 ): PreparedMock<Store>
 export function prepareMock(options: AppOptions = {}, store?: StoreFactory<SessionStore>): PreparedMock<SessionStore> {
-  return store ? prepareWith(options, store, withTenants) : prepareWith(options, undefined, withTenants)
+  return store ? prepareWith(options, store, withTenants, host) : prepareWith(options, undefined, withTenants, host)
 }
 
 /**

@@ -1,4 +1,5 @@
-import { type Handler, Hono, type MiddlewareHandler } from 'hono'
+import type { Handler, MiddlewareHandler } from 'hono'
+import { Hono, type HonoRouter } from './http/hono-app.js'
 import type { BlankEnv } from 'hono/types'
 import { appDefaults, checkAppOptions, OptionError } from './app-options.js'
 import { type ClockOption, startClock } from './time/clock.js'
@@ -42,6 +43,7 @@ import { fixturePets, packageVersion } from '../generated/contract.js'
 import { coverageModel } from './coverage/coverage-model.js'
 import { coverageListener } from './coverage/coverage-listener.js'
 import type { ObserveOptions } from './observe/observer.js'
+import type { observeListener } from './observe/observe-listener.js'
 import { probeRoutes } from './observe/observe-routes.js'
 import { whenReady } from './async/maybe-promise.js'
 import { traceIdOf } from './http/request/traceparent.js'
@@ -192,6 +194,23 @@ export type TenantParts = (
   otherSecrets: readonly string[],
 ) => { tenancy: Tenancy; budget: MemoryBudget | TenantBudgets; tokens: readonly AdminToken[] } | string
 
+/**
+ * What tells an app's observer and tracer of each /v1 request (observe/observe-listener.ts), handed in by app.ts;
+ * msw observes nothing, so that the listener and the refusal reasons stay out of its browser bundle.
+ */
+export type ObserveListen = typeof observeListener
+
+/** What a host hands the app it serves besides its options (app.ts: the Node host's and createApp's). */
+export interface HostParts {
+  /** Tells the host's observer and tracer of each /v1 request; none: observe's requests and tracer are refused. */
+  observeListener?: ObserveListen
+  /**
+   * Makes the router of the app and of its admin host; default: hono's TrieRouter (http/hono-app.ts). app.ts hands
+   * in hono's own choice, which a browser bundle need not carry.
+   */
+  router?: () => HonoRouter
+}
+
 /** An app of no tenant: `tenants` given is refused, naming it. */
 export const noTenants: TenantParts = (tenants, { budgetBytes }) =>
   tenants === undefined
@@ -208,16 +227,23 @@ export const noTenants: TenantParts = (tenants, { budgetBytes }) =>
  * elsewhere: any implementation of the state port goes through the same
  * stages and routes.
  */
-export function prepareMock(options?: AppOptions, store?: undefined, tenantParts?: TenantParts): PreparedMock
+export function prepareMock(
+  options?: AppOptions,
+  store?: undefined,
+  tenantParts?: TenantParts,
+  host?: HostParts,
+): PreparedMock
 export function prepareMock<Store extends SessionStore>(
   options: AppOptions,
   store: StoreFactory<Store>,
   tenantParts?: TenantParts,
+  host?: HostParts,
 ): PreparedMock<Store>
 export function prepareMock(
   options: AppOptions = {},
   store: StoreFactory<SessionStore> = memoryStore,
   tenantParts: TenantParts = noTenants,
+  host?: HostParts,
 ): PreparedMock<SessionStore> {
   const spec = options.spec ?? bundledSpec()
   const logger = options.logger ?? createLogger('silent')
@@ -249,6 +275,12 @@ export function prepareMock(
     [...(options.apiKeys ?? []), ...adminTokens.map((token) => token.secret)],
   )
   if (typeof parts === 'string') throw new OptionError(`tenants: ${parts}`)
+  if (
+    host?.observeListener === undefined &&
+    (options.observe?.requests !== undefined || options.observe?.tracer !== undefined)
+  ) {
+    throw new OptionError("observe: its requests and tracer are not taken here (the Node host's, or createApp's)")
+  }
   // With tenants, the budget is cut into their guaranteed shares and the share of no tenant.
   const { tenancy, budget } = parts
   // The tenants' admin tokens (none without TenantParts) join the operators'.
@@ -287,7 +319,7 @@ export function prepareMock(
     knownFields: bodyFieldNames(spec, 'createPet'),
   })
   // The session prefix (/sessions/<name>/…) is stripped where hono reads the path: http/request/session-name.ts.
-  const app = new Hono<AppEnv>({ getPath: sessionPrefixPath })
+  const app = new Hono<AppEnv>({ getPath: sessionPrefixPath, ...(host?.router && { router: host.router() }) })
   const methodsFor = routeMethods(app)
   const onError = handleError(logger)
   const cors = options.cors === false ? undefined : corsStage(corsPolicy(options.cors ?? '*', methodsFor), onError)
@@ -321,6 +353,7 @@ export function prepareMock(
       }),
     }),
     observe: options.observe,
+    observeListener: host?.observeListener,
   })
   // What health and the metrics show of the budget: on a shared store, the shared state's.
   const memoryReport = () => sessions.memory?.() ?? budget.report()
@@ -387,6 +420,7 @@ export function prepareMock(
     return api.operation(operation, handler)
   })
   const adminDeps = (): AdminHostDeps => ({
+    ...(host?.router && { router: host.router() }),
     onError,
     notFound: api.unmatched,
     ...(metrics && { metrics }),

@@ -1,6 +1,12 @@
 import type { Hono } from 'hono'
 import { http, type HttpHandler } from 'msw'
-import { type AppEnv, type AppOptions, type PreparedMock, prepareMock } from '../core/prepare-mock.js'
+import {
+  type AppEnv,
+  type AppOptions,
+  type ObserveListen,
+  type PreparedMock,
+  prepareMock,
+} from '../core/prepare-mock.js'
 import { ConnectionResetError } from '../core/http/errors.js'
 import type { Pet } from '../core/spec/pet.js'
 import { fakePets } from '../core/pets/seed.js'
@@ -14,6 +20,9 @@ import { withoutStack } from './without-stack.js'
 
 /** msw request handlers (spread them into setupWorker or setupServer) that also carry the mock's controls. */
 export type PetstoreHandlers = HttpHandler[] & PetstoreControls
+
+/** Stands in for the observe listener while the options are checked, before it is loaded: listens to nothing. */
+const noListener: ObserveListen = () => undefined
 
 /**
  * The whole mock as msw request handlers: one handler that passes every
@@ -33,9 +42,19 @@ export const createHandlers = (options: HandlersOptions = {}): PetstoreHandlers 
   const checked = checkOptions(options)
   const pattern = requestPattern(checked.spec.basePath, checked.origins)
   const { faker } = checked
-  const prepare = (pets?: Pet[]): PreparedMock => {
+  // An app that observes (observe's requests or tracer) loads the observe listener, and with it the refusal
+  // reasons, with the admin host (which re-exports it): most never do, and their bundle does not carry it at
+  // start. Its mock waits for it. An import() of the listener's own would split the start's modules it
+  // shares into chunks of their own (docs/internals/performance.md).
+  const observes = options.observe?.requests !== undefined || options.observe?.tracer !== undefined
+  const listener = observes
+    ? import('../core/admin/admin-host.js').then(({ observeListener }) => observeListener)
+    : undefined
+  listener?.catch(() => {})
+  const prepare = (pets?: Pet[], observeListener: ObserveListen | undefined = observes ? noListener : undefined) => {
     try {
-      return prepareMock(pets ? { ...checked.app, pets } : checked.app)
+      const app = pets ? { ...checked.app, pets } : checked.app
+      return observeListener ? prepareMock(app, undefined, undefined, { observeListener }) : prepareMock(app)
     } catch (error) {
       throw error instanceof TypeError ? new PetstoreMockError(error.message) : error
     }
@@ -51,9 +70,13 @@ export const createHandlers = (options: HandlersOptions = {}): PetstoreHandlers 
   made.catch(() => {})
   const start = (): Promise<PreparedMock> => {
     if (started) return started
-    started = faker
-      ? fakePets(faker.count, faker.seed, faker.data).then((pets) => prepare(pets))
-      : new Promise((resolve) => resolve(checkedMock ?? prepare()))
+    started = listener
+      ? Promise.all([listener, faker && fakePets(faker.count, faker.seed, faker.data)]).then(([listen, pets]) =>
+          prepare(pets || undefined, listen),
+        )
+      : faker
+        ? fakePets(faker.count, faker.seed, faker.data).then((pets) => prepare(pets))
+        : new Promise((resolve) => resolve(checkedMock ?? prepare()))
     settle(started)
     return started
   }

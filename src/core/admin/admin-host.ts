@@ -1,4 +1,5 @@
-import { Hono, type ErrorHandler, type NotFoundHandler } from 'hono'
+import type { ErrorHandler, NotFoundHandler } from 'hono'
+import { Hono, type HonoRouter } from '../http/hono-app.js'
 import type { BlankEnv } from 'hono/types'
 import type { Tenancy } from '../tenants/tenancy.js'
 import { sessionPrefixPath } from '../http/request/session-name.js'
@@ -17,9 +18,14 @@ import { adminScopes, type AdminScopesOptions } from '../access/admin-scope-guar
 // The control plane's gate (the refusals' count, the guard) comes in the same chunk: a module
 // loaded by an import() of its own would split the modules it shares with the start into more chunks.
 export { adminGate } from './admin-gate.js'
+// So is the observe listener, for an msw app that observes (msw/create-handlers.ts): loaded with the admin host,
+// it splits nothing off the start.
+export { observeListener } from '../observe/observe-listener.js'
 
 /** What {@link adminHost} routes, besides what the admin routes work on. */
 export interface AdminHostDeps extends Omit<AdminDeps, 'guard' | 'validateSnapshot'> {
+  /** Its router (prepare-mock.ts's HostParts); default: hono's TrieRouter. */
+  router?: HonoRouter
   /** The contract's `Pet`: snapshots are checked by it. */
   validatePet: ValidateFunction
   /** The seed, clock and rate limit at start: a snapshot that gives none takes them. */
@@ -41,7 +47,7 @@ export interface AdminHostDeps extends Omit<AdminDeps, 'guard' | 'validateSnapsh
  * unmatched requests are answered as by the app.
  */
 export const adminHost = (deps: AdminHostDeps): Hono<BlankEnv> => {
-  const host = new Hono<BlankEnv>({ getPath: sessionPrefixPath })
+  const host = new Hono<BlankEnv>({ getPath: sessionPrefixPath, ...(deps.router && { router: deps.router }) })
   host.onError(deps.onError)
   host.notFound(deps.notFound)
   // With the slash: the panel's page is `/__admin/` (hono's mergePath drops it after '/__admin').

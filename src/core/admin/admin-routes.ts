@@ -1,4 +1,5 @@
-import { Hono, type MiddlewareHandler } from 'hono'
+import type { MiddlewareHandler } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import type { YamlCodec } from '../body/yaml-data.js'
 import type { JsonDataReader } from '../body/data-body.js'
 import { clockRoutes } from '../time/clock-routes.js'

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import type { ProxyReport, ProxyStats } from '../proxy/proxy-stats.js'
 import type { SessionStore } from '../sessions/port.js'
 import type { BudgetReport } from '../budget/memory-budget.js'

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
 import type { CoverageModel } from './coverage-model.js'
 import { coverageReport } from './coverage-report.js'

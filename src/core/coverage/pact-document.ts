@@ -1,7 +1,7 @@
 import type { components } from '../../generated/admin-types.js'
-import { resolveSchema, type SchemaObject } from '../spec/schema.js'
+import type { resolveSchema, SchemaObject } from '../spec/schema.js'
 import type { Spec } from '../spec/spec.js'
-import { objectFields } from '../spec/body-fields.js'
+import type { objectFields } from '../spec/body-fields.js'
 import type { KeptInteractions, PactSeed, ProviderState } from './pact-seed.js'
 
 /** A matching rule list of Pact V4 (`combine` then `matchers`). */
@@ -50,12 +50,26 @@ const bodyOf = (type: string | undefined, text: string): PactBody => {
   }
 }
 
+/**
+ * What the Pact document takes from the modules an app loads at start, passed in by pact-routes.ts: imported here,
+ * they would be split by a browser bundle into small chunks of their own, shared with the start (msw's budget).
+ */
+export interface PactParts {
+  resolveSchema: typeof resolveSchema
+  objectFields: typeof objectFields
+}
+
 /** A matcher of a property's values by type: `integer` for integers, else `type`. */
 const byType = (schema: SchemaObject | undefined): Record<string, unknown> =>
   schema?.type === 'integer' ? { match: 'integer' } : { match: 'type' }
 
 /** The item schema of an operation's documented array answer, by status. */
-const itemSchema = (spec: Spec, operation: string, status: number): SchemaObject | undefined => {
+const itemSchema = (
+  spec: Spec,
+  operation: string,
+  status: number,
+  { resolveSchema }: PactParts,
+): SchemaObject | undefined => {
   const op = spec.operations.find((o) => o.id === operation)
   if (!op) return undefined
   const raw = spec.document['paths']?.[op.path]?.[op.method.toLowerCase()]?.responses?.[String(status)]
@@ -66,7 +80,11 @@ const itemSchema = (spec: Spec, operation: string, status: number): SchemaObject
 }
 
 /** An answer's body and matching rules: provider-chosen values matched by type. */
-const responseBody = (spec: Spec, seed: PactSeed): { body?: PactBody; rules?: Record<string, Rules> } | undefined => {
+const responseBody = (
+  spec: Spec,
+  seed: PactSeed,
+  parts: PactParts,
+): { body?: PactBody; rules?: Record<string, Rules> } | undefined => {
   const response = seed.response
   if (response === undefined) return undefined
   if ('text' in response) return { body: bodyOf(seed.responseType, response.text) }
@@ -82,7 +100,10 @@ const responseBody = (spec: Spec, seed: PactSeed): { body?: PactBody; rules?: Re
     // A list: each item like the first, by type, its required fields only (others may be absent).
     const first = Array.isArray(content) ? (content[0] as Record<string, unknown> | undefined) : undefined
     if (first === undefined) return { body }
-    const { properties, required } = objectFields(spec.document, itemSchema(spec, seed.operation, seed.status))
+    const { properties, required } = parts.objectFields(
+      spec.document,
+      itemSchema(spec, seed.operation, seed.status, parts),
+    )
     const filter = seed.state?.params?.['status']
     const item: Record<string, unknown> = {}
     matching['$'] = rules({ match: 'type', min: 1 })
@@ -127,7 +148,7 @@ const describe = (seed: PactSeed): string => {
   return `${target}${fields}${auth} → ${seed.status}${given}`
 }
 
-const interactionOf = (spec: Spec, seed: PactSeed, description: string): PactInteraction => {
+const interactionOf = (spec: Spec, seed: PactSeed, description: string, parts: PactParts): PactInteraction => {
   const headers: Record<string, string[]> = {}
   const headerRules: Record<string, Rules> = {}
   if (seed.authorized) {
@@ -147,7 +168,7 @@ const interactionOf = (spec: Spec, seed: PactSeed, description: string): PactInt
   if (Object.keys(headers).length > 0) request.headers = headers
   if (Object.keys(headerRules).length > 0) request.matchingRules = { header: headerRules }
   const response: PactInteraction['response'] = { status: seed.status }
-  const answer = responseBody(spec, seed)
+  const answer = responseBody(spec, seed, parts)
   if (seed.responseType !== undefined) {
     response.headers = { 'Content-Type': [seed.responseType] }
     if (/^application\/json\b/i.test(seed.responseType))
@@ -170,13 +191,14 @@ export const pactDocument = (
   spec: Spec,
   kept: KeptInteractions,
   options: { consumer: string; provider: string; session: string; version: string },
+  parts: PactParts,
 ): PactDocument => {
   const used = new Map<string, number>()
   const interactions = kept.seeds.map((seed) => {
     const base = describe(seed)
     const n = (used.get(base) ?? 0) + 1
     used.set(base, n)
-    return interactionOf(spec, seed, n === 1 ? base : `${base} (${n})`)
+    return interactionOf(spec, seed, n === 1 ? base : `${base} (${n})`, parts)
   })
   return {
     consumer: { name: options.consumer },

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import { jsonBody } from '../body/json-body.js'
 import { insufficientStorage } from '../budget/insufficient-storage.js'
 import type { StorageRefusal } from '../budget/storage-refusal.js'
@@ -7,6 +7,11 @@ import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import { type Pet, petStatuses } from '../spec/pet.js'
 import type { Spec } from '../spec/spec.js'
+import { resolveSchema } from '../spec/schema.js'
+import { objectFields } from '../spec/body-fields.js'
+import { isJsonObject } from '../http/json.js'
+import type { PactParts } from './pact-document.js'
+import type { StateParts } from './provider-states.js'
 import type { MaybePromise } from '../async/maybe-promise.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
 import type { PactSlice } from './pact-slice.js'
@@ -52,6 +57,10 @@ const nameParam = (value: string | undefined, field: string): string | undefined
  * interactions as a Pact V4 document; POST /__admin/provider-states: the Pact
  * verifier's state change calls, set up in the session.
  */
+// Passed to pact-document.ts and provider-states.ts, so that a browser bundle keeps them in the chunks it loads at start.
+const pactParts: PactParts = { resolveSchema, objectFields }
+const stateParts: StateParts = { ApiError, badRequest, isJsonObject }
+
 export const pactRoutes = (deps: PactDeps): Hono => {
   const { select, read } = deps.session
   const routes = new Hono()
@@ -62,10 +71,12 @@ export const pactRoutes = (deps: PactDeps): Hono => {
     const provider = nameParam(c.req.query('provider'), 'provider') ?? title
     const session = read(c)
     const [kept, { pactDocument }] = await Promise.all([session.keptInteractions(), import('./pact-document.js')])
-    return c.json(pactDocument(deps.spec, kept, { consumer, provider, session: session.name, version: deps.version }))
+    return c.json(
+      pactDocument(deps.spec, kept, { consumer, provider, session: session.name, version: deps.version }, pactParts),
+    )
   })
   routes.post('/provider-states', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
-    const { petsForState, readStateChange } = await import('./provider-states.js')
+    const { petsForState, readStateChange } = (await import('./provider-states.js')).providerStates(stateParts)
     const change = readStateChange(c.get('body'))
     const session = read(c)
     const pets = petsForState(change, {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
 import type { DeprecationReport } from './deprecation-log.js'
 import type { DeprecationSlice } from './deprecation-slice.js'

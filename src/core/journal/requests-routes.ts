@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import type { components } from '../../generated/admin-types.js'
 import { ApiError } from '../http/errors.js'
 import type { SessionAccess } from '../http/request/session-reader.js'

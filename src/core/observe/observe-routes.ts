@@ -1,4 +1,5 @@
-import { Hono, type MiddlewareHandler } from 'hono'
+import type { MiddlewareHandler } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import { ApiError } from '../http/errors.js'
 import type { MetricsExposition, MetricsScope, ReadinessCheck } from './observer.js'
 

@@ -1,7 +1,7 @@
 import type { Faker } from '@faker-js/faker'
 import type { Pet, PetStatus } from '../spec/pet.js'
-import { petStatuses, toPet } from '../spec/pet.js'
-import { nextTurn } from '../async/next-turn.js'
+import type { petStatuses, toPet } from '../spec/pet.js'
+import type { nextTurn } from '../async/next-turn.js'
 
 /** Characters (code points) of the long names: far beyond what a list cell holds, well within the 1,000 a name may have. */
 export const longNameChars = 200
@@ -65,6 +65,16 @@ const longName = (faker: Faker): string => {
 }
 
 /**
+ * What the edge profile takes from the modules an app loads at start, passed in by seed.ts: imported here,
+ * they would be split by a browser bundle into a small chunk of their own, shared with the start (msw's budget).
+ */
+export interface EdgeParts {
+  petStatuses: typeof petStatuses
+  toPet: typeof toPet
+  nextTurn: typeof nextTurn
+}
+
+/**
  * `count` pets, ids 1..count, in the `edge` profile: in every block of 20,
  * the even places (1st, 3rd, …) are realistic pets (`realistic(id)`), the
  * others one of each {@link edgeKinds}, in an order the seed shuffles per
@@ -79,6 +89,7 @@ export const edgePets = async (
   count: number,
   realistic: (id: number) => Pet,
   slice: number,
+  { petStatuses, toPet, nextTurn }: EdgeParts,
 ): Promise<Pet[]> => {
   const pets = new Array<Pet>(count)
   const statuses = [...petStatuses, undefined]

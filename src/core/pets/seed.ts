@@ -128,7 +128,12 @@ export const fakePets = async (
     return toPet(id, status === undefined ? { name, categoryId } : { name, categoryId, status })
   }
   // The edge profile's names and kinds, only when asked (msw's browser bundle loads them with faker).
-  if (data === 'edge') return (await import('./edge-profile.js')).edgePets(faker, count, realistic, petSlice)
+  if (data === 'edge')
+    return (await import('./edge-profile.js')).edgePets(faker, count, realistic, petSlice, {
+      petStatuses,
+      toPet,
+      nextTurn,
+    })
   const pets = new Array<Pet>(count)
   for (let id = 1; id <= count; id++) {
     // In slices: other requests are answered between them, however large the seed.

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import { dataBody } from '../body/data-body.js'
 import { jsonBody } from '../body/json-body.js'
 import type { YamlCodec } from '../body/yaml-data.js'

@@ -22,7 +22,7 @@ import { answerEvent, type AnswerListener, chain, type Next, type OnError, type 
 import { sunsetGate } from '../deprecation/sunset-stage.js'
 import { validateRequest } from '../spec/validate-request.js'
 import type { Transport } from '../http/transport.js'
-import { observeListener } from '../observe/observe-listener.js'
+import type { observeListener } from '../observe/observe-listener.js'
 import { requestIdStage } from '../log/request-id.js'
 import type { ObserveOptions } from '../observe/observer.js'
 import type { Redaction } from '../journal/redaction.js'
@@ -61,6 +61,11 @@ export interface ApiChainsOptions {
   coverage?: (operation: SpecOperation) => AnswerListener
   /** The host's request observer and tracer (observe/): a listener of the answer when either is set. */
   observe?: Pick<ObserveOptions, 'requests' | 'tracer'> | undefined
+  /**
+   * Makes that listener (observe/observe-listener.ts), handed in by the host that observes (app.ts): none, no
+   * listener (msw observes nothing, and leaves it out of its browser bundle).
+   */
+  observeListener?: typeof observeListener | undefined
   /** --session-by-key: the API key selects the session (sessions/session-by-key.ts). */
   sessionByKey?: boolean
   /** Who owns which session and key (tenants/). */
@@ -112,7 +117,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
       [
         op && options.coverage?.(op),
         journalListener(op, journalOptions),
-        observeListener(op, {
+        options.observeListener?.(op, {
           requests: options.observe?.requests,
           tracer: options.observe?.tracer,
           route: op ? `${basePath}${op.path}` : null,

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import { jsonBody } from '../body/json-body.js'
 import { badRequest } from '../http/errors.js'
 import { objectBody } from '../http/object-body.js'

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import type { Spec } from '../spec/spec.js'
 import { chain, type Stage } from '../http/stage.js'
 import { noScriptHeaders } from '../http/no-script.js'

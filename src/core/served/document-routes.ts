@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 
 /**
  * GET /openapi.json: the control plane's OpenAPI 3.1 document (admin-openapi.yaml), for clients in

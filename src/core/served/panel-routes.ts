@@ -1,4 +1,5 @@
-import { type Context, type Handler, Hono } from 'hono'
+import type { Context, Handler } from 'hono'
+import { Hono } from '../http/hono-app.js'
 
 /** What the panel page is told about the server it controls. */
 export interface PanelDeps {

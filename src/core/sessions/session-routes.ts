@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../http/hono-app.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
 import { isSessionName } from '../http/request/session-name.js'

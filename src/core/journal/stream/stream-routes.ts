@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono } from '../../http/hono-app.js'
 import type { SessionAccess } from '../../http/request/session-reader.js'
 import type { JournalSlice } from '../journal-slice.js'
 import { StreamRegistry } from './stream-registry.js'
