@@ -26,7 +26,8 @@ const fullyCheckedOptions: fc.Arbitrary<HandlersOptions> = fc.record(
     bodyLimit: integer('bodyLimit'),
     seed: integer('seed'),
     apiKeys: fc.array(fc.string({ minLength: 1, maxLength: 8 }), { maxLength: 3 }),
-    adminToken: fc.string({ minLength: 1, maxLength: 8 }),
+    // Valid: not blank (a blank token is a mis-set secret, refused: issue 40).
+    adminToken: fc.string({ minLength: 1, maxLength: 8 }).filter((token) => token.trim() !== ''),
     faults: fc.constant([{ operation: 'listPets', status: 503, times: 1 }]),
     baseUrl: fc.constantFrom('http://localhost:4010', 'https://petstore.test/v1'),
     origins: fc.constantFrom<HandlersOptions['origins']>(['https://api.test', 'http://localhost:4010/v1'], 'any'),
