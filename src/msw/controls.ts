@@ -1,5 +1,6 @@
 import { MockAdminError } from '../client/mock-admin-error.js'
-import { createMockClient, type MockClient } from '../client/mock-client.js'
+import type { MockClient } from '../client/mock-client.js'
+import { lazyMockClient } from './lazy-client.js'
 import { PetstoreMockError } from './errors.js'
 
 type Answer<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>
@@ -76,7 +77,7 @@ export const createControls = (
   made: Promise<unknown>,
   adminToken: string | undefined,
 ): PetstoreControls => {
-  const client = createMockClient({
+  const client = lazyMockClient({
     baseUrl: inProcessOrigin,
     ...(adminToken !== undefined && { adminToken }),
     fetch: (url, init) => send(new Request(url, init)),

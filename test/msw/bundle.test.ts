@@ -39,6 +39,13 @@ describe('the browser bundle of petstore-mock/msw', async () => {
     for (const input of lazy) expect(bundle.lazy.find((chunk) => chunk.inputs.includes(input))?.inputs).toEqual([input])
   })
 
+  it("loads the typed client behind the controls' `client` on its first call (src/msw/lazy-client.ts)", () => {
+    const client = ['src/client/mock-client.ts', 'src/client/admin-http.ts']
+    expect(client.filter((input) => bundle.inputs.includes(input))).toEqual([])
+    const chunk = bundle.lazy.find((c) => c.inputs.includes('src/client/mock-client.ts'))
+    expect(chunk?.inputs).toEqual(expect.arrayContaining(client))
+  })
+
   it("loads the control plane (the admin routes, the panel's routes, the metrics, the admin tokens' middleware) on the first /__admin request", () => {
     const admin = [
       'src/core/admin/admin-host.ts',
