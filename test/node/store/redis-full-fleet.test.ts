@@ -1,0 +1,191 @@
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+import { startReplicas } from '../../helpers/replicas.js'
+import type { SpawnedServer } from '../../helpers/spawn-server.js'
+import { bearer } from '../../helpers/auth.js'
+
+// Issue 41 §2: a Redis at its maxmemory (noeviction) refuses writes. Every replica goes on serving
+// reads (their journal entries dropped and counted, not failing the request), stays ready (the
+// Service keeps its endpoints) and says the store is not writable in health and metrics; writes get
+// 507 as before; deletes and resets work, and once one has freed room, writes work again.
+
+const maxmemory = 32 * 2 ** 20
+let redis: RedisServer
+let replicas: SpawnedServer[] = []
+let stopReplicas: () => Promise<void> = async () => undefined
+let client: Redis
+beforeAll(async () => {
+  redis = await startRedis(10_000, ['--maxmemory', String(maxmemory), '--maxmemory-policy', 'noeviction'])
+  client = new Redis(redis.url)
+  // The second test stops Redis: this client's reconnections are not this test's errors.
+  client.on('error', () => undefined)
+  const started = await startReplicas(redis.url, 2)
+  replicas = started.replicas
+  stopReplicas = started.stop
+}, 90_000)
+afterAll(async () => {
+  client?.disconnect()
+  await stopReplicas()
+  await redis?.dispose()
+})
+
+const auth = { ...bearer(), 'Content-Type': 'application/json' }
+const inSession = (session: string, init: RequestInit = {}): RequestInit => ({
+  ...init,
+  headers: { ...auth, 'X-Mock-Session': session },
+})
+const usedMemory = async (): Promise<number> => Number(/used_memory:([0-9]+)/.exec(await client.info('memory'))![1])
+
+/** The Error body of a write Redis refused at its maxmemory (redis-store.ts storeFull), as today. */
+const storeFullBody = {
+  code: 'insufficient_storage',
+  status: 507,
+  message:
+    'The state store (Redis) is full (its maxmemory): nothing was changed. To free it, reset sessions ' +
+    '(POST /__admin/reset) or delete them (DELETE /__admin/sessions/{name}); or give Redis a larger maxmemory.',
+}
+
+/** The counter's value for a label set, from a scrape (0 when absent). */
+const sample = (text: string, series: string): number => {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `))
+  return line === undefined ? 0 : Number(line.slice(series.length + 1))
+}
+
+describe('Redis at its maxmemory, two replicas', () => {
+  it('serves reads and deletes on every replica, stays ready, says so, and refuses writes with 507', async () => {
+    const [first] = replicas
+    // What the reads must answer, exactly, once Redis is full: a session with pets of its own.
+    for (const name of ['Rex', 'Tom', 'Kit']) {
+      const res = await fetch(
+        `${first!.url}/v1/pets`,
+        inSession('team-a', { method: 'POST', body: JSON.stringify({ name, categoryId: 1 }) }),
+      )
+      expect(res.status).toBe(201)
+    }
+    const listed = await fetch(`${first!.url}/v1/pets?limit=100`, inSession('team-a'))
+    expect(listed.status).toBe(200)
+    const list = await listed.text()
+    const id = (JSON.parse(list) as { id: number; name: string }[]).find((pet) => pet.name === 'Kit')!.id
+    const one = await (await fetch(`${first!.url}/v1/pets/${id}`, inSession('team-a'))).text()
+
+    // Another user of the same Redis takes most of it (bounded: 64 KiB a key, at most 1,000 keys)…
+    const filler = 'x'.repeat(64 * 1024)
+    for (let i = 0; i < 1000 && (await usedMemory()) < maxmemory - 8 * 2 ** 20; i++)
+      await client.set(`other:${i}`, filler)
+    // …and the mock's own sessions fill the rest until Redis refuses: seeds of fewer and fewer pets (a
+    // refused seed takes its staged pets back), then single creates, until one is refused and Redis
+    // stays past its maxmemory (bounded: 40 tries a size).
+    let full: Response | undefined
+    const seeded: string[] = []
+    let bigSeeds = 0
+    for (const count of [2000, 200, 20, 1]) {
+      if (count === 200) bigSeeds = seeded.length
+      full = undefined
+      for (let i = 0; i < 40 && full === undefined; i++) {
+        const session = `bomb-${seeded.length}`
+        const res =
+          count === 1
+            ? await fetch(
+                `${first!.url}/v1/pets`,
+                inSession(session, { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(60), categoryId: 1 }) }),
+              )
+            : await fetch(
+                `${first!.url}/__admin/seed`,
+                inSession(session, { method: 'POST', body: JSON.stringify({ count }) }),
+              )
+        if (res.status === 507) full = res
+        else {
+          expect(res.status).toBe(count === 1 ? 201 : 204)
+          seeded.push(session)
+        }
+      }
+    }
+    expect(full?.status).toBe(507)
+    expect(await full!.json()).toEqual(storeFullBody)
+    // Past its maxmemory by 512 KiB more, so that nothing Redis frees by itself (an expiring key, a
+    // client's buffer) makes it writable again before the deletes: a script's writes after its first
+    // one are not refused.
+    await client.eval(
+      "redis.call('DEL', KEYS[1]) return redis.call('SET', KEYS[2], ARGV[1])",
+      2,
+      'other:none',
+      'other:over',
+      'y'.repeat(512 * 1024),
+    )
+    expect(await usedMemory()).toBeGreaterThan(maxmemory + 512 * 1024)
+    // Sessions of 2,000 pets each, which the deletes and resets below free.
+    const big = seeded.filter((session) => Number(session.slice('bomb-'.length)) < bigSeeds)
+    expect(big.length).toBeGreaterThanOrEqual(4)
+
+    for (const replica of replicas) {
+      // Reads: exactly what they answered before Redis filled up (their journal entries are dropped).
+      const reads = await fetch(`${replica.url}/v1/pets?limit=100`, inSession('team-a'))
+      expect(reads.status).toBe(200)
+      expect(await reads.text()).toBe(list)
+      const read = await fetch(`${replica.url}/v1/pets/${id}`, inSession('team-a'))
+      expect(read.status).toBe(200)
+      expect(await read.text()).toBe(one)
+      // Ready: the Service keeps it.
+      const ready = await fetch(`${replica.url}/__admin/health/ready`)
+      expect(ready.status).toBe(200)
+      expect(await ready.json()).toEqual({ status: 'ready' })
+      // Health and metrics say the store refuses writes.
+      const health = await fetch(`${replica.url}/__admin/health`)
+      expect(health.status).toBe(200)
+      const { store } = (await health.json()) as { store: { writable: boolean; reason?: string } }
+      expect(store.writable).toBe(false)
+      expect(store.reason).toMatch(/^The state store \(Redis\) refuses writes: OOM command not allowed/)
+      const metrics = await (await fetch(`${replica.url}/__admin/metrics`, { headers: bearer() })).text()
+      expect(sample(metrics, 'petstore_mock_store_writable')).toBe(0)
+      expect(
+        sample(metrics, 'petstore_mock_journal_dropped_total{tenant="",reason="store_full"}'),
+      ).toBeGreaterThanOrEqual(2)
+      // Writes: 507, the same Error body as before.
+      const write = await fetch(
+        `${replica.url}/v1/pets`,
+        inSession('team-a', { method: 'POST', body: JSON.stringify({ name: 'No', categoryId: 1 }) }),
+      )
+      expect(write.status).toBe(507)
+      expect(await write.json()).toEqual(storeFullBody)
+    }
+    // Nothing was written by the refused creates.
+    expect(await (await fetch(`${first!.url}/v1/pets?limit=100`, inSession('team-a'))).text()).toBe(list)
+
+    // Deletes and resets work on a full Redis, on each replica; once they freed room, writes work again.
+    for (const [k, replica] of replicas.entries()) {
+      const reset = await fetch(`${replica.url}/__admin/reset`, inSession(big[2 * k]!, { method: 'POST' }))
+      expect(reset.status).toBe(204)
+      const deleted = await fetch(`${replica.url}/__admin/sessions/${big[2 * k + 1]!}`, {
+        method: 'DELETE',
+        headers: bearer(),
+      })
+      expect(deleted.status).toBe(204)
+    }
+    expect(await usedMemory()).toBeLessThan(maxmemory)
+    for (const replica of replicas) {
+      const created = await fetch(
+        `${replica.url}/v1/pets`,
+        inSession('team-a', { method: 'POST', body: JSON.stringify({ name: 'Again', categoryId: 1 }) }),
+      )
+      expect(created.status).toBe(201)
+      const health = (await (await fetch(`${replica.url}/__admin/health`)).json()) as { store: { writable: boolean } }
+      expect(health.store).toEqual({ writable: true })
+      const metrics = await (await fetch(`${replica.url}/__admin/metrics`, { headers: bearer() })).text()
+      expect(sample(metrics, 'petstore_mock_store_writable')).toBe(1)
+    }
+  }, 240_000)
+
+  it('answers 503 store_unavailable on readiness while Redis cannot be reached, as before', async () => {
+    await redis.stop()
+    try {
+      for (const replica of replicas) {
+        const ready = await fetch(`${replica.url}/__admin/health/ready`)
+        expect(ready.status).toBe(503)
+        expect(((await ready.json()) as { code: string }).code).toBe('store_unavailable')
+      }
+    } finally {
+      await redis.restart()
+    }
+  }, 60_000)
+})
