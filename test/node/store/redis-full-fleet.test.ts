@@ -4,6 +4,7 @@ import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { startReplicas } from '../../helpers/replicas.js'
 import type { SpawnedServer } from '../../helpers/spawn-server.js'
 import { bearer } from '../../helpers/auth.js'
+import { budgetRedisHolds, redisFootprintRatio, redisReserveBytes } from '../../../src/node/memory/redis-clamp.js'
 
 // Issue 41 §2: a Redis at its maxmemory (noeviction) refuses writes. Every replica goes on serving
 // reads (their journal entries dropped and counted, not failing the request), stays ready (the
@@ -188,4 +189,53 @@ describe('Redis at its maxmemory, two replicas', () => {
       await redis.restart()
     }
   }, 60_000)
+})
+
+// Issue 41 §2: the fleet's budget never exceeds what Redis holds. The maxmemory is read at start and a
+// larger budget, derived or given, is clamped to it at the measured footprint (memory/redis-clamp.ts).
+describe("the budget and Redis' maxmemory", () => {
+  const budgetOf = async (url: string): Promise<number | null> =>
+    ((await (await fetch(`${url}/__admin/health`)).json()) as { memory: { budgetBytes: number | null } }).memory
+      .budgetBytes
+
+  it('clamps a --max-memory whose Redis footprint exceeds maxmemory, with a banner line; leaves a smaller one', async () => {
+    const small = await startRedis(10_000, ['--maxmemory', '32mb', '--maxmemory-policy', 'noeviction'])
+    const started = await startReplicas(small.url, 1, { args: ['--max-memory', '512'] })
+    try {
+      const holds = budgetRedisHolds(32 * 2 ** 20)
+      expect(holds).toBe(Math.floor((32 * 2 ** 20 - redisReserveBytes) / redisFootprintRatio / 2 ** 20))
+      const [replica] = started.replicas
+      expect(replica!.stderr()).toContain(
+        `  memory: budget clamped from 512 MiB (--max-memory) to ${holds} MiB: Redis' maxmemory 32 MiB holds no more at ${redisFootprintRatio} bytes of Redis per byte counted`,
+      )
+      expect(replica!.stderr()).toContain(`  memory: budget ${holds} MiB (clamped to Redis' maxmemory 32 MiB)`)
+      expect(await budgetOf(replica!.url)).toBe(holds * 2 ** 20)
+      // A budget Redis holds is left as given, without the line (a prefix of its own: a fleet of its own).
+      const fits = await startReplicas(small.url, 1, { args: ['--max-memory', String(holds - 2)] })
+      try {
+        expect(fits.replicas[0]!.stderr()).not.toContain('clamped')
+        expect(await budgetOf(fits.replicas[0]!.url)).toBe((holds - 2) * 2 ** 20)
+      } finally {
+        await fits.stop()
+      }
+    } finally {
+      await started.stop()
+      await small.dispose()
+    }
+  }, 90_000)
+
+  it('keeps the budget and says so when CONFIG is refused (renamed, as managed Redis does)', async () => {
+    const managed = await startRedis(10_000, ['--maxmemory', '32mb', '--rename-command', 'CONFIG', ''])
+    const started = await startReplicas(managed.url, 1, { args: ['--max-memory', '512'] })
+    try {
+      const [replica] = started.replicas
+      expect(replica!.stderr()).toMatch(
+        /\n {2}memory: Redis' maxmemory is unknown \(CONFIG GET maxmemory: ERR unknown command 'config'.*\): the budget is not checked against it; give Redis at least 2\.2 × the budget \+ 8 MiB/i,
+      )
+      expect(await budgetOf(replica!.url)).toBe(512 * 2 ** 20)
+    } finally {
+      await started.stop()
+      await managed.dispose()
+    }
+  }, 90_000)
 })

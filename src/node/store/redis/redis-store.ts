@@ -12,6 +12,7 @@ import { type FleetOptions, joinFleet } from './fleet-fingerprint.js'
 import { parseSelection, RedisSession, type SessionContext } from './redis-session.js'
 import { countStoreError } from '../errors/store-errors.js'
 import { refusedForMemory } from './store-full.js'
+import type { RedisMaxmemory } from '../../memory/redis-clamp.js'
 import {
   defaultSessionTtlSeconds,
   type Selection,
@@ -380,10 +381,27 @@ export class RedisSessionStore implements SessionStore {
   }
 }
 
+/**
+ * Redis' `maxmemory` (issue 41 §2: the budget is clamped to what it holds), or why it cannot be read:
+ * `CONFIG` renamed away or not allowed to the user (as managed Redis does), or any other failure.
+ */
+const readMaxmemory = (client: Redis): Promise<RedisMaxmemory> =>
+  client.config('GET', 'maxmemory').then(
+    (reply) => {
+      const bytes = Number((reply as string[])[1])
+      return Number.isFinite(bytes) ? { bytes } : { refused: `unexpected answer ${JSON.stringify(reply)}` }
+    },
+    (error: unknown) => ({
+      refused: String((error as Error).message)
+        .split('\n')[0]!
+        .slice(0, 200),
+    }),
+  )
+
 /** Connects to Redis and makes the store; rejects when Redis cannot be reached at start-up. */
 export const openRedisStore = async (
   options: RedisStoreOptions,
-): Promise<(start: StartState, maxSessions: number) => RedisSessionStore> => {
+): Promise<((start: StartState, maxSessions: number) => RedisSessionStore) & { maxmemory: RedisMaxmemory }> => {
   const client = connectRedis(options.url, options.timeoutMs)
   // Errors are answered per request (503) and by health; without a listener ioredis would print each.
   let cause: unknown
@@ -404,5 +422,9 @@ export const openRedisStore = async (
       throw error
     }
   }
-  return (start, maxSessions) => new RedisSessionStore(client, options.prefix, start, maxSessions)
+  const maxmemory = await readMaxmemory(client)
+  return Object.assign(
+    (start: StartState, maxSessions: number) => new RedisSessionStore(client, options.prefix, start, maxSessions),
+    { maxmemory },
+  )
 }
