@@ -62,8 +62,16 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   // On Redis, no more budget than its maxmemory holds (issue 41 §2); the tenants' quotas checked again against it.
   const clamped = clampToRedis(derived, opened?.maxmemory)
   const memory = clamped.memory
-  if (tenants !== undefined && memory !== derived)
-    (await import('./start/tenants-file.js')).readTenants(config, memory.mib)
+  if (tenants !== undefined && memory !== derived) {
+    const { readTenants } = await import('./start/tenants-file.js')
+    try {
+      readTenants(config, memory.mib)
+    } catch (error) {
+      // Its connection would keep a failed start alive.
+      opened?.close?.()
+      throw error
+    }
+  }
   const stopping = new AbortController()
   const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, ...(tenants && { tenants }) }
   const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })

@@ -17,6 +17,8 @@ export type StoreFactory = ((
 ) => SessionStore & { ready: Promise<void>; refusesWrites?(): Promise<string | undefined> }) & {
   /** Redis' `maxmemory` as read at start (the budget is clamped to what it holds: memory/redis-clamp.ts). */
   maxmemory?: RedisMaxmemory
+  /** Closes the connection of a store that is never made (a start that fails before the app is built). */
+  close?(): void
 }
 
 const isMissingClient = (error: unknown): boolean =>

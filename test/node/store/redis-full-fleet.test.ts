@@ -230,6 +230,18 @@ describe("the budget and Redis' maxmemory", () => {
     }
   }, 90_000)
 
+  it("refuses to start, and exits, when the tenants' quotas no longer fit the clamped budget", async () => {
+    const small = await startRedis(10_000, ['--maxmemory', '32mb', '--maxmemory-policy', 'noeviction'])
+    try {
+      // The example's quotas reserve 24 MiB: within --max-memory 64, beyond the 10 MiB 32mb of Redis holds.
+      const tenantsFile = new URL('../../../examples/tenants/tenants.yaml', import.meta.url).pathname
+      const args = ['--tenants', tenantsFile, '--admin-token', 'root-1', '--max-memory', '64']
+      await expect(startReplicas(small.url, 1, { args })).rejects.toThrow(/server exited with 2: .*quota/s)
+    } finally {
+      await small.dispose()
+    }
+  }, 90_000)
+
   it('keeps the budget and says so when CONFIG is refused (renamed, as managed Redis does)', async () => {
     const managed = await startRedis(10_000, ['--maxmemory', '32mb', '--rename-command', 'CONFIG', ''])
     const started = await startReplicas(managed.url, 1, { args: ['--max-memory', '512'] })

@@ -401,7 +401,9 @@ const readMaxmemory = (client: Redis): Promise<RedisMaxmemory> =>
 /** Connects to Redis and makes the store; rejects when Redis cannot be reached at start-up. */
 export const openRedisStore = async (
   options: RedisStoreOptions,
-): Promise<((start: StartState, maxSessions: number) => RedisSessionStore) & { maxmemory: RedisMaxmemory }> => {
+): Promise<
+  ((start: StartState, maxSessions: number) => RedisSessionStore) & { maxmemory: RedisMaxmemory; close(): void }
+> => {
   const client = connectRedis(options.url, options.timeoutMs)
   // Errors are answered per request (503) and by health; without a listener ioredis would print each.
   let cause: unknown
@@ -425,6 +427,6 @@ export const openRedisStore = async (
   const maxmemory = await readMaxmemory(client)
   return Object.assign(
     (start: StartState, maxSessions: number) => new RedisSessionStore(client, options.prefix, start, maxSessions),
-    { maxmemory },
+    { maxmemory, close: () => client.disconnect() },
   )
 }
