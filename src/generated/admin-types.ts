@@ -580,6 +580,12 @@ export interface components {
             admin?: "open";
             /** @description With --proxy, the deployment and the violations counted. */
             proxy?: Record<string, never>;
+            /** @description On Redis (--store): whether it takes writes now. While it refuses them (its maxmemory), reads, deletes and resets go on, writes answer 507, and the replica stays ready. */
+            store?: {
+                writable: boolean;
+                /** @description Why not, quoting Redis's refusal; absent while writable. */
+                reason?: string;
+            };
         };
         Probe: {
             /** @enum {unknown} */

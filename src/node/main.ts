@@ -23,6 +23,7 @@ import { relaunchFlags } from './memory/heap-flags.js'
 import { applyHeapGrowth } from './memory/heap-growth.js'
 import { holdYoungGeneration } from './memory/young-generation.js'
 import { type DerivedBudget, deriveBudget, memoryLimits } from './memory/memory-budget-option.js'
+import { clampToRedis } from './memory/redis-clamp.js'
 
 /** What a Config serves, not listening yet: the app, the seed's origin and size, and what ends its event streams. */
 export interface ServerApp {
@@ -46,20 +47,36 @@ export interface ServerApp {
  */
 export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Promise<ServerApp> => {
   const data = await readStartData(config)
-  const memory = deriveBudget(config.maxMemory, memoryLimits(process.execArgv, process.env['NODE_OPTIONS']))
+  const derived = deriveBudget(config.maxMemory, memoryLimits(process.execArgv, process.env['NODE_OPTIONS']))
   // Loaded only for a tenants file: reading it needs the YAML reader, which a default start never loads.
   const tenants =
-    config.tenants === undefined ? undefined : (await import('./start/tenants-file.js')).readTenants(config, memory.mib)
+    config.tenants === undefined
+      ? undefined
+      : (await import('./start/tenants-file.js')).readTenants(config, derived.mib)
   // Replicas on one Redis must agree on what shapes data (store/redis/fleet-fingerprint.ts); a memory start digests nothing.
   const fleet =
     config.store === 'memory'
       ? undefined
       : { options: fleetOptions(config, data.pets, data.faults, tenants), reconfigure: config.reconfigure }
   const opened = await openStore(config, fleet)
+  // On Redis, no more budget than its maxmemory holds (issue 41 §2); the tenants' quotas checked again against it.
+  const clamped = clampToRedis(derived, opened?.maxmemory)
+  const memory = clamped.memory
+  if (tenants !== undefined && memory !== derived) {
+    const { readTenants } = await import('./start/tenants-file.js')
+    try {
+      readTenants(config, memory.mib)
+    } catch (error) {
+      // Its connection would keep a failed start alive.
+      opened?.close?.()
+      throw error
+    }
+  }
   const stopping = new AbortController()
   const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, ...(tenants && { tenants }) }
   const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })
   const { store } = observed
+  observed.banner.push(...clamped.banner)
   const options = { ...base, signal: stopping.signal, observe: observed.options }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)

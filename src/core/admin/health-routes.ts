@@ -1,6 +1,6 @@
 import { Hono } from '../http/hono-app.js'
 import type { ProxyReport, ProxyStats } from '../proxy/proxy-stats.js'
-import type { SessionStore } from '../sessions/port.js'
+import type { SessionStore, StoreWrites } from '../sessions/port.js'
 import type { BudgetReport } from '../budget/memory-budget.js'
 import type { MaybePromise } from '../async/maybe-promise.js'
 
@@ -18,6 +18,8 @@ export interface Health {
   admin?: 'open'
   /** The memory budget and what of it is used (docs/reference/robustness.md). */
   memory: BudgetReport
+  /** On a store that may refuse writes while it serves (Redis): whether it takes them now (issue 41). */
+  store?: StoreWrites
   /** With --proxy: the deployment and the violations counted since start-up. */
   proxy?: ProxyReport
 }
@@ -48,6 +50,7 @@ export const healthRoutes = (deps: HealthDeps): Hono => {
       sessionsDropped: dropped,
       ...(deps.open && { admin: 'open' as const }),
       memory: await deps.memory(),
+      ...(deps.sessions.writes && { store: await deps.sessions.writes() }),
       ...(deps.proxy && { proxy: deps.proxy.report() }),
     } satisfies Health)
   })

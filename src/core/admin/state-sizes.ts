@@ -28,6 +28,7 @@ export const stateSizes = async (
     sizes.faultRules += summary.faults
   }
   sizes.eventStreams = streams.open
+  if (sessions.writes) sizes.storeWritable = (await sessions.writes()).writable
   if (memory) {
     const report = await memory()
     sizes.memory = { usedBytes: report.usedBytes, budgetBytes: report.budgetBytes, usedRatio: report.usedRatio }

@@ -117,6 +117,8 @@ export interface StateSizes {
    * `tenants`: each tenant's use against its quotas (sessions, memory, journal), with tenants only.
    */
   memory?: { usedBytes: number; budgetBytes: number | null; usedRatio?: number | null; tenants?: TenantUse[] }
+  /** Whether the store takes writes now (absent: a store that never refuses them, the memory one). */
+  storeWritable?: boolean
   /** Each tenant's use of each pool against its quota (absent: no tenants file, or the store does not tell). */
   tenantPools?: readonly TenantPoolUse[]
   /** Each tenant's journal entries dropped so far (absent: the store does not tell). */

@@ -121,4 +121,16 @@ export interface SessionStore {
   close(): void
   /** What the memory budget holds, when the store keeps its own count (a shared one); default: the app's. */
   memory?(): MaybePromise<BudgetReport>
+  /**
+   * Whether the store takes writes now, for a store that may refuse them while it serves reads (Redis
+   * at its maxmemory: health's `store`, the metrics); rejects while it cannot be reached at all.
+   */
+  writes?(): MaybePromise<StoreWrites>
+}
+
+/** GET /__admin/health's `store`: whether the store takes writes now, and if not, why (its refusal). */
+export interface StoreWrites {
+  writable: boolean
+  /** Why it refuses writes (a sentence quoting the store's refusal); absent while it takes them. */
+  reason?: string
 }

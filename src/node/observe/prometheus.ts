@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'pr
 import { answerSources, type StateSizes } from '../../core/observe/observer.js'
 import { refusalReasons } from '../../core/observe/refusal-reason.js'
 import type { ProxyStats } from '../../core/proxy/proxy-stats.js'
-import { storeErrors, type StoreErrorKind } from '../store/errors/store-errors.js'
+import { journalStoreFullDrops, storeErrors, type StoreErrorKind } from '../store/errors/store-errors.js'
 import { latencyBuckets, type RequestCounts } from './request-counts.js'
 
 /** What the registry reads at each scrape. */
@@ -41,6 +41,7 @@ export const metricNames = {
   journalDropped: 'petstore_mock_journal_dropped_total',
   quotaUsed: 'petstore_mock_tenant_quota_used',
   quotaLimit: 'petstore_mock_tenant_quota_limit',
+  storeWritable: 'petstore_mock_store_writable',
 } as const
 
 /** The label value of requests outside the contract's operations (404, 405, OPTIONS under /v1). */
@@ -179,14 +180,16 @@ export const createRegistry = (sources: RegistrySources): MetricsRegistry => {
   new Counter({
     name: metricNames.journalDropped,
     help: shared(
-      'Journal entries dropped (a journal\'s oldest, beyond its size or its tenant\'s quota.journalMiB) since the start, by tenant ("" for none)',
+      'Journal entries dropped (a journal\'s oldest, beyond its size or its tenant\'s quota.journalMiB) since the start, by tenant ("" for none); with reason="store_full": entries this replica could not write, Redis at its maxmemory (per replica: sum())',
       store,
     ),
-    labelNames: ['tenant'],
+    labelNames: ['tenant', 'reason'],
     registers: [registry],
     collect() {
       this.reset()
       for (const { tenant, entries } of sizes?.journalDrops ?? []) if (entries > 0) this.inc({ tenant }, entries)
+      // Entries this replica could not write, Redis at its maxmemory (issue 41): per replica, sum().
+      for (const [tenant, entries] of journalStoreFullDrops) this.inc({ tenant, reason: 'store_full' }, entries)
     },
   })
   const quotaGauge = (name: string, help: string, read: 'used' | 'limit') =>
@@ -248,6 +251,17 @@ export const createRegistry = (sources: RegistrySources): MetricsRegistry => {
       collect() {
         this.reset()
         for (const kind of Object.keys(storeErrors) as StoreErrorKind[]) this.inc({ kind }, storeErrors[kind])
+      },
+    })
+  }
+
+  if (store === 'redis') {
+    new Gauge({
+      name: metricNames.storeWritable,
+      help: 'Whether the store (Redis) takes writes now, as this replica finds it at the scrape: 1, or 0 while it refuses them (its maxmemory: reads go on, writes 507).',
+      registers: [registry],
+      collect() {
+        this.set(sizes?.storeWritable === undefined ? Number.NaN : Number(sizes.storeWritable))
       },
     })
   }

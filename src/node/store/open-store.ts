@@ -3,6 +3,7 @@ import type { StartState } from '../../core/sessions/memory-store.js'
 import type { Config } from '../config/config.js'
 import { redactStore } from './store-option.js'
 import type { FleetOptions } from './redis/fleet-fingerprint.js'
+import type { RedisMaxmemory } from '../memory/redis-clamp.js'
 
 /** --store redis://… on an install without the optional client: exit 2, one line. */
 export class StoreClientMissing extends Error {
@@ -10,10 +11,15 @@ export class StoreClientMissing extends Error {
 }
 
 /** A store the app is built on, what resolves once it can serve, and why it cannot take writes now (readiness). */
-export type StoreFactory = (
+export type StoreFactory = ((
   start: StartState,
   maxSessions: number,
-) => SessionStore & { ready: Promise<void>; refusesWrites?(): Promise<string | undefined> }
+) => SessionStore & { ready: Promise<void>; refusesWrites?(): Promise<string | undefined> }) & {
+  /** Redis' `maxmemory` as read at start (the budget is clamped to what it holds: memory/redis-clamp.ts). */
+  maxmemory?: RedisMaxmemory
+  /** Closes the connection of a store that is never made (a start that fails before the app is built). */
+  close?(): void
+}
 
 const isMissingClient = (error: unknown): boolean =>
   (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && /ioredis/.test(String((error as Error).message))

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { contractApp } from '../../helpers/contract.js'
+import { contractApp, onRedis } from '../../helpers/contract.js'
 import { bearer } from '../../helpers/auth.js'
 
 const pets = [
@@ -27,6 +27,8 @@ describe('health and admin protection', () => {
       sessionsDropped: 0,
       // No maxMemory: no budget, what is held still counted.
       memory: expect.objectContaining({ budgetBytes: null, usedBytes: expect.any(Number) }),
+      // On Redis: whether it takes writes (issue 41); the memory store never refuses them.
+      ...(onRedis() && { store: { writable: true } }),
     })
   })
 

@@ -11,7 +11,7 @@ import type {
 import { answerSource, observeListener } from '../../../src/core/observe/observe-listener.js'
 import { traceIdOf } from '../../../src/core/http/request/traceparent.js'
 import { createLogger } from '../../../src/core/log/log.js'
-import { auth, contractApp, postJson, spec } from '../../helpers/contract.js'
+import { auth, contractApp, onRedis, postJson, spec } from '../../helpers/contract.js'
 import { onePet } from '../../helpers/fixtures.js'
 import { bearer } from '../../helpers/auth.js'
 
@@ -286,6 +286,8 @@ describe('GET /__admin/metrics', () => {
         faultRules: 1,
         eventStreams: 0,
         memory: { usedBytes: expect.any(Number), budgetBytes: null, usedRatio: null },
+        // On Redis: whether it takes writes (issue 41); the memory store never refuses them.
+        ...(onRedis() && { storeWritable: true }),
       },
     ])
   })

@@ -12,3 +12,15 @@ export const storeErrors: Record<StoreErrorKind, number> = { timeout: 0, unreach
 export const countStoreError = (kind: StoreErrorKind): void => {
   storeErrors[kind]++
 }
+
+/**
+ * Journal entries this replica could not write because the store refused writes at its
+ * `maxmemory` (issue 41: the request is answered all the same), by the tenant of the session
+ * (`''`: none). Per replica, unlike the journal's own drops, which the store counts fleet-wide.
+ */
+export const journalStoreFullDrops = new Map<string, number>()
+
+/** Counts one journal entry dropped for a full store. */
+export const countJournalStoreFullDrop = (tenant: string): void => {
+  journalStoreFullDrops.set(tenant, (journalStoreFullDrops.get(tenant) ?? 0) + 1)
+}

@@ -55,6 +55,8 @@ import type { StorageRefusal } from '../../../core/budget/storage-refusal.js'
 import { deprecationReport } from './deprecation-report.js'
 import type { CoverageBatch } from './coverage-batch.js'
 import type { RedisPool, RedisPools } from './tenant-pools.js'
+import { refusedForMemory } from './store-full.js'
+import { countJournalStoreFullDrop } from '../errors/store-errors.js'
 
 /** What a request reads of its session up front, in the same script that selects it. */
 export interface SessionMeta {
@@ -481,12 +483,26 @@ export class RedisSession implements SessionState {
         this.#heard(note, first)
         stored.id = Number(id)
         return stored
-      }, this.#ctx.failed)
+      }, this.#unrecorded(stored))
     }
     return this.#ctx.run('psRecord', ...args).then((id) => {
       stored.id = Number(id)
       return stored
-    }, this.#ctx.failed)
+    }, this.#unrecorded(stored))
+  }
+
+  /**
+   * What a refused record answers: Redis at its maxmemory drops the entry (counted, id 0: never
+   * kept), so that the request it records is answered all the same (issue 41: a read of a full
+   * Redis is a 200); Redis away is the store's error (503), as for any call.
+   */
+  #unrecorded(stored: JournalRecord): (error: unknown) => JournalRecord {
+    return (error) => {
+      if (!refusedForMemory(error)) return this.#ctx.failed(error)
+      countJournalStoreFullDrop(this.#pool.tenant?.name ?? '')
+      stored.id = 0
+      return stored
+    }
   }
 
   requests(query: JournalQuery = {}): Promise<JournalRecord[]> {

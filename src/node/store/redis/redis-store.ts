@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Redis, ReplyError } from 'ioredis'
 import { ApiError } from '../../../core/http/errors.js'
-import type { ReadAhead, SessionStore } from '../../../core/sessions/port.js'
+import type { ReadAhead, SessionStore, StoreWrites } from '../../../core/sessions/port.js'
 import type { MaybePromise } from '../../../core/async/maybe-promise.js'
 import type { BudgetReport, TenantUse } from '../../../core/budget/memory-budget.js'
 import { defaultSessionName, type StartState } from '../../../core/sessions/memory-store.js'
@@ -11,6 +11,8 @@ import { JournalEvents } from './journal-events.js'
 import { type FleetOptions, joinFleet } from './fleet-fingerprint.js'
 import { parseSelection, RedisSession, type SessionContext } from './redis-session.js'
 import { countStoreError } from '../errors/store-errors.js'
+import { refusedForMemory } from './store-full.js'
+import type { RedisMaxmemory } from '../../memory/redis-clamp.js'
 import {
   defaultSessionTtlSeconds,
   type Selection,
@@ -79,7 +81,7 @@ export const storeFull = (): ApiError =>
 // out, not connected) is Redis away.
 const failed = (error: unknown): never => {
   countStoreError(error instanceof ReplyError ? 'refused' : timedOut(error) ? 'timeout' : 'unreachable')
-  if (error instanceof ReplyError && String((error as Error).message).startsWith('OOM')) throw storeFull()
+  if (refusedForMemory(error)) throw storeFull()
   if (
     error instanceof ReplyError &&
     !/^(LOADING|BUSY|READONLY|MASTERDOWN|TRYAGAIN)/.test(String((error as Error).message))
@@ -277,22 +279,40 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /**
-   * Why Redis cannot take this replica's writes now, or undefined when it can (the readiness
-   * probe): one SET of a key of the prefix that expires in a minute. An error reply (READONLY,
-   * OOM, MISCONF, NOREPLICAS…) is a sentence; no answer or no connection is {@link storeUnavailable}.
+   * Whether Redis takes this replica's writes now: one SET of a key of the prefix that expires in a
+   * minute. An error reply (OOM, READONLY, MISCONF, NOREPLICAS…) is a refusal, told as a sentence
+   * (`full`: the OOM of its maxmemory); no answer or no connection is {@link storeUnavailable}.
    */
-  refusesWrites(): Promise<string | undefined> {
+  #probeWrites(): Promise<StoreWrites & { full?: boolean }> {
     return this.#client.set(`${this.#prefix}:ready`, String(Date.now()), 'PX', 60_000).then(
-      () => undefined,
+      () => ({ writable: true }),
       (error: unknown) => {
         if (!(error instanceof ReplyError)) return failed(error)
         countStoreError('refused')
         const reply = String((error as Error).message)
           .split('\n')[0]!
           .slice(0, 200)
-        return `The state store (Redis) refuses writes: ${reply}`
+        const reason = `The state store (Redis) refuses writes: ${reply}`
+        return { writable: false, reason, full: refusedForMemory(error) }
       },
     )
+  }
+
+  /** Whether Redis takes this replica's writes now (health's `store`, the metrics). */
+  writes(): Promise<StoreWrites> {
+    return this.#probeWrites().then(({ writable, reason }) =>
+      reason === undefined ? { writable } : { writable, reason },
+    )
+  }
+
+  /**
+   * Why this replica cannot serve now (the readiness probe), or undefined when it can. A Redis at
+   * its maxmemory still serves reads, deletes and resets, and answers writes 507 (issue 41): ready,
+   * so that the Service keeps its endpoints and the 507's advice stays reachable. Any other
+   * refusal (READONLY, MISCONF, NOREPLICAS…) is a sentence; Redis away, {@link storeUnavailable}.
+   */
+  refusesWrites(): Promise<string | undefined> {
+    return this.#probeWrites().then(({ reason, full }) => (full ? undefined : reason))
   }
 
   /**
@@ -361,10 +381,29 @@ export class RedisSessionStore implements SessionStore {
   }
 }
 
+/**
+ * Redis' `maxmemory` (issue 41 §2: the budget is clamped to what it holds), or why it cannot be read:
+ * `CONFIG` renamed away or not allowed to the user (as managed Redis does), or any other failure.
+ */
+const readMaxmemory = (client: Redis): Promise<RedisMaxmemory> =>
+  client.config('GET', 'maxmemory').then(
+    (reply) => {
+      const bytes = Number((reply as string[])[1])
+      return Number.isFinite(bytes) ? { bytes } : { refused: `unexpected answer ${JSON.stringify(reply)}` }
+    },
+    (error: unknown) => ({
+      refused: String((error as Error).message)
+        .split('\n')[0]!
+        .slice(0, 200),
+    }),
+  )
+
 /** Connects to Redis and makes the store; rejects when Redis cannot be reached at start-up. */
 export const openRedisStore = async (
   options: RedisStoreOptions,
-): Promise<(start: StartState, maxSessions: number) => RedisSessionStore> => {
+): Promise<
+  ((start: StartState, maxSessions: number) => RedisSessionStore) & { maxmemory: RedisMaxmemory; close(): void }
+> => {
   const client = connectRedis(options.url, options.timeoutMs)
   // Errors are answered per request (503) and by health; without a listener ioredis would print each.
   let cause: unknown
@@ -385,5 +424,9 @@ export const openRedisStore = async (
       throw error
     }
   }
-  return (start, maxSessions) => new RedisSessionStore(client, options.prefix, start, maxSessions)
+  const maxmemory = await readMaxmemory(client)
+  return Object.assign(
+    (start: StartState, maxSessions: number) => new RedisSessionStore(client, options.prefix, start, maxSessions),
+    { maxmemory, close: () => client.disconnect() },
+  )
 }

@@ -100,10 +100,13 @@ S.psSession = function(ARGV)
   local used
   if latest[1] == name then used = latest[2] else used = redis.call('ZSCORE', reg, name) end
   -- Marks the session most recently used: now, or just after the latest one used in the same ms.
+  -- A Redis at its maxmemory refuses the mark (OOM): the session is used all the same, unmarked,
+  -- since selecting one is a read (issue 41: reads go on while Redis is full).
   local function touch()
     local at = now
     if latest[1] and latest[1] ~= name and tonumber(latest[2]) >= at then at = tonumber(latest[2]) + 0.001 end
-    redis.call('ZADD', reg, at, name)
+    local marked = redis.pcall('ZADD', reg, at, name)
+    if type(marked) == 'table' and marked.err and string.sub(marked.err, 1, 3) ~= 'OOM' then error(marked) end
   end
   local droppedNow = ''
   if used then
@@ -202,6 +205,9 @@ end
 -- charged nothing. A staged write in progress keeps its reservation (its commit gives it back).
 S.psReset = function(ARGV)
   local b, P = ARGV[1], ARGV[3]
+  -- What goes, first: a script's first write that may grow memory is refused while Redis is past its
+  -- maxmemory (OOM), one after a write is not, so a reset runs on a full Redis and frees it (issue 41).
+  redis.call('DEL', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn')
   local Pq = poolOf(P, b)
   budgetResize(Pq, b, 0, 0, -1, 'pets')
   budgetRelease(Pq, b, 'deprecations', 'bd')
@@ -209,7 +215,6 @@ S.psReset = function(ARGV)
   local kept = redis.call('HMGET', b .. 'm', 'bs', 'bx', 'q')
   copyWorld(ARGV[2], b)
   journalRelease(P, Pq, b)
-  redis.call('DEL', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn')
   if kept[1] then redis.call('HSET', b .. 'm', 'bs', kept[1]) end
   if kept[2] then redis.call('HSET', b .. 'm', 'bx', kept[2]) end
   if kept[3] then redis.call('HSET', b .. 'm', 'q', kept[3]) end
