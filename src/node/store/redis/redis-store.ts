@@ -39,6 +39,15 @@ export interface RedisStoreOptions {
   timeoutMs?: number
   /** What shapes data, checked against the fleet's (fleet-fingerprint.ts); none: not checked. */
   fleet?: { options: FleetOptions; reconfigure: boolean }
+  /** Credentials and TLS trust given beside the URL (files read by open-store.ts). */
+  access?: RedisAccess
+}
+
+/** What a connection proves itself with, beside the URL: a password (the URL's user, or default), CAs to trust (rediss://). */
+export interface RedisAccess {
+  password?: string
+  /** PEM text of the CA(s) that sign Redis's certificate. */
+  ca?: string
 }
 
 /** The selecting script's arguments for a read named ahead (see psSession in scripts/sessions.lua). */
@@ -94,8 +103,12 @@ const failed = (error: unknown): never => {
  * timeout, and the connection is retried in the background every second at
  * most, so that the replica recovers by itself.
  */
-export const connectRedis = (url: string, timeoutMs = 2000): Redis =>
+export const connectRedis = (url: string, timeoutMs = 2000, access: RedisAccess = {}): Redis =>
   new Redis(url, {
+    // ioredis's own AUTH/HELLO and TLS: the URL's user and password come first, the file's password
+    // only when the URL has none (cli/conflicts.ts refuses both); rediss:// adds TLS with these CAs.
+    ...(access.password !== undefined && { password: access.password }),
+    ...(access.ca !== undefined && { tls: { ca: access.ca } }),
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -365,7 +378,7 @@ export class RedisSessionStore implements SessionStore {
 export const openRedisStore = async (
   options: RedisStoreOptions,
 ): Promise<(start: StartState, maxSessions: number) => RedisSessionStore> => {
-  const client = connectRedis(options.url, options.timeoutMs)
+  const client = connectRedis(options.url, options.timeoutMs, options.access)
   // Errors are answered per request (503) and by health; without a listener ioredis would print each.
   let cause: unknown
   client.on('error', (error) => (cause = error))
