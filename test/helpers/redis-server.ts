@@ -27,7 +27,7 @@ export interface RedisServer {
   dispose(): Promise<void>
 }
 
-const launch = (port: number, dir: string, timeoutMs: number): Promise<ChildProcess> =>
+const launch = (port: number, dir: string, timeoutMs: number, extra: readonly string[] = []): Promise<ChildProcess> =>
   new Promise((resolve, reject) => {
     const child = spawn(
       redisServerPath,
@@ -52,6 +52,7 @@ const launch = (port: number, dir: string, timeoutMs: number): Promise<ChildProc
         '',
         '--loglevel',
         'notice',
+        ...extra,
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     )
@@ -79,15 +80,18 @@ const exitOf = (child: ChildProcess): Promise<void> =>
     ? Promise.resolve()
     : new Promise((resolve) => child.once('exit', () => resolve()))
 
-/** Starts a redis-server on a free loopback port in a fresh temporary directory (bounded: 10 s a try, 3 tries). */
-export const startRedis = async (timeoutMs = 10_000): Promise<RedisServer> => {
+/**
+ * Starts a redis-server on a free loopback port in a fresh temporary directory (bounded: 10 s a try,
+ * 3 tries); `extra`: more of its options (`--requirepass …`, TLS), after the defaults.
+ */
+export const startRedis = async (timeoutMs = 10_000, extra: readonly string[] = []): Promise<RedisServer> => {
   ensureRedisServer()
   const dir = mkdtempSync(join(tmpdir(), 'petstore-redis-'))
   let lastError: unknown
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort()
     try {
-      let child = await launch(port, dir, timeoutMs)
+      let child = await launch(port, dir, timeoutMs, extra)
       const server: RedisServer = {
         url: `redis://127.0.0.1:${port}`,
         port,
@@ -102,7 +106,7 @@ export const startRedis = async (timeoutMs = 10_000): Promise<RedisServer> => {
         },
         restart: async () => {
           await server.stop()
-          child = await launch(port, dir, timeoutMs)
+          child = await launch(port, dir, timeoutMs, extra)
         },
         dispose: async () => {
           await server.stop('SIGKILL')

@@ -97,6 +97,22 @@ const failed = (error: unknown): never => {
   throw storeUnavailable()
 }
 
+// With a password from a file, the URL's user is given as an option: ioredis takes a URL's user with
+// its empty password over any option.
+const withoutCredentials = (url: string, access: RedisAccess): string => {
+  if (access.password === undefined) return url
+  const target = new URL(url)
+  target.username = ''
+  target.password = ''
+  return target.toString()
+}
+
+const credentials = (url: string, access: RedisAccess): { username?: string; password?: string } => {
+  if (access.password === undefined) return {}
+  const username = decodeURIComponent(new URL(url).username)
+  return { ...(username !== '' && { username }), password: access.password }
+}
+
 /**
  * ioredis, set to fail fast rather than queue: a command while Redis is away
  * is refused at once (no offline queue), one sent is given up after the
@@ -104,10 +120,10 @@ const failed = (error: unknown): never => {
  * most, so that the replica recovers by itself.
  */
 export const connectRedis = (url: string, timeoutMs = 2000, access: RedisAccess = {}): Redis =>
-  new Redis(url, {
-    // ioredis's own AUTH/HELLO and TLS: the URL's user and password come first, the file's password
-    // only when the URL has none (cli/conflicts.ts refuses both); rediss:// adds TLS with these CAs.
-    ...(access.password !== undefined && { password: access.password }),
+  new Redis(withoutCredentials(url, access), {
+    // ioredis's own AUTH/HELLO and TLS: the file's password for the URL's user (cli/conflicts.ts
+    // refuses a password in both); rediss:// adds TLS, trusting these CAs besides Node's.
+    ...credentials(url, access),
     ...(access.ca !== undefined && { tls: { ca: access.ca } }),
     lazyConnect: true,
     enableOfflineQueue: false,
