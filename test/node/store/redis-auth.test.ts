@@ -8,6 +8,7 @@ import { freePort } from '../../helpers/free-port.js'
 import { type RedisServer, redisServerPath, startRedis } from '../../helpers/redis-server.js'
 import { binPath, type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 import { bearer } from '../../helpers/auth.js'
+import { readStreamUntil } from '../../helpers/replicas.js'
 
 // Issue 41 §4: the shared Redis has a password (requirepass, or an ACL user per team) and may be
 // reached over TLS. Each case runs Debian's redis-server of its own; the mock takes the password from
@@ -145,6 +146,26 @@ const roundTrip = async (server: SpawnedServer, session: string): Promise<void> 
   expect((await fetch(`${server.url}/__admin/health/ready`)).status).toBe(200)
 }
 
+/**
+ * The journal's event stream carries a request made after it opened: the pub/sub connection (a
+ * second one, ioredis's duplicate) authenticated and, with rediss://, trusted the CA as well.
+ */
+const streams = async (server: SpawnedServer, session: string): Promise<void> => {
+  const text = await readStreamUntil(
+    `${server.url}/__admin/requests/stream`,
+    (seen) => seen.includes('Streamed'),
+    () =>
+      fetch(`${server.url}/sessions/${session}/v1/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Streamed', categoryId: 1 }),
+      }).then((res) => expect(res.status).toBe(201)),
+    15_000,
+    { 'X-Mock-Session': session },
+  )
+  expect(text).toContain('Streamed')
+}
+
 /** Nothing the mock printed or answers about itself shows the password. */
 const neverShows = async (server: SpawnedServer, ...secrets: string[]): Promise<void> => {
   const health = await (await fetch(`${server.url}/__admin/health`)).text()
@@ -248,6 +269,7 @@ describe('Redis with an ACL user per team', () => {
     ])
     expect(server.stderr()).toContain(`store: redis://team-a@127.0.0.1:${plain.port} (prefix acl-a, password from`)
     await roundTrip(server, 'team-a')
+    await streams(server, 'team-a')
     await neverShows(server, password)
     // What it wrote is under its prefix: the keys its ACL allows, and only those.
     const admin = connectRedis(plain.url, 5000, { password })
@@ -296,6 +318,7 @@ describe('Redis over TLS (rediss://)', () => {
       `store: rediss://127.0.0.1:${tlsPort} (prefix tls, password from ${join(dir, 'tls-password')}, TLS trusting ${join(dir, 'ca.crt')})`,
     )
     await roundTrip(server, 'team-tls')
+    await streams(server, 'team-tls')
     await neverShows(server, password)
     // The writes are in that Redis (read through its plain port).
     const admin = connectRedis(tls.url, 5000, { password })
