@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectRedis } from '../../../src/node/store/redis/redis-store.js'
-import { freePort } from '../../helpers/free-port.js'
-import { type RedisServer, redisServerPath, startRedis } from '../../helpers/redis-server.js'
-import { binPath, type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
-import { bearer } from '../../helpers/auth.js'
-import { readStreamUntil } from '../../helpers/replicas.js'
+import { connectRedis } from '../../../../src/node/store/redis/redis-store.js'
+import { freePort } from '../../../helpers/free-port.js'
+import { type RedisServer, redisServerPath, startRedis } from '../../../helpers/redis-server.js'
+import { binPath, type SpawnedServer, spawnServer } from '../../../helpers/spawn-server.js'
+import { bearer } from '../../../helpers/auth.js'
+import { readStreamUntil } from '../../../helpers/replicas.js'
 
 // Issue 41 §4: the shared Redis has a password (requirepass, or an ACL user per team) and may be
 // reached over TLS. Each case runs Debian's redis-server of its own; the mock takes the password from
