@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { pageLinks } from '../helpers/doc-links.js'
-import { ensurePrometheus } from '../helpers/prometheus-server.js'
+import { ensurePrometheus, type PrometheusServer, startPrometheus } from '../helpers/prometheus-server.js'
 import { type SpawnedServer, spawnServer } from '../helpers/spawn-server.js'
 import { type RedisServer, startRedis } from '../helpers/redis-server.js'
 
@@ -137,5 +137,78 @@ describe('deploy/prometheus/alerts.yaml', () => {
         expect(exported, `${name} in the mock's /__admin/metrics`).toContain(name)
       }
     })
+  })
+
+  describe('loaded by a real Prometheus scraping a mock', () => {
+    let mock: SpawnedServer
+    let prometheus: PrometheusServer
+
+    beforeAll(async () => {
+      // One named session at most: the next ones are refused (503 too_many_sessions, session_cap).
+      mock = await spawnServer(['--log', 'silent', '--admin-token', 'rules-token', '--max-sessions', '1'], {}, 30_000)
+      prometheus = await startPrometheus([{ url: mock.url, token: 'rules-token' }], 1, [rulesFile])
+    }, 60_000)
+
+    afterAll(async () => {
+      await prometheus?.dispose()
+      await mock?.stop()
+    })
+
+    const api = async <T>(path: string): Promise<T> =>
+      (await (await fetch(`${prometheus.url}${path}`, { signal: AbortSignal.timeout(5000) })).json()) as T
+
+    it('evaluates every rule without an error, the recording rule to the mock’s own gauge', async () => {
+      await prometheus.scrapedAfterNow(30_000)
+      await prometheus.scrapedAfterNow(30_000)
+      const { data } = await api<{
+        data: { groups: { rules: { name: string; health: string; lastError?: string }[] }[] }
+      }>('/api/v1/rules')
+      const loaded = data.groups.flatMap((g) => g.rules)
+      expect(loaded.map((r) => r.name).sort()).toEqual(rules.map((r) => r.alert ?? r.record).sort())
+      // Bounded: each rule is evaluated every second once loaded.
+      for (let i = 0; i < 30 && loaded.some((r) => r.health !== 'ok'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 1000))
+        const again = await api<typeof data extends infer D ? { data: D } : never>('/api/v1/rules')
+        loaded.splice(0, loaded.length, ...again.data.groups.flatMap((g) => g.rules))
+      }
+      expect(loaded.filter((r) => r.health !== 'ok')).toEqual([])
+      const [recorded] = await prometheus.query('petstore_mock:memory_budget_used_ratio:max')
+      const [gauge] = await prometheus.query('max(petstore_mock_memory_budget_used_ratio)')
+      expect(recorded?.value).toBe(gauge?.value)
+    })
+
+    it('refused sessions make PetstoreMockRefusing (reason session_cap) and PetstoreMockStoreUnavailable pending', async () => {
+      const refuse = async (): Promise<number[]> => {
+        const statuses: number[] = []
+        for (const name of ['one', 'two', 'three']) {
+          const res = await fetch(`${mock.url}/sessions/${name}/v1/pets`, {
+            headers: { Authorization: 'Bearer any-key' },
+          })
+          statuses.push(res.status)
+          await res.arrayBuffer()
+        }
+        return statuses
+      }
+      expect(await refuse()).toContain(503)
+      // A counter's first sample is where rate() starts: refusals go on while Prometheus scrapes, as
+      // they do when a cap is reached (bounded: 40 rounds of one scrape each).
+      let pending: { alertname: string; reason?: string }[] = []
+      for (let i = 0; i < 40; i++) {
+        await prometheus.scrapedAfterNow(30_000)
+        await refuse()
+        pending = (await prometheus.query('ALERTS{alertstate="pending"}')).map(
+          (s) => s.metric as { alertname: string; reason?: string },
+        )
+        if (pending.length >= 2) break
+      }
+      expect(pending).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ alertname: 'PetstoreMockRefusing', reason: 'session_cap' }),
+          expect.objectContaining({ alertname: 'PetstoreMockStoreUnavailable' }),
+        ]),
+      )
+      // A refusal is not a 507, and nothing else fired.
+      expect(pending.map((a) => a.alertname).sort()).toEqual(['PetstoreMockRefusing', 'PetstoreMockStoreUnavailable'])
+    }, 120_000)
   })
 })
