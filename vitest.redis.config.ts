@@ -20,6 +20,8 @@ export default defineConfig({
           include: [
             'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,redis-lifecycle,redis-full,redis-full-fleet,redis-battery,redis-budget}.test.ts',
             'test/node/tenants/{tenants-replicas,redis-quotas}.test.ts',
+            // Issue 41 §4: requirepass, an ACL user and TLS, each on a redis-server of the test's own.
+            'test/node/store/access/*.test.ts',
           ],
         },
       },

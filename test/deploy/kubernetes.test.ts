@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url'
 import { Secret, Service } from 'kubernetes-models/v1'
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1'
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1'
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1'
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2'
+import { parseCommandLine } from '../../src/node/cli/cli.js'
 import { describe, expect, it } from 'vitest'
 import { parse, parseAllDocuments } from 'yaml'
 
@@ -26,6 +29,8 @@ const models: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
   'apps/v1/StatefulSet': StatefulSet,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
 }
 
 const kustomization = parse(readFileSync(`${dir}kustomization.yaml`, 'utf8')) as { resources: string[] }
@@ -63,6 +68,12 @@ describe('deploy/kubernetes', () => {
     const wrongType = structuredClone(deployment)
     wrongType.spec.replicas = 'three'
     expect(() => new Deployment(wrongType as never).validate()).toThrow()
+    const policy = structuredClone(find('NetworkPolicy', 'petstore-redis'))
+    policy.spec.ingress[0].ports[0].port = { number: 6379 }
+    expect(() => new NetworkPolicy(policy as never).validate()).toThrow()
+    const autoscaler = structuredClone(find('HorizontalPodAutoscaler', 'petstore-mock'))
+    delete autoscaler.spec.maxReplicas
+    expect(() => new HorizontalPodAutoscaler(autoscaler as never).validate()).toThrow(/maxReplicas/)
   })
 
   it('runs three replicas with the store URL from the Secret, probes on /__admin/health/ready and /live, and resource requests', () => {
@@ -140,6 +151,8 @@ describe('deploy/kubernetes', () => {
       '384mb',
       '--maxmemory-policy',
       'noeviction',
+      '--requirepass',
+      '$(REDIS_PASSWORD)',
     ])
     // Redis refuses writes below its container's limit (512Mi) instead of being killed (issue 29).
     expect(container.resources.limits.memory).toBe('512Mi')
@@ -153,5 +166,99 @@ describe('deploy/kubernetes', () => {
     expect(find('Secret', 'petstore-mock-store').stringData!['STORE']).toBe(
       `redis://${redis.metadata.name}-0.${service.metadata.name}:${service.spec.ports[0].port}`,
     )
+  })
+
+  // Issue 41 §4: the shipped Redis was open to every pod of the cluster.
+  describe('Redis is closed: a password from a Secret, a NetworkPolicy, a disruption budget', () => {
+    const envOf = (container: { env?: { name: string; value?: string; valueFrom?: unknown }[] }) =>
+      Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]))
+    const passwordRef = { secretKeyRef: { name: 'petstore-redis-password', key: 'password' } }
+
+    it('Redis starts with requirepass from the Secret; its probe authenticates with it', () => {
+      const [container] = find('StatefulSet', 'petstore-redis').spec.template.spec.containers
+      const env = envOf(container)
+      expect(env['REDIS_PASSWORD']).toEqual(passwordRef)
+      expect(env['REDISCLI_AUTH']).toEqual(passwordRef)
+      const args = container.args as string[]
+      expect(args[args.indexOf('--requirepass') + 1]).toBe('$(REDIS_PASSWORD)')
+      // Every $(VAR) the kubelet expands is defined before (an undefined one stays literal: a wrong password).
+      for (const [, name] of args.join(' ').matchAll(/\$\(([A-Z_]+)\)/g)) expect(env).toHaveProperty(name!)
+      expect(container.readinessProbe.exec.command.join(' ')).toMatch(/redis-cli ping/)
+      expect(find('Secret', 'petstore-redis-password').stringData!['password']).toMatch(/^replace-me/)
+    })
+
+    it('the mock reads the same Secret from a mounted file; the store URL carries no password', async () => {
+      const deployment = find('Deployment', 'petstore-mock')
+      const [container] = deployment.spec.template.spec.containers
+      const env = envOf(container)
+      const file = env['PETSTORE_MOCK_REDIS_PASSWORD_FILE'] as string
+      const mount = container.volumeMounts.find((m: { name: string }) => m.name === 'redis-password')
+      expect(mount).toMatchObject({ readOnly: true })
+      const volume = deployment.spec.template.spec.volumes.find((v: { name: string }) => v.name === 'redis-password')
+      expect(volume.secret.secretName).toBe('petstore-redis-password')
+      const item = volume.secret.items.find((i: { key: string }) => i.key === 'password')
+      expect(file).toBe(`${mount.mountPath}/${item.path}`)
+      const store = find('Secret', 'petstore-mock-store').stringData!['STORE']!
+      expect(new URL(store).password).toBe('')
+      // What the command makes of the pod's variables: the store and the password file, no conflict.
+      const variables = Object.fromEntries(
+        Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      )
+      const command = parseCommandLine([], { ...variables, PETSTORE_MOCK_STORE: store }, { isTTY: false })
+      expect(command.run === 'serve' && command.config).toMatchObject({ store, redisPasswordFile: file })
+    })
+
+    it('a NetworkPolicy admits only the mock’s pods to Redis, on the Redis port', () => {
+      const policy = find('NetworkPolicy', 'petstore-redis')
+      const redis = find('StatefulSet', 'petstore-redis')
+      const mock = find('Deployment', 'petstore-mock')
+      expect(policy.spec.podSelector).toEqual({ matchLabels: redis.spec.template.metadata.labels })
+      expect(policy.spec.policyTypes).toEqual(['Ingress'])
+      expect(policy.spec.ingress).toEqual([
+        {
+          from: [{ podSelector: { matchLabels: mock.spec.template.metadata.labels } }],
+          ports: [{ protocol: 'TCP', port: redis.spec.template.spec.containers[0].ports[0].containerPort }],
+        },
+      ])
+    })
+
+    it('a NetworkPolicy admits only the mock’s HTTP port to the mock (from anywhere: the teams’ jobs)', () => {
+      const policy = find('NetworkPolicy', 'petstore-mock')
+      const mock = find('Deployment', 'petstore-mock')
+      expect(policy.spec.podSelector).toEqual({ matchLabels: mock.spec.template.metadata.labels })
+      expect(policy.spec.policyTypes).toEqual(['Ingress'])
+      expect(policy.spec.ingress).toEqual([
+        { ports: [{ protocol: 'TCP', port: mock.spec.template.spec.containers[0].ports[0].containerPort }] },
+      ])
+    })
+
+    it('a PodDisruptionBudget keeps Redis from being evicted by a drain', () => {
+      const budget = find('PodDisruptionBudget', 'petstore-redis')
+      expect(budget.spec.selector.matchLabels).toEqual(
+        find('StatefulSet', 'petstore-redis').spec.template.metadata.labels,
+      )
+      expect(budget.spec.maxUnavailable).toBe(0)
+    })
+
+    it('an example HorizontalPodAutoscaler scales the Deployment on CPU, never below the disruption budget', () => {
+      const autoscaler = find('HorizontalPodAutoscaler', 'petstore-mock')
+      const deployment = find('Deployment', 'petstore-mock')
+      expect(autoscaler.spec.scaleTargetRef).toEqual({
+        apiVersion: deployment.apiVersion,
+        kind: 'Deployment',
+        name: deployment.metadata.name,
+      })
+      // Above minAvailable, so that a drain can always evict one; the Deployment starts at the minimum.
+      expect(autoscaler.spec.minReplicas).toBeGreaterThan(
+        find('PodDisruptionBudget', 'petstore-mock').spec.minAvailable,
+      )
+      expect(autoscaler.spec.minReplicas).toBe(deployment.spec.replicas)
+      expect(autoscaler.spec.maxReplicas).toBeGreaterThan(autoscaler.spec.minReplicas)
+      // CPU utilization is measured against the containers' requests: they must have one.
+      expect(autoscaler.spec.metrics).toEqual([
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
+      ])
+      expect(deployment.spec.template.spec.containers[0].resources.requests.cpu).toBeDefined()
+    })
   })
 })

@@ -43,7 +43,7 @@ export interface PrometheusServer {
   dispose(): Promise<void>
 }
 
-const configOf = (targets: readonly ScrapeTarget[], intervalSeconds: number): string => {
+const configOf = (targets: readonly ScrapeTarget[], intervalSeconds: number, ruleFiles: readonly string[]): string => {
   // One job per token: Prometheus sets one Authorization per job.
   const jobs = new Map<string, string[]>()
   for (const target of targets) {
@@ -55,6 +55,7 @@ const configOf = (targets: readonly ScrapeTarget[], intervalSeconds: number): st
     `  scrape_interval: ${intervalSeconds}s`,
     `  scrape_timeout: ${intervalSeconds}s`,
     `  evaluation_interval: ${intervalSeconds}s`,
+    ...(ruleFiles.length === 0 ? [] : ['rule_files:', ...ruleFiles.map((file) => `  - ${JSON.stringify(file)}`)]),
     'scrape_configs:',
   ]
   ;[...jobs].forEach(([token, hosts], i) => {
@@ -79,15 +80,17 @@ interface Targets {
 
 /**
  * Starts prometheus on a free loopback port with a config file and data directory of its own,
- * scraping `targets` every `intervalSeconds`; resolves once it is ready (bounded: 30 s).
+ * scraping `targets` every `intervalSeconds` (and evaluating `ruleFiles`, absolute paths, as often);
+ * resolves once it is ready (bounded: 30 s).
  */
 export const startPrometheus = async (
   targets: readonly ScrapeTarget[],
   intervalSeconds = 1,
+  ruleFiles: readonly string[] = [],
 ): Promise<PrometheusServer> => {
   ensurePrometheus()
   const dir = mkdtempSync(join(tmpdir(), 'petstore-prometheus-'))
-  writeFileSync(join(dir, 'prometheus.yml'), configOf(targets, intervalSeconds))
+  writeFileSync(join(dir, 'prometheus.yml'), configOf(targets, intervalSeconds, ruleFiles))
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const child = spawn(

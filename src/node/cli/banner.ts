@@ -111,6 +111,11 @@ const adminBanner = (config: Config): string => {
   return adminTokensBanner(config, tokens, tokens.length === 0 && !isLoopback(config.host))
 }
 
+// Where the store's password and CAs come from: the files' paths, never their content.
+const storeAccess = (config: Config): string =>
+  (config.redisPasswordFile === undefined ? '' : `, password from ${config.redisPasswordFile}`) +
+  (config.redisCaFile === undefined ? '' : `, TLS trusting ${config.redisCaFile}`)
+
 /**
  * What a start prints on stderr once it listens on `listening` (its own URL): the version and a URL
  * to open, the auth mode, where the `count` pets came from (`source`), the admin API and its guards,
@@ -161,7 +166,9 @@ export const banner = (
       : []),
     ...(config.store === 'memory'
       ? []
-      : [`  store: ${redactStore(config.store)} (prefix ${config.storePrefix}), shared by every replica on it`]),
+      : [
+          `  store: ${redactStore(config.store)} (prefix ${config.storePrefix}${storeAccess(config)}), shared by every replica on it`,
+        ]),
     ...observed,
     `  panel: ${url}/__admin/ (the QA panel, in a browser)`,
     `  try:   curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,

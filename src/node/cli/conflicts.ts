@@ -64,6 +64,20 @@ const conflicts: readonly Conflict[] = [
     config.store === 'memory' && given.has('storePrefix')
       ? `${given.get('storePrefix')} prefixes the keys of a Redis store, and the store is memory: add --store redis://…, or drop it`
       : undefined,
+  (config, given) => {
+    const set = config.store === 'memory' ? named(given, ['redisPasswordFile', 'redisCaFile']) : []
+    return set.length > 0
+      ? `${set.join(' and ')} ${set.length > 1 ? 'are' : 'is'} for a Redis store, and the store is memory: add --store redis://…, or drop ${set.length > 1 ? 'them' : 'it'}`
+      : undefined
+  },
+  (config, given) =>
+    config.redisPasswordFile !== undefined && new URL(config.store).password !== ''
+      ? `${given.get('redisPasswordFile')} and the password in ${given.get('store') ?? '--store'} both give the Redis password: choose one`
+      : undefined,
+  (config, given) =>
+    config.redisCaFile !== undefined && !config.store.startsWith('rediss:')
+      ? `${given.get('redisCaFile')} is the CA of a TLS store, and ${given.get('store') ?? '--store'} is not TLS: write rediss://…, or drop it`
+      : undefined,
   // Node refuses to start a server so configured, with a message that names neither option.
   (config, given) =>
     config.headersTimeout > config.requestTimeout

@@ -1,6 +1,6 @@
 import { SeedError } from '../../core/pets/seed.js'
 import { DataFileError } from '../start/data-file-error.js'
-import { StoreClientMissing } from '../store/open-store.js'
+import { StoreAccessDenied, StoreClientMissing } from '../store/open-store.js'
 import { ConfigFileError, EmptySecret, OptionConflict, UsageError } from '../config/usage-errors.js'
 
 /** The command's exit codes (`main` returns none while it serves: the process exits when stopped). */
@@ -24,14 +24,15 @@ export interface Failure {
 
 /**
  * The exit code and the text on stderr for what a start threw: a usage error with its hint and --help,
- * contradicting options, a bad configuration file and a missing store client in one line (exit 2); bad data naming the file
+ * contradicting options, a bad configuration file, a missing store client and a store that refuses this replica's credentials or certificate in one line (exit 2); bad data naming the file
  * and entry, anything else as "cannot start" (exit 1).
  */
 export const failureOf = (error: unknown): Failure => {
   // One line: the usage would bury which two options disagree.
   if (error instanceof OptionConflict || error instanceof ConfigFileError || error instanceof EmptySecret)
     return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
-  if (error instanceof StoreClientMissing) return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
+  if (error instanceof StoreClientMissing || error instanceof StoreAccessDenied)
+    return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
   // The mistake, a hint, and where the options are: the whole usage would bury the one useful line.
   if (error instanceof UsageError) {
     const hint = error.hint === undefined ? '' : `${error.hint}\n`

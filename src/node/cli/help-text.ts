@@ -26,7 +26,10 @@ export const helpGroups: readonly { title: string; flags: readonly string[] }[] 
     title: 'Limits',
     flags: ['body-limit', 'max-pets', 'max-sessions', 'max-memory', 'journal-size', 'session-ttl'],
   },
-  { title: 'Sessions and store', flags: ['session-by-key', 'store', 'store-prefix', 'reconfigure'] },
+  {
+    title: 'Sessions and store',
+    flags: ['session-by-key', 'store', 'store-prefix', 'redis-password-file', 'redis-ca-file', 'reconfigure'],
+  },
   {
     title: 'Admin API and browsers',
     flags: [

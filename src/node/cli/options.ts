@@ -354,6 +354,22 @@ export const optionSpecs: readonly OptionSpec[] = [
     help: 'Prefix of every key the Redis store writes, so that several mocks share one Redis',
   },
   {
+    flag: 'redis-password-file',
+    env: 'PETSTORE_MOCK_REDIS_PASSWORD_FILE',
+    prefixedOnly: true,
+    kind: 'string',
+    default: "(none: the URL's password, if any)",
+    help: "With --store redis://: a file holding the Redis password (a mounted secret; one trailing newline is dropped), for the URL's user or Redis's default user; never printed",
+  },
+  {
+    flag: 'redis-ca-file',
+    env: 'PETSTORE_MOCK_REDIS_CA_FILE',
+    prefixedOnly: true,
+    kind: 'string',
+    default: "(none: Node's trusted CAs)",
+    help: "With --store rediss://: a PEM file of the CA(s) that sign Redis's certificate (a private or self-signed CA)",
+  },
+  {
     flag: 'rate-limit',
     env: 'PETSTORE_MOCK_RATE_LIMIT',
     kind: 'rate',

@@ -69,6 +69,10 @@ export interface Config extends SpecSilences {
   store: string
   /** Prefix of the Redis store's keys. */
   storePrefix: string
+  /** A file holding the Redis password (a mounted secret), instead of one in the store URL. */
+  redisPasswordFile?: string
+  /** A PEM file of the CA(s) that sign a rediss:// store's certificate, besides Node's own. */
+  redisCaFile?: string
   /** GET /__admin/metrics and the per-request counts behind it (observe/). */
   metrics: boolean
 }

@@ -20,5 +20,7 @@ export const redactStore = (store: string): string => {
   if (store === 'memory') return store
   const url = new URL(store)
   if (url.password !== '') url.password = '***'
+  // ioredis also takes options from the query (…?password=…): hidden as well.
+  for (const key of [...url.searchParams.keys()]) if (/pass/i.test(key)) url.searchParams.set(key, '***')
   return url.toString()
 }

@@ -65,6 +65,8 @@ const companions: Record<string, NodeJS.ProcessEnv> = {
   'proxy-timeout': { PETSTORE_MOCK_PROXY: 'http://127.0.0.1:9' },
   'proxy-flag-violations': { PETSTORE_MOCK_PROXY: 'http://127.0.0.1:9' },
   'store-prefix': { PETSTORE_MOCK_STORE: 'redis://r:6379' },
+  'redis-password-file': { PETSTORE_MOCK_STORE: 'redis://r:6379' },
+  'redis-ca-file': { PETSTORE_MOCK_STORE: 'rediss://r:6379' },
 }
 
 const withFormerName = optionSpecs.filter((spec) => spec.prefixedOnly !== true)
@@ -116,7 +118,7 @@ describe.each(prefixedOnly.map((spec) => [spec.env, legacyName(spec.env), sample
       spec.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())) as keyof typeof configDefaults
 
     it('is read, with no note', () => {
-      const prefixed = parseWith({ [name]: value })
+      const prefixed = parseWith({ ...companions[spec.flag], [name]: value })
       expect(prefixed.config[key]).not.toEqual(configDefaults[key])
       expect(prefixed.notes).toEqual([])
     })
@@ -129,7 +131,7 @@ describe.each(prefixedOnly.map((spec) => [spec.env, legacyName(spec.env), sample
   },
 )
 
-it('the variables that came with the prefix are the five of issue 28, the tenants file of issue 39 and --redact of issue 40', () => {
+it('the variables that came with the prefix are the five of issue 28, the tenants file of issue 39, --redact of issue 40 and the Redis secrets of issue 41', () => {
   expect(prefixedOnly.map((spec) => spec.env)).toEqual([
     'PETSTORE_MOCK_ADMIN_TOKENS_FILE',
     'PETSTORE_MOCK_TENANTS',
@@ -138,6 +140,8 @@ it('the variables that came with the prefix are the five of issue 28, the tenant
     'PETSTORE_MOCK_SESSION_TTL',
     'PETSTORE_MOCK_SESSION_BY_KEY',
     'PETSTORE_MOCK_RECONFIGURE',
+    'PETSTORE_MOCK_REDIS_PASSWORD_FILE',
+    'PETSTORE_MOCK_REDIS_CA_FILE',
   ])
 })
 

@@ -9,6 +9,7 @@ import { runScenario } from '../../helpers/port-scenario.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { readStreamUntil, startReplicas } from '../../helpers/replicas.js'
 import { bearer } from '../../helpers/auth.js'
+import { checkStore } from '../../../src/node/store/store-option.js'
 
 const deploy = (path: string) => fileURLToPath(new URL(`../../../deploy/${path}`, import.meta.url))
 
@@ -40,6 +41,8 @@ describe('deploy/compose.yaml', () => {
       '384mb',
       '--maxmemory-policy',
       'noeviction',
+      '--requirepass',
+      redisPassword,
     ])
     expect(compose.services['redis']!.volumes).toEqual(['redis-data:/data'])
     expect(compose.volumes).toHaveProperty('redis-data')
@@ -47,7 +50,7 @@ describe('deploy/compose.yaml', () => {
     expect(compose.services['replica-1']!.build).toEqual({ context: '..' })
     for (const [, service] of replicas) {
       expect(service.environment).toMatchObject({
-        PETSTORE_MOCK_STORE: 'redis://redis:6379',
+        PETSTORE_MOCK_STORE: `redis://:${redisPassword}@redis:6379`,
         PETSTORE_MOCK_HOST: '0.0.0.0',
         PETSTORE_MOCK_PORT: '4010',
       })
@@ -55,6 +58,28 @@ describe('deploy/compose.yaml', () => {
       expect(service.environment).toMatchObject({ PETSTORE_MOCK_OPEN_ADMIN: 'false' })
       expect(service.environment!['PETSTORE_MOCK_ADMIN_TOKEN']).toMatch(/^\$\{PETSTORE_MOCK_ADMIN_TOKEN:\?/)
       expect(service.depends_on).toEqual({ redis: { condition: 'service_healthy' } })
+    }
+  })
+
+  // Issue 41 §4: Redis asks for a password, one variable compose refuses to start without.
+  const redisPassword = '${PETSTORE_MOCK_REDIS_PASSWORD:?set PETSTORE_MOCK_REDIS_PASSWORD, the Redis password (hex)}'
+
+  it('asks for the Redis password everywhere from one required variable; the health check authenticates', () => {
+    const redis = compose.services['redis']!
+    expect(redis.environment).toEqual({ REDISCLI_AUTH: redisPassword })
+    expect((redis as { healthcheck?: { test: string[] } }).healthcheck!.test).toEqual([
+      'CMD-SHELL',
+      'redis-cli ping | grep -qx PONG',
+    ])
+    // Redis's port is not published: only the replicas (same network) reach it.
+    expect(redis).not.toHaveProperty('ports')
+    for (const [, service] of replicas) {
+      const store = service.environment!['PETSTORE_MOCK_STORE']!
+      // Interpolated as compose does with a hex password, it is a store URL the command takes.
+      const password = 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4'
+      const url = store.replace(redisPassword, password)
+      expect(checkStore(url)).toBe(url)
+      expect(new URL(url).password).toBe(password)
     }
   })
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseCommandLine } from '../../../src/node/cli/cli.js'
-import { UsageError } from '../../../src/node/config/usage-errors.js'
+import { OptionConflict, UsageError } from '../../../src/node/config/usage-errors.js'
 import { checkStore, redactStore } from '../../../src/node/store/store-option.js'
 import { binPath } from '../../helpers/spawn-server.js'
 
@@ -68,6 +68,45 @@ describe('--store and --store-prefix', () => {
     expect(redactStore('redis://user:secret@host:6379/1')).toBe('redis://user:***@host:6379/1')
     expect(redactStore('redis://host:6379')).toBe('redis://host:6379')
     expect(redactStore('memory')).toBe('memory')
+    // ioredis also reads options from the query: a password there is hidden too.
+    expect(redactStore('redis://host:6379?password=secret&db=1')).toBe('redis://host:6379?password=***&db=1')
+  })
+})
+
+describe('--redis-password-file and --redis-ca-file (issue 41 §4)', () => {
+  it('are read from flags or PETSTORE_MOCK_REDIS_PASSWORD_FILE and PETSTORE_MOCK_REDIS_CA_FILE', () => {
+    expect(
+      serve(['--store', 'rediss://r', '--redis-password-file', '/run/pw', '--redis-ca-file', '/run/ca.pem']),
+    ).toMatchObject({ redisPasswordFile: '/run/pw', redisCaFile: '/run/ca.pem' })
+    expect(
+      serve([], {
+        PETSTORE_MOCK_STORE: 'rediss://r',
+        PETSTORE_MOCK_REDIS_PASSWORD_FILE: '/run/pw',
+        PETSTORE_MOCK_REDIS_CA_FILE: '/run/ca.pem',
+      }),
+    ).toMatchObject({ redisPasswordFile: '/run/pw', redisCaFile: '/run/ca.pem' })
+  })
+
+  it.each([
+    [
+      ['--redis-password-file', '/run/pw'],
+      '--redis-password-file is for a Redis store, and the store is memory: add --store redis://…, or drop it',
+    ],
+    [
+      ['--redis-password-file', '/run/pw', '--redis-ca-file', '/run/ca'],
+      '--redis-password-file and --redis-ca-file are for a Redis store, and the store is memory: add --store redis://…, or drop them',
+    ],
+    [
+      ['--store', 'redis://u:p@r', '--redis-password-file', '/run/pw'],
+      '--redis-password-file and the password in --store both give the Redis password: choose one',
+    ],
+    [
+      ['--store', 'redis://r', '--redis-ca-file', '/run/ca'],
+      '--redis-ca-file is the CA of a TLS store, and --store is not TLS: write rediss://…, or drop it',
+    ],
+  ])('%j is refused: %s', (argv, message) => {
+    expect(() => parseCommandLine(argv, {}, { isTTY: false })).toThrow(OptionConflict)
+    expect(() => parseCommandLine(argv, {}, { isTTY: false })).toThrow(message)
   })
 })
 

@@ -41,6 +41,15 @@ export interface RedisStoreOptions {
   timeoutMs?: number
   /** What shapes data, checked against the fleet's (fleet-fingerprint.ts); none: not checked. */
   fleet?: { options: FleetOptions; reconfigure: boolean }
+  /** Credentials and TLS trust given beside the URL (files read by open-store.ts). */
+  access?: RedisAccess
+}
+
+/** What a connection proves itself with, beside the URL: a password (the URL's user, or default), CAs to trust (rediss://). */
+export interface RedisAccess {
+  password?: string
+  /** PEM text of the CA(s) that sign Redis's certificate. */
+  ca?: string
 }
 
 /** The selecting script's arguments for a read named ahead (see psSession in scripts/sessions.lua). */
@@ -90,14 +99,34 @@ const failed = (error: unknown): never => {
   throw storeUnavailable()
 }
 
+// With a password from a file, the URL's user is given as an option: ioredis takes a URL's user with
+// its empty password over any option.
+const withoutCredentials = (url: string, access: RedisAccess): string => {
+  if (access.password === undefined) return url
+  const target = new URL(url)
+  target.username = ''
+  target.password = ''
+  return target.toString()
+}
+
+const credentials = (url: string, access: RedisAccess): { username?: string; password?: string } => {
+  if (access.password === undefined) return {}
+  const username = decodeURIComponent(new URL(url).username)
+  return { ...(username !== '' && { username }), password: access.password }
+}
+
 /**
  * ioredis, set to fail fast rather than queue: a command while Redis is away
  * is refused at once (no offline queue), one sent is given up after the
  * timeout, and the connection is retried in the background every second at
  * most, so that the replica recovers by itself.
  */
-export const connectRedis = (url: string, timeoutMs = 2000): Redis =>
-  new Redis(url, {
+export const connectRedis = (url: string, timeoutMs = 2000, access: RedisAccess = {}): Redis =>
+  new Redis(withoutCredentials(url, access), {
+    // ioredis's own AUTH/HELLO and TLS: the file's password for the URL's user (cli/conflicts.ts
+    // refuses a password in both); rediss:// adds TLS, trusting these CAs besides Node's.
+    ...credentials(url, access),
+    ...(access.ca !== undefined && { tls: { ca: access.ca } }),
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -404,7 +433,7 @@ export const openRedisStore = async (
 ): Promise<
   ((start: StartState, maxSessions: number) => RedisSessionStore) & { maxmemory: RedisMaxmemory; close(): void }
 > => {
-  const client = connectRedis(options.url, options.timeoutMs)
+  const client = connectRedis(options.url, options.timeoutMs, options.access)
   // Errors are answered per request (503) and by health; without a listener ioredis would print each.
   let cause: unknown
   client.on('error', (error) => (cause = error))
