@@ -131,7 +131,7 @@ const selected = (selection: Selection<SessionState>, c: RequestContext): Sessio
  * session says so in `X-Mock-Session-Created: true`. `readAhead`: the read the
  * handler will likely make (port.ts).
  */
-const setSession = (
+export const setSession = (
   c: RequestContext,
   sessions: SessionStore,
   readAhead: ReadAhead | undefined,
