@@ -168,3 +168,29 @@ describe('a refused admin change makes no session', () => {
     expect(await names(request)).toEqual(['default', 'made'])
   })
 })
+describe('a refused /v1 request makes no session', () => {
+  const refused: [string, number, RequestInit & { path: string }][] = [
+    ['a body its schema refuses', 400, { path: '/v1/pets', method: 'POST', ...json({ name: 5 }) }],
+    ['bad JSON', 400, { path: '/v1/pets', method: 'POST', ...json('{"name": ') }],
+    ['a body over --body-limit', 413, { path: '/v1/pets', method: 'POST', ...json({ name: 'x'.repeat(bodyLimit) }) }],
+    ['a bad query', 400, { path: '/v1/pets?limit=nope', headers: auth() }],
+    ['no API key', 401, { path: '/v1/pets', headers: {} }],
+  ]
+  for (const [name, status, { path, ...init }] of refused) {
+    it(`${name}: ${status}, by X-Mock-Session and by path prefix`, async () => {
+      const { request } = contractApp({ bodyLimit, maxSessions: 2, apiKeys: ['test-token'] })
+      expect((await request(path, inSession('refused-1', init))).status).toBe(status)
+      expect((await request(`/sessions/refused-2${path}`, init)).status).toBe(status)
+      expect(await names(request)).toEqual(['default'])
+      expect((await request('/__admin/sessions/made', { method: 'POST', headers: auth() })).status).toBe(201)
+    })
+  }
+  it('by API key (--session-by-key): no session for a refused request', async () => {
+    const { app, request } = contractApp({ bodyLimit, maxSessions: 2, apiKeys: ['test-token'], sessionByKey: true })
+    // Straight to the app: the prefix projects would name a session by path too (session_conflict).
+    for (const [, status, { path, ...init }] of refused) {
+      expect((await app.request(path, init)).status).toBe(status)
+    }
+    expect(await names(request)).toEqual(['default'])
+  })
+})
