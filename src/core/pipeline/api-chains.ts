@@ -152,7 +152,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   /** The mock's own chain: it authenticates, reads and validates, and its handler answers. */
   // The request's own checks (body, validation) run before a new session is made: one they refuse makes none.
   const mockStages = (op: SpecOperation): (Stage | undefined)[] => {
-    const checks = requestChecks([op.requestBody ? body : undefined, validateRequest(op, options.limitRange)])
+    const checks = requestChecks(op.requestBody ? body : undefined, validateRequest(op, options.limitRange))
     return [
       requestId,
       watch(op),

@@ -18,16 +18,12 @@ const passedAnswer = new Response(null)
 const passed: Next = () => passedAnswer
 const refusal = (answer: Response): Response | undefined => (answer === passedAnswer ? undefined : answer)
 
-/** The {@link RequestChecks} of these stages, in order. */
-export const requestChecks = (stages: readonly (Stage | undefined)[]): RequestChecks => {
-  const present = stages.filter((stage): stage is Stage => stage !== undefined)
-  const run = (c: RequestContext, next: Next, i = 0): Answer =>
-    i === present.length ? next(c) : present[i]!(c, (c) => run(c, next, i + 1))
-  // The one stage most operations have needs no composing (the hot path allocates nothing more).
-  const single = present.length === 1 ? present[0]! : undefined
+/** The {@link RequestChecks} of a body stage (none: the operation takes no body), then a validation stage. */
+export const requestChecks = (body: Stage | undefined, validate: Stage): RequestChecks => {
+  const run: Stage = body ? (c, next) => body(c, (c) => validate(c, next)) : validate
   const done = new WeakSet<RequestContext>()
   return {
-    stage: (c, next) => (done.has(c) ? next(c) : single ? single(c, next) : run(c, next)),
+    stage: (c, next) => (done.has(c) ? next(c) : run(c, next)),
     first: (c) => {
       done.add(c)
       return whenReady(run(c, passed), refusal)

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { auth, contractApp } from '../../helpers/contract.js'
 import { bearer } from '../../helpers/auth.js'
+import type { Tenant } from '../../../src/core/tenants/tenant.js'
 
 // GUIDE: a refused request (401, 403, any 4xx, 507) changes nothing: no session made, no rule used, no
 // quota spent. Every admin route that changes a session, refused, leaves the session it names unmade:
@@ -192,5 +194,35 @@ describe('a refused /v1 request makes no session', () => {
       expect((await app.request(path, init)).status).toBe(status)
     }
     expect(await names(request)).toEqual(['default'])
+  })
+})
+
+describe("a refused request spends no tenant's quota.sessions", () => {
+  it('team A (quota 2): refused admin changes and /v1 requests in five sessions, then its two sessions are still made', async () => {
+    const { tenants } = JSON.parse(
+      readFileSync(new URL('../../../examples/tenants/tenants.json', import.meta.url), 'utf8'),
+    ) as { tenants: Tenant[] }
+    const { request } = contractApp({ apiKeys: ['t'], adminToken: 'root-1', tenants, bodyLimit })
+    for (let i = 1; i <= 5; i++) {
+      const session = `team-a-${i}`
+      for (const write of writes) {
+        for (const refusal of refusals) {
+          const init = refusal.init(write)
+          const headers = { ...(init.headers as Record<string, string>), ...bearer('adm-a-1') }
+          const res = await request(write.path, inSession(session, { ...init, method: write.method, headers }))
+          expect(res.status).toBe(refusal.status)
+        }
+      }
+      const v1 = { 'Content-Type': 'application/json', ...bearer('key-a-1'), 'X-Mock-Session': session }
+      expect((await request('/v1/pets', { method: 'POST', headers: v1, body: '{"name": 5}' })).status).toBe(400)
+    }
+    const listed = await request('/__admin/sessions', { headers: bearer('root-1') })
+    expect(((await listed.json()) as { sessions: { name: string }[] }).sessions.map((s) => s.name)).toEqual(['default'])
+    for (const session of ['team-a-1', 'team-a-2']) {
+      const made = await request(`/__admin/sessions/${session}`, { method: 'POST', headers: bearer('adm-a-1') })
+      expect(made.status).toBe(201)
+    }
+    const third = await request('/__admin/sessions/team-a-3', { method: 'POST', headers: bearer('adm-a-1') })
+    expect(third.status).toBe(429)
   })
 })
