@@ -429,6 +429,7 @@ export function prepareMock(
     memory: memoryReport,
     budget,
     bodyLimit,
+    maxPets: options.maxPets ?? appDefaults.maxPets,
     transport,
     operations: spec.operations.map((op) => op.id),
     validateRule,

@@ -7,7 +7,6 @@ import type { CoverageModel } from '../coverage/coverage-model.js'
 import { coverageRoutes } from '../coverage/coverage-routes.js'
 import type { FaultRuleInput } from '../faults/rule-check.js'
 import { faultRoutes } from '../faults/fault-routes.js'
-import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import { harRoutes } from '../journal/har-routes.js'
 import { requestsRoutes } from '../journal/requests-routes.js'
@@ -21,7 +20,7 @@ import { stateRoutes } from '../pets/state-routes.js'
 import type { ProxyStats } from '../proxy/proxy-stats.js'
 import { rateLimitRoutes } from '../rate-limit/rate-limit-routes.js'
 import type { SessionState, SessionStore } from '../sessions/port.js'
-import { selectAdminSession, selectedSession } from '../sessions/select-session.js'
+import { adminSessionAccess } from './admin-session.js'
 import { sessionRoutes } from '../sessions/session-routes.js'
 import type { Snapshot } from '../sessions/snapshot.js'
 import { snapshotRoutes } from '../sessions/snapshot-routes.js'
@@ -41,6 +40,8 @@ export interface AdminDeps {
   sessions: SessionStore
   operations: readonly string[]
   bodyLimit: number
+  /** Most pets a session holds (--max-pets): a change beyond it is refused before its session is selected. */
+  maxPets: number
   transport: Transport
   version: string
   /** The memory budget's figures, for health. */
@@ -83,10 +84,7 @@ export interface AdminDeps {
  * it the feature owns.
  */
 export const adminRoutes = (deps: AdminDeps): Hono => {
-  const session: SessionAccess<SessionState> = {
-    select: toMiddleware(selectAdminSession(deps.sessions)),
-    read: selectedSession,
-  }
+  const session: SessionAccess<SessionState> = adminSessionAccess(deps.sessions)
   const routes = { ...deps, session }
   const admin = new Hono()
   admin.route('/', healthRoutes(deps))

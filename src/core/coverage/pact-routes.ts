@@ -62,7 +62,7 @@ const pactParts: PactParts = { resolveSchema, objectFields }
 const stateParts: StateParts = { ApiError, badRequest, isJsonObject }
 
 export const pactRoutes = (deps: PactDeps): Hono => {
-  const { select, read } = deps.session
+  const { select, read, open, change } = deps.session
   const routes = new Hono()
   const title = String(deps.spec.document['info']?.['title'] ?? 'provider')
   routes.get('/pact', select, async (c) => {
@@ -75,15 +75,15 @@ export const pactRoutes = (deps: PactDeps): Hono => {
       pactDocument(deps.spec, kept, { consumer, provider, session: session.name, version: deps.version }, pactParts),
     )
   })
-  routes.post('/provider-states', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
+  // A change is checked before its session is selected: a refused one makes none.
+  routes.post('/provider-states', change, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
     const { petsForState, readStateChange } = (await import('./provider-states.js')).providerStates(stateParts)
-    const change = readStateChange(c.get('body'))
-    const session = read(c)
-    const pets = petsForState(change, {
-      pets: await session.allPets(),
-      statuses: petStatuses,
-      checkPet: deps.checkPet,
-    })
+    const stateChange = readStateChange(c.get('body'))
+    const target = { statuses: petStatuses, checkPet: deps.checkPet }
+    // Its 400s do not depend on the session's pets: a dry run on none refuses a bad change before selecting.
+    petsForState(stateChange, { ...target, pets: [] })
+    const session = await open(c)
+    const pets = petsForState(stateChange, { ...target, pets: await session.allPets() })
     if (pets !== undefined) {
       if (pets.length > session.maxPets) {
         throw new ApiError(

@@ -35,7 +35,7 @@ const full = () =>
 
 /** The session's fault rules: POST one, PUT one by name, GET them, DELETE one (by id or name) or all. */
 export const faultRoutes = (deps: FaultDeps): Hono => {
-  const { select, read } = deps.session
+  const { select, read, open, change } = deps.session
   const routes = new Hono()
   const body = toMiddleware(jsonBody(deps.bodyLimit, deps.transport))
   const checked = (input: unknown): FaultRuleInput => {
@@ -43,17 +43,20 @@ export const faultRoutes = (deps: FaultDeps): Hono => {
     if (typeof rule === 'string') throw badRequest(`${rule}.`)
     return rule
   }
-  routes.post('/faults', select, body, async (c) => {
-    const added = await read(c).addFault(checked(c.get('body')))
+  // A change is checked before its session is selected: a refused one makes none.
+  routes.post('/faults', change, body, async (c) => {
+    const rule = checked(c.get('body'))
+    const added = await (await open(c)).addFault(rule)
     if (added === 'full') throw full()
     if ('refused' in added) throw insufficientStorage(added)
     return c.json(added, 201)
   })
-  routes.put('/faults/:rule', select, body, async (c) => {
+  routes.put('/faults/:rule', change, body, async (c) => {
     const name = c.req.param('rule')
     const problem = checkRuleName(name)
     if (problem) throw badRequest(`${problem}.`)
-    const put = await read(c).putFault(name, checked(c.get('body')))
+    const rule = checked(c.get('body'))
+    const put = await (await open(c)).putFault(name, rule)
     if (put === 'full') throw full()
     if ('refused' in put) throw insufficientStorage(put)
     return c.json(put.rule, put.created ? 201 : 200)
@@ -63,13 +66,14 @@ export const faultRoutes = (deps: FaultDeps): Hono => {
     await read(c).clearFaults()
     return c.body(null, 204)
   })
-  routes.delete('/faults/:rule', select, async (c) => {
+  // A rule of a session that does not exist is not there to delete: 404, and no session is made.
+  routes.delete('/faults/:rule', change, async (c) => {
     const ref = c.req.param('rule')
     if (DIGITS.test(ref)) {
-      if (!RULE_ID.test(ref) || !(await read(c).removeFault(Number(ref)))) {
+      if (!RULE_ID.test(ref) || !(await (await open(c, 'read')).removeFault(Number(ref)))) {
         throw new ApiError(404, `No fault rule with id ${ref}.`)
       }
-    } else if (checkRuleName(ref) !== undefined || !(await read(c).removeNamedFault(ref))) {
+    } else if (checkRuleName(ref) !== undefined || !(await (await open(c, 'read')).removeNamedFault(ref))) {
       throw new ApiError(404, `No fault rule named ${JSON.stringify(ref.slice(0, 80))}.`)
     }
     return c.body(null, 204)

@@ -38,6 +38,8 @@ export interface StateDeps {
   session: SessionAccess<PetsSlice>
   /** Largest body read, in bytes (413 beyond). */
   bodyLimit: number
+  /** Most pets a session holds (--max-pets). */
+  maxPets: number
   transport: Transport
   /** State bodies as YAML; none: JSON only. */
   yaml?: YamlCodec
@@ -47,7 +49,7 @@ export interface StateDeps {
   validateState(input: unknown): Promise<Pet[]>
 }
 
-const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Required<SeedRequest> => {
+const seedRequest = (body: unknown, maxPets: number): SeedRequest & { data: DataProfile } => {
   const { count, seed, data, ...rest } = (isJsonObject(body) ? body : { count: null }) as Record<string, unknown>
   const unknown = Object.keys(rest)[0]
   if (unknown !== undefined) throw badRequest(`${unknown} is not a known field.`)
@@ -58,17 +60,17 @@ const seedRequest = (body: unknown, maxPets: number, defaultSeed: number): Requi
     throw badRequest(`seed must be an integer between 0 and ${2 ** 32 - 1}.`)
   }
   if (data !== undefined && !isDataProfile(data)) throw badRequest(`data must be ${dataProfileExpectation}.`)
-  return { count: count as number, seed: (seed as number | undefined) ?? defaultSeed, data: data ?? 'realistic' }
+  return { count: count as number, ...(seed !== undefined && { seed: seed as number }), data: data ?? 'realistic' }
 }
 
 /** The session's pets: GET and PUT /state (YAML or JSON), POST /seed (faker pets). */
 export const stateRoutes = (deps: StateDeps): Hono => {
-  const { select, read } = deps.session
+  const { select, read, open, change } = deps.session
   const routes = new Hono()
   const seeding = oneAtATime()
   routes.get('/state', select, async (c) => c.json({ pets: await read(c).allPets() } satisfies StateBody))
-  routes.put('/state', select, toMiddleware(dataBody(deps, 'The state')), async (c) => {
-    const session = read(c)
+  // A change is checked before its session is selected: a refused one makes none.
+  routes.put('/state', change, toMiddleware(dataBody(deps, 'The state')), async (c) => {
     let pets: Pet[]
     try {
       pets = await deps.validateState(c.get('body'))
@@ -76,16 +78,17 @@ export const stateRoutes = (deps: StateDeps): Hono => {
       if (error instanceof SeedError) throw badRequest(`${error.message}.`)
       throw error
     }
-    if (pets.length > session.maxPets) {
-      throw new ApiError(507, `${pets.length} pets exceed the capacity of ${session.maxPets}; nothing was replaced.`)
+    if (pets.length > deps.maxPets) {
+      throw new ApiError(507, `${pets.length} pets exceed the capacity of ${deps.maxPets}; nothing was replaced.`)
     }
-    const refused = await session.replacePets(pets)
+    const refused = await (await open(c)).replacePets(pets)
     if (refused) throw insufficientStorage(refused)
     return c.body(null, 204)
   })
-  routes.post('/seed', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
-    const session = read(c)
-    const { count, seed, data } = seedRequest(c.get('body'), session.maxPets, await session.generatorSeed())
+  routes.post('/seed', change, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
+    const { count, data, ...given } = seedRequest(c.get('body'), deps.maxPets)
+    const session = await open(c)
+    const seed = given.seed ?? (await session.generatorSeed())
     // One seed generated at a time, in slices: what a burst of seeds holds at once is one seed's pets.
     const refused = await seeding.run(async () => session.replacePets(await fakePets(count, seed, data)))
     if (refused) throw insufficientStorage(refused)

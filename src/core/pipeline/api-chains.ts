@@ -18,6 +18,7 @@ import { rateLimit, rateLimitPolicy } from '../rate-limit/rate-limit-stage.js'
 import { selectedSession, selectSession, tenantOfRequest } from '../sessions/select-session.js'
 import { latency } from '../faults/latency.js'
 import { readAheadFor } from './read-ahead.js'
+import { requestChecks } from '../sessions/checked-first.js'
 import { answerEvent, type AnswerListener, chain, type Next, type OnError, type Stage } from '../http/stage.js'
 import { sunsetGate } from '../deprecation/sunset-stage.js'
 import { validateRequest } from '../spec/validate-request.js'
@@ -149,19 +150,22 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   // Authentication comes first (issue 39): a request whose credentials fail selects no session, so it
   // makes none, uses no rule or override, moves no rate-limit window and is counted and journaled nowhere.
   /** The mock's own chain: it authenticates, reads and validates, and its handler answers. */
-  const mockStages = (op: SpecOperation): (Stage | undefined)[] => [
-    requestId,
-    watch(op),
-    cors,
-    marks(op),
-    authenticate,
-    selectSession(sessions, readAheadFor(op), select),
-    ...controls(op),
-    limit,
-    sunset(op),
-    op.requestBody ? body : undefined,
-    validateRequest(op, options.limitRange),
-  ]
+  // The request's own checks (body, validation) run before a new session is made: one they refuse makes none.
+  const mockStages = (op: SpecOperation): (Stage | undefined)[] => {
+    const checks = requestChecks(op.requestBody ? body : undefined, validateRequest(op, options.limitRange))
+    return [
+      requestId,
+      watch(op),
+      cors,
+      marks(op),
+      authenticate,
+      selectSession(sessions, readAheadFor(op), { ...select, checks }),
+      ...controls(op),
+      limit,
+      sunset(op),
+      checks.stage,
+    ]
+  }
   // With keys configured, the mock authenticates a proxied request too: isolation and "a refused request
   // changes nothing" do not depend on the deployment. Without, only the deployment can judge.
   const proxyAuth = options.keyed === true ? authenticate : undefined

@@ -27,15 +27,17 @@ const view = ({ policy, keys }: RateLimitState): RateLimitView =>
 
 /** The session's rate limit: GET it, PUT `{ "rate": "100/m" }` (fresh windows), DELETE to turn it off. */
 export const rateLimitRoutes = (deps: RateLimitDeps): Hono => {
-  const { select, read } = deps.session
+  const { select, read, open, change } = deps.session
   const routes = new Hono()
   routes.get('/rate-limit', select, async (c) => c.json(view(await read(c).rateLimit())))
-  routes.put('/rate-limit', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
+  // A change is checked before its session is selected: a refused one makes none.
+  routes.put('/rate-limit', change, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
     const { rate } = objectBody(c.get('body'), ['rate'], '{ "rate": "<n>/<window>" }')
     const policy = typeof rate === 'string' ? parseRate(rate) : undefined
     if (!policy) throw badRequest(`rate must be ${rateExpectation} (got ${JSON.stringify(rate ?? null)}).`)
-    await read(c).setRateLimit(policy)
-    return c.json(view(await read(c).rateLimit()))
+    const session = await open(c)
+    await session.setRateLimit(policy)
+    return c.json(view(await session.rateLimit()))
   })
   routes.delete('/rate-limit', select, async (c) => {
     await read(c).setRateLimit(undefined)

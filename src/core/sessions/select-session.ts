@@ -15,6 +15,7 @@ import {
 } from './lifecycle.js'
 import type { ReadAhead, SessionState, SessionStore } from './port.js'
 import { keySessionName } from './session-by-key.js'
+import type { RequestChecks } from './checked-first.js'
 import { bearerKey } from '../http/request/key-fingerprint.js'
 import type { Tenancy } from '../tenants/tenancy.js'
 
@@ -131,7 +132,7 @@ const selected = (selection: Selection<SessionState>, c: RequestContext): Sessio
  * session says so in `X-Mock-Session-Created: true`. `readAhead`: the read the
  * handler will likely make (port.ts).
  */
-const setSession = (
+export const setSession = (
   c: RequestContext,
   sessions: SessionStore,
   readAhead: ReadAhead | undefined,
@@ -176,6 +177,11 @@ export interface SelectOptions {
    * tenant's sessions (403 `session_forbidden`, decided before selecting).
    */
   tenancy?: Tenancy
+  /**
+   * The request's own checks: with them, a session that does not exist yet is made only once they
+   * pass (a request they refuse makes none); an existing one is used as without.
+   */
+  checks?: RequestChecks
 }
 
 /**
@@ -192,7 +198,23 @@ export const selectSession = (
 ): Stage => {
   const byKey = options.byKey === true
   const tenancy = options.tenancy?.active === true ? options.tenancy : undefined
-  return (c, next) => whenReady(setSession(c, sessions, readAheadOf?.(c), 'use', byKey, tenancy), proceed, c, next)
+  const { checks } = options
+  if (checks === undefined) {
+    return (c, next) => whenReady(setSession(c, sessions, readAheadOf?.(c), 'use', byKey, tenancy), proceed, c, next)
+  }
+  // A new session (the rare case) is made once the request's checks pass: `read` finds an existing one as `use` does.
+  const make = (refused: Answer | undefined, c: RequestContext, next: Next): Answer =>
+    refused ?? whenReady(setSession(c, sessions, readAheadOf?.(c), 'use', byKey, tenancy), proceed, c, next)
+  const found = (selection: Selection<SessionState>, c: RequestContext, next: Next): Answer => {
+    if (isOutcome(selection) && selection.outcome === 'unknown') return whenReady(checks.first(c), make, c, next)
+    selected(selection, c)
+    return next(c)
+  }
+  return (c, next) => {
+    const name = sessionNameOf(c, byKey, tenancy)
+    if (tenancy !== undefined) checkOwner(c, name, tenancy)
+    return whenReady(sessions.select(name, 'read', readAheadOf?.(c)), found, c, next)
+  }
 }
 
 // A route's own answer (c.json) is not made by respond(): it is told here that its request made its session.

@@ -19,6 +19,8 @@ export interface SnapshotDeps {
   version: string
   /** Largest body read, in bytes (413 beyond). */
   bodyLimit: number
+  /** Most pets a session holds (--max-pets). */
+  maxPets: number
   transport: Transport
   /** Checks a snapshot (its pets a slice at a time): complete, or a sentence naming the field. */
   validateSnapshot(input: unknown): Promise<Snapshot | string>
@@ -31,10 +33,10 @@ export interface SnapshotDeps {
 /**
  * GET /snapshot: the session's world as a reproduction bundle (YAML, or JSON
  * with `Accept: application/json`); PUT /snapshot restores one into the
- * session, all or nothing.
+ * session, all or nothing: checked before its session is selected, so that a refused one makes none.
  */
 export const snapshotRoutes = (deps: SnapshotDeps): Hono => {
-  const { select, read } = deps.session
+  const { select, read, open, change } = deps.session
   return new Hono()
     .get('/snapshot', select, async (c) => {
       const session = read(c)
@@ -55,15 +57,14 @@ export const snapshotRoutes = (deps: SnapshotDeps): Hono => {
       if (!yaml) return c.json(snapshot, 200, headers)
       return c.body(await yaml.stringify(snapshot), 200, headers)
     })
-    .put('/snapshot', select, async (c) => {
-      const session = read(c)
+    .put('/snapshot', change, async (c) => {
       const snapshot = await deps.validateSnapshot(await readDataBody(c, deps, 'A snapshot'))
       if (typeof snapshot === 'string') throw badRequest(`${snapshot}.`)
-      const { maxPets } = session
+      const { maxPets } = deps
       if (snapshot.pets.length > maxPets) {
         throw new ApiError(507, `${snapshot.pets.length} pets exceed the capacity of ${maxPets}; nothing was restored.`)
       }
-      const refused = await restoreSnapshot(session, snapshot)
+      const refused = await restoreSnapshot(await open(c), snapshot)
       if (refused) throw insufficientStorage(refused)
       return c.body(null, 204)
     })

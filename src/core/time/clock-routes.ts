@@ -29,8 +29,8 @@ export interface ClockDeps {
 
 const shape = '{ "now"?: "<instant>", "frozen"?: boolean }'
 
-/** `{ now?, frozen? }`: the instant to show (default: the clock's current one) and whether it stands still. */
-const clockRequest = (body: unknown, current: { now: number; frozen: boolean }): { at: number; frozen: boolean } => {
+/** `{ now?, frozen? }`, checked: the instant to show and whether it stands still, each when given. */
+const clockRequest = (body: unknown): { at?: number; frozen?: boolean } => {
   const { now, frozen } = objectBody(body, ['now', 'frozen'] satisfies (keyof ClockRequest)[], shape)
   if (now === undefined && frozen === undefined) throw badRequest(`now or frozen is required: ${shape}.`)
   const at = typeof now === 'string' ? parseInstant(now) : undefined
@@ -43,20 +43,22 @@ const clockRequest = (body: unknown, current: { now: number; frozen: boolean }):
   if (frozen !== undefined && typeof frozen !== 'boolean') {
     throw badRequest(`frozen must be true or false (got ${JSON.stringify(frozen)}).`)
   }
-  // Setting only `now` starts an advancing clock; setting only `frozen` stops or restarts the current one.
-  return { at: at ?? current.now, frozen: frozen ?? (now === undefined ? current.frozen : false) }
+  return { ...(at !== undefined && { at }), ...(frozen !== undefined && { frozen: frozen as boolean }) }
 }
 
 /** The session's mock clock: GET it, PUT an instant (frozen or advancing), DELETE to go back to real time. */
 export const clockRoutes = (deps: ClockDeps): Hono => {
-  const { select, read } = deps.session
+  const { select, read, open, change } = deps.session
   const routes = new Hono()
   routes.get('/clock', select, async (c) => c.json(await read(c).clockView()))
-  routes.put('/clock', select, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
-    const clock = read(c)
+  // A change is checked before its session is selected: a refused one makes none.
+  routes.put('/clock', change, toMiddleware(jsonBody(deps.bodyLimit, deps.transport)), async (c) => {
+    const asked = clockRequest(c.get('body'))
+    const clock = await open(c)
     const [now, { frozen: wasFrozen }] = await Promise.all([clock.now(), clock.clockView()])
-    const { at, frozen } = clockRequest(c.get('body'), { now, frozen: wasFrozen })
-    return c.json(await clock.setClock(clockAt(at, frozen)))
+    // Setting only `now` starts an advancing clock; setting only `frozen` stops or restarts the current one.
+    const frozen = asked.frozen ?? (asked.at === undefined ? wasFrozen : false)
+    return c.json(await clock.setClock(clockAt(asked.at ?? now, frozen)))
   })
   routes.delete('/clock', select, async (c) => c.json(await read(c).setClock(realClock)))
   return routes

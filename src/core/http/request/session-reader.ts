@@ -13,8 +13,18 @@ export interface SessionName {
  */
 export type SessionReader<Slice> = (c: Context) => Slice
 
-/** What admin routes need of the session: the middleware that selects it (X-Mock-Session), and its reader. */
+/**
+ * What admin routes need of the session: the middleware that selects it (X-Mock-Session), and its
+ * reader; for a change that can be refused, `change` and `open` instead of `select`.
+ */
 export interface SessionAccess<Slice> {
   select: MiddlewareHandler
   read: SessionReader<Slice>
+  /**
+   * Selects the session now, once the route has checked its request (a refused change makes no
+   * session: the GUIDE); `mode` `read` finds an existing one only (404 for an unknown name).
+   */
+  open(c: Context, mode?: 'read'): Promise<Slice>
+  /** In place of `select` on a route that calls {@link open}: its answer says when its request made the session. */
+  change: MiddlewareHandler
 }
