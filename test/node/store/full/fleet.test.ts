@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
-import { startReplicas } from '../../helpers/replicas.js'
-import type { SpawnedServer } from '../../helpers/spawn-server.js'
-import { bearer } from '../../helpers/auth.js'
-import { budgetRedisHolds, redisFootprintRatio, redisReserveBytes } from '../../../src/node/memory/redis-clamp.js'
+import { type RedisServer, startRedis } from '../../../helpers/redis-server.js'
+import { startReplicas } from '../../../helpers/replicas.js'
+import type { SpawnedServer } from '../../../helpers/spawn-server.js'
+import { bearer } from '../../../helpers/auth.js'
+import { budgetRedisHolds, redisFootprintRatio, redisReserveBytes } from '../../../../src/node/memory/redis-clamp.js'
 
 // Issue 41 §2: a Redis at its maxmemory (noeviction) refuses writes. Every replica goes on serving
 // reads (their journal entries dropped and counted, not failing the request), stays ready (the
@@ -234,7 +234,7 @@ describe("the budget and Redis' maxmemory", () => {
     const small = await startRedis(10_000, ['--maxmemory', '32mb', '--maxmemory-policy', 'noeviction'])
     try {
       // The example's quotas reserve 24 MiB: within --max-memory 64, beyond the 10 MiB 32mb of Redis holds.
-      const tenantsFile = new URL('../../../examples/tenants/tenants.yaml', import.meta.url).pathname
+      const tenantsFile = new URL('../../../../examples/tenants/tenants.yaml', import.meta.url).pathname
       const args = ['--tenants', tenantsFile, '--admin-token', 'root-1', '--max-memory', '64']
       await expect(startReplicas(small.url, 1, { args })).rejects.toThrow(/server exited with 2: .*quota/s)
     } finally {

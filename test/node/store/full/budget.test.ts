@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
-import { spawnServer, type SpawnedServer } from '../../helpers/spawn-server.js'
-import { bearer } from '../../helpers/auth.js'
+import { type RedisServer, startRedis } from '../../../helpers/redis-server.js'
+import { spawnServer, type SpawnedServer } from '../../../helpers/spawn-server.js'
+import { bearer } from '../../../helpers/auth.js'
 
 // Issue 29: a Redis at its maxmemory (noeviction, as deploy/ sets it) refuses writes; the replica answers
 // 507 with the Error body, not a 500 or a 503, reads keep working, and Redis restarts with what it held.
