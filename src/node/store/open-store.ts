@@ -13,7 +13,14 @@ export class StoreClientMissing extends Error {
 export type StoreFactory = (
   start: StartState,
   maxSessions: number,
-) => SessionStore & { ready: Promise<void>; refusesWrites?(): Promise<string | undefined> }
+) => SessionStore & {
+  ready: Promise<void>
+  refusesWrites?(): Promise<string | undefined>
+  /** Ends the event streams and journal waits; the store goes on serving (a drain). */
+  endStreams?(): void
+  /** Sends what the replica owes the store, then closes its connection (the last step of a drain). */
+  quit?(): Promise<void>
+}
 
 const isMissingClient = (error: unknown): boolean =>
   (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && /ioredis/.test(String((error as Error).message))

@@ -129,7 +129,7 @@ describe.each(prefixedOnly.map((spec) => [spec.env, legacyName(spec.env), sample
   },
 )
 
-it('the variables that came with the prefix are the five of issue 28, the tenants file of issue 39 and --redact of issue 40', () => {
+it('the variables that came with the prefix are the five of issue 28, the tenants file of issue 39, --redact of issue 40 and the drain of issue 41', () => {
   expect(prefixedOnly.map((spec) => spec.env)).toEqual([
     'PETSTORE_MOCK_ADMIN_TOKENS_FILE',
     'PETSTORE_MOCK_TENANTS',
@@ -138,6 +138,8 @@ it('the variables that came with the prefix are the five of issue 28, the tenant
     'PETSTORE_MOCK_SESSION_TTL',
     'PETSTORE_MOCK_SESSION_BY_KEY',
     'PETSTORE_MOCK_RECONFIGURE',
+    'PETSTORE_MOCK_DRAIN_SECONDS',
+    'PETSTORE_MOCK_GRACE_SECONDS',
   ])
 })
 
