@@ -62,7 +62,7 @@ export default defineConfig({
             'test/testcontainers/**',
             'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,load-balanced,redis-lifecycle,redis-full,redis-battery,redis-budget}.test.ts',
             'test/node/tenants/{tenants-replicas,redis-quotas}.test.ts',
-            'test/node/store/{drain-redis,rolling-restart}.test.ts',
+            'test/node/drain/{drain-redis,rolling-restart}.test.ts',
             '**/node_modules/**',
           ],
         },

@@ -21,7 +21,7 @@ export default defineConfig({
             'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,redis-lifecycle,redis-full,redis-battery,redis-budget}.test.ts',
             'test/node/tenants/{tenants-replicas,redis-quotas}.test.ts',
             // A stop signal drains a replica; two replicas rolled under keep-alive load (issue 41 §1).
-            'test/node/store/{drain-redis,rolling-restart}.test.ts',
+            'test/node/drain/{drain-redis,rolling-restart}.test.ts',
           ],
         },
       },

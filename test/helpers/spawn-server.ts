@@ -29,7 +29,7 @@ export const spawnServer = (
     const [command = process.execPath, ...flags] = node
     const child = spawn(command, [...flags, binPath, '--host', '127.0.0.1', '--port', '0', ...args], {
       // No drain by default: a stop signal then stops at once, as before the drain (hundreds of stops
-      // in the suites); the drain's own tests (test/node/server/drain*.test.ts) set it or leave it unset.
+      // in the suites); the drain's own tests (test/node/drain/) set it or leave it unset.
       env: { PATH: process.env['PATH'], PETSTORE_MOCK_DRAIN_SECONDS: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })

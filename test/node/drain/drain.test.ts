@@ -11,7 +11,7 @@ import {
   slowPostThroughStop,
 } from '../../helpers/drain.js'
 
-// The drain on a stop signal (issue 41 §1), on the memory store; on Redis: test/node/store/drain-redis.test.ts.
+// The drain on a stop signal (issue 41 §1), on the memory store; on Redis: test/node/drain/drain-redis.test.ts.
 const started: SpawnedServer[] = []
 const spawn = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
   const server = await spawnServer(['--log', 'silent', ...args], env)
