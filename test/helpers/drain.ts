@@ -1,7 +1,8 @@
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { takenRequest } from './in-flight.js'
 import { bearer } from './auth.js'
-import type { SpawnedServer } from './spawn-server.js'
+import { type SpawnedServer, spawnServer } from './spawn-server.js'
+import { type RedisServer, startRedis } from './redis-server.js'
 
 /** A fetch that must be answered within 10 s (a hang fails the test instead of stalling it). */
 export const answered = (url: string, init: RequestInit = {}): Promise<Response> =>
@@ -80,4 +81,28 @@ export const expectCleanStop = (seen: SlowPostStop): void => {
   expect(seen.servedMeanwhile).toEqual({ status: 200, connection: 'close' })
   expect(seen.readBack).toEqual({ status: 200, pet: seen.created.pet })
   expect(seen.exitCode).toBe(0)
+}
+
+/**
+ * A redis-server of the test file's own (started before its tests, disposed after) and
+ * `replica(prefix, env)`: a CLI replica on it with that key prefix, default settings otherwise
+ * (killed after the file's tests if still running).
+ */
+export const replicasOnOwnRedis = () => {
+  let redis: RedisServer | undefined
+  const started: SpawnedServer[] = []
+  beforeAll(async () => {
+    redis = await startRedis()
+  }, 30_000)
+  afterAll(async () => {
+    for (const server of started) if (server.child.exitCode === null) server.child.kill('SIGKILL')
+    await redis?.dispose()
+  })
+  return {
+    replica: async (prefix: string, env: NodeJS.ProcessEnv = {}): Promise<SpawnedServer> => {
+      const server = await spawnServer(['--store', redis!.url, '--store-prefix', prefix], env, 15_000)
+      started.push(server)
+      return server
+    },
+  }
 }

@@ -1,29 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+import { describe, expect, it } from 'vitest'
 import { freshPrefix } from '../../helpers/replicas.js'
-import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 import { bearer } from '../../helpers/auth.js'
-import { answered, defaultDrain, expectCleanStop, slowPostThroughStop } from '../../helpers/drain.js'
+import {
+  answered,
+  defaultDrain,
+  expectCleanStop,
+  replicasOnOwnRedis,
+  slowPostThroughStop,
+} from '../../helpers/drain.js'
 
 // Issue 41 §1's reproduction on a real redis-server: a slow POST in flight at SIGTERM used to get
 // 503 store_unavailable (the Redis connection was closed under it) and the pet was lost.
-let redis: RedisServer
-const started: SpawnedServer[] = []
-
-beforeAll(async () => {
-  redis = await startRedis()
-}, 30_000)
-
-afterAll(async () => {
-  for (const server of started) if (server.child.exitCode === null) server.child.kill('SIGKILL')
-  await redis?.dispose()
-})
-
-const replica = async (prefix: string, env: NodeJS.ProcessEnv = {}) => {
-  const server = await spawnServer(['--store', redis.url, '--store-prefix', prefix], env, 15_000)
-  started.push(server)
-  return server
-}
+const { replica } = replicasOnOwnRedis()
 
 describe('SIGTERM drains a replica on Redis', () => {
   it('with default settings, a slow POST in flight gets its 201 and the pet reads back, from this replica and another; readiness 503 meanwhile; exit 0', async () => {

@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
+import { describe, expect, it } from 'vitest'
 import { freshPrefix } from '../../helpers/replicas.js'
-import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
+import type { SpawnedServer } from '../../helpers/spawn-server.js'
 import { bearer } from '../../helpers/auth.js'
-import { answered, defaultDrain, readinessUntil } from '../../helpers/drain.js'
+import { answered, defaultDrain, readinessUntil, replicasOnOwnRedis } from '../../helpers/drain.js'
 
 // Issue 41 §1: a rolling restart of two replicas on one Redis fails no request. The client is what a
 // Service gives a pod's callers: keep-alive connections (fetch's pool, one per endpoint) and a
 // round robin over the live endpoint list. As kube-proxy does without a preStop hook, an endpoint
 // leaves the list 1 s after its replica's SIGTERM; its replacement joins once ready.
-let redis: RedisServer
-const started: SpawnedServer[] = []
-
-beforeAll(async () => {
-  redis = await startRedis()
-}, 30_000)
-
-afterAll(async () => {
-  for (const server of started) if (server.child.exitCode === null) server.child.kill('SIGKILL')
-  await redis?.dispose()
-})
+const { replica: onRedis } = replicasOnOwnRedis()
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -90,11 +79,7 @@ describe('a rolling restart of two replicas on one Redis', () => {
   it('under keep-alive round-robin load, with each endpoint removed 1 s after SIGTERM: 0 failed requests, every 201 reads back', async () => {
     const prefix = freshPrefix()
     // Default settings but the port (0: any free one) and the store; the drain's default included.
-    const replica = async () => {
-      const server = await spawnServer(['--store', redis.url, '--store-prefix', prefix], defaultDrain, 15_000)
-      started.push(server)
-      return server
-    }
+    const replica = () => onRedis(prefix, defaultDrain)
     const first = [await replica(), await replica()]
     const live = first.map((server) => server.url)
     const load = keepAliveLoad(live, 4, 20_000)
