@@ -99,6 +99,8 @@ export const replicasOnOwnRedis = () => {
     await redis?.dispose()
   })
   return {
+    /** The redis-server's URL (once started). */
+    url: (): string => redis!.url,
     replica: async (prefix: string, env: NodeJS.ProcessEnv = {}): Promise<SpawnedServer> => {
       const server = await spawnServer(['--store', redis!.url, '--store-prefix', prefix], env, 15_000)
       started.push(server)

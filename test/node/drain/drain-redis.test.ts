@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { freshPrefix } from '../../helpers/replicas.js'
+import { prepareMock } from '../../../src/core/app.js'
+import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
 import { bearer } from '../../helpers/auth.js'
 import {
   answered,
@@ -11,7 +13,7 @@ import {
 
 // Issue 41 §1's reproduction on a real redis-server: a slow POST in flight at SIGTERM used to get
 // 503 store_unavailable (the Redis connection was closed under it) and the pet was lost.
-const { replica } = replicasOnOwnRedis()
+const { replica, url } = replicasOnOwnRedis()
 
 describe('SIGTERM drains a replica on Redis', () => {
   it('with default settings, a slow POST in flight gets its 201 and the pet reads back, from this replica and another; readiness 503 meanwhile; exit 0', async () => {
@@ -54,4 +56,30 @@ describe('SIGTERM drains a replica on Redis', () => {
     ])
     expect(await next.stop('SIGTERM')).toBe(0)
   }, 90_000)
+
+  it('quit() sends what the store owes Redis before QUIT: a write made just before it is stored, and the connection closes', async () => {
+    const prefix = freshPrefix()
+    const open = async () => {
+      const factory = await openRedisStore({ url: url(), prefix })
+      let store: RedisSessionStore | undefined
+      prepareMock({}, (start, max) => (store = factory(start, max)))
+      await store!.ready
+      return store!
+    }
+    const store = await open()
+    const session = await store.session('owed')
+    // Not sent yet: the call waits for its turn's batch, which leaves on the next turn.
+    const created = session.createPet({ name: 'Owed', categoryId: 1 })
+    await store.quit()
+    const pet = await created
+    expect(pet).toMatchObject({ name: 'Owed', categoryId: 1 })
+    // Closed: a call now is refused (503), never queued.
+    await expect(Promise.resolve().then(() => store.session('owed'))).rejects.toMatchObject({ status: 503 })
+    const again = await open()
+    try {
+      expect(await (await again.session('owed')).getPet((pet as { id: number }).id)).toEqual(pet)
+    } finally {
+      await again.quit()
+    }
+  })
 })
