@@ -65,6 +65,8 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   const stopping = new AbortController()
   const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, ...(tenants && { tenants }) }
   const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })
+  // Not ready once a stop signal came; else the store's check (Redis). In memory that replaces the
+  // core's default, a read of this process's own store, which cannot fail.
   const draining = new Draining()
   observed.options.ready = draining.readiness(observed.options.ready)
   let made: ReturnType<StoreFactory> | undefined
