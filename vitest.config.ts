@@ -64,6 +64,7 @@ export default defineConfig({
             'test/node/store/full/**',
             'test/node/tenants/{tenants-replicas,redis-quotas}.test.ts',
             'test/node/store/access/**',
+            'test/node/drain/{drain-redis,rolling-restart}.test.ts',
             '**/node_modules/**',
           ],
         },

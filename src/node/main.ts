@@ -11,12 +11,14 @@ import { subcommandOf } from './cli/subcommands.js'
 import { embeddedRouters } from './server/embedded-routers.js'
 import { usePreparedRouter } from './server/prepared-router.js'
 import { listen, type RunningServer } from './server/server.js'
-import { stopOnSignals } from './server/stop-on-signals.js'
+import { type Stoppable, stopOnSignals } from './server/stop-on-signals.js'
+import { Draining, pause } from './server/drain.js'
 import { appOptionsFromConfig } from './start/app-options-from-config.js'
 import type { Tenant } from '../core/tenants/tenant.js'
 import { readStartData } from './start/start-data.js'
+import type { StartState } from '../core/sessions/memory-store.js'
 import { appOnStore } from './store/app-on-store.js'
-import { openStore } from './store/open-store.js'
+import { openStore, type StoreFactory } from './store/open-store.js'
 import { observeHost } from './observe/observe-host.js'
 import { fleetOptions } from './store/redis/fleet-options.js'
 import { relaunchFlags } from './memory/heap-flags.js'
@@ -39,6 +41,10 @@ export interface ServerApp {
   memory: DerivedBudget
   /** The tenants of --tenants (the banner names them). */
   tenants?: readonly Tenant[] | undefined
+  /** Set by a stop signal: readiness then answers 503 (server/drain.ts). */
+  draining: Draining
+  /** The store --store opened, once the app is built on it (none: memory). */
+  store: () => ReturnType<StoreFactory> | undefined
 }
 
 /**
@@ -75,23 +81,32 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   const stopping = new AbortController()
   const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, ...(tenants && { tenants }) }
   const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })
-  const { store } = observed
   observed.banner.push(...clamped.banner)
+  // Not ready once a stop signal came; else the store's check (Redis). In memory that replaces the
+  // core's default, a read of this process's own store, which cannot fail.
+  const draining = new Draining()
+  observed.options.ready = draining.readiness(observed.options.ready)
+  let made: ReturnType<StoreFactory> | undefined
+  const store = observed.store && ((start: StartState, max: number) => (made = observed.store!(start, max)))
   const options = { ...base, signal: stopping.signal, observe: observed.options }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
-  return { app, source: data.source, count: data.pets.length, faults: data.faults, stopping, observed, memory, tenants }
+  const { source, pets, faults } = data
+  return { app, source, count: pets.length, faults, stopping, observed, memory, tenants, draining, store: () => made }
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
 export const startServer = async (
   config: Config,
   env: NodeJS.ProcessEnv = {},
-): Promise<RunningServer & { banner: string }> => {
-  const { app, source, count, faults, stopping, observed, memory, tenants } = await serverApp(config, env)
+): Promise<RunningServer & Stoppable & { banner: string }> => {
+  const { app, source, count, faults, stopping, observed, memory, tenants, draining, store } = await serverApp(
+    config,
+    env,
+  )
   let running: RunningServer
   try {
-    running = await listen(app, config)
+    running = await listen(app, { ...config, draining: draining.active })
   } catch (error) {
     // What the app holds open (a Redis store's connections) would keep a failed start alive.
     stopping.abort()
@@ -101,9 +116,27 @@ export const startServer = async (
   // Open event streams end first, so that their connections close with the idle ones; the traces
   // still pending are exported last.
   const close = (graceMs?: number) => (stopping.abort(), running.close(graceMs).then(observed.shutdown))
+  // The drain (docs/scale-out.md#stopping-a-replica): not ready and every answer closing its
+  // connection, still accepting, for --drain-seconds; then no new connections, the event streams and
+  // journal waits end (nothing else ends them), every request in flight is answered, and only then is
+  // the store closed, once it has what it is owed. On Redis the streams end without the store closing
+  // (`stopping` would close it under the requests in flight); in memory closing ends them.
+  const drain = async (signal: string) => {
+    draining.begin(signal)
+    await pause(config.drainSeconds * 1000)
+    const made = store()
+    if (made?.endStreams) made.endStreams()
+    else stopping.abort()
+    await running.close(Infinity)
+    await made?.quit?.()
+    stopping.abort()
+    await observed.shutdown()
+  }
   return {
     ...running,
     close,
+    drain,
+    abandon: () => running.server.closeAllConnections(),
     banner: banner(running.url, config, source, count, observed.banner, memory, faults, tenants),
   }
 }
@@ -138,7 +171,7 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     holdYoungGeneration(process.execArgv, env['NODE_OPTIONS'])
     for (const note of command.notes) process.stderr.write(`${note}\n`)
     const running = await startServer(command.config, env)
-    stopOnSignals(running)
+    stopOnSignals(running, command.config.graceSeconds * 1000)
     // Printed only once signals are handled: whoever waits for it may stop the server at once.
     process.stderr.write(running.banner)
     return undefined

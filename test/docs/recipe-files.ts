@@ -255,7 +255,7 @@ export interface Started {
   /** The first match of the pattern waited for. */
   match: RegExpExecArray
   output(): string
-  /** Sends SIGTERM (SIGKILL after 5 s) and resolves with the exit code. */
+  /** Sends SIGTERM (SIGKILL after 30 s: beyond the server's drain and 25 s grace) and resolves with the exit code. */
   stop(): Promise<number | null>
 }
 
@@ -285,7 +285,7 @@ export const startProcess = (
     const stop = async () => {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode
       child.kill('SIGTERM')
-      const kill = setTimeout(() => child.kill('SIGKILL'), 5000)
+      const kill = setTimeout(() => child.kill('SIGKILL'), 30_000)
       const code = await exited
       clearTimeout(kill)
       return code

@@ -11,6 +11,8 @@ export const exitCodes = {
   startFailed: 1,
   /** A command line that cannot be run: unknown flag, bad value, … */
   usage: 2,
+  /** A stop forced by a second signal or by --grace-seconds: what was in flight lost its connection. */
+  forced: 1,
 } as const
 
 /** Where a command line's mistake sends the user. */

@@ -18,6 +18,8 @@ export const helpGroups: readonly { title: string; flags: readonly string[] }[] 
       'send-timeout',
       'keep-alive-timeout',
       'max-connections',
+      'drain-seconds',
+      'grace-seconds',
     ],
   },
   { title: 'Data', flags: ['fixtures', 'faker', 'count', 'data', 'seed', 'spec', 'snapshot'] },

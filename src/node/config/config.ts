@@ -55,6 +55,10 @@ export interface Config extends SpecSilences {
   requestTimeout: number
   sendTimeout: number
   keepAliveTimeout: number
+  /** Seconds the server goes on serving, not ready, after SIGTERM or SIGINT (server/drain.ts). */
+  drainSeconds: number
+  /** Seconds from SIGTERM or SIGINT to a forced exit. */
+  graceSeconds: number
   /** Connections served at once; none: the server's default (512, fewer under a low `ulimit -n`). */
   maxConnections?: number
   /** The mock clock's start-up instant; none: real time. */
@@ -105,6 +109,9 @@ export const configDefaults: Omit<Config, 'log'> = {
   requestTimeout: 30_000,
   sendTimeout: 30_000,
   keepAliveTimeout: 5000,
+  // Why 5 and 25: docs/scale-out.md#stopping-a-replica.
+  drainSeconds: 5,
+  graceSeconds: 25,
   sunset: 'enforce',
   proxyTimeout: 10_000,
   proxyFlagViolations: false,

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
@@ -24,13 +24,18 @@ export interface ListenOptions {
   keepAliveTimeout?: number
   /** Connections served at once; a few more for health only (connection-limit.ts). Default 512, fewer under a low `ulimit -n`. */
   maxConnections?: number
+  /** True once the server drains (server/drain.ts): every answer then closes its connection. */
+  draining?: () => boolean
 }
 
 /** A listening server. */
 export interface RunningServer {
   server: Server
   url: string
-  /** Stops accepting, lets in-flight requests finish (at most `graceMs`), then closes. */
+  /**
+   * Stops accepting, lets in-flight requests finish (at most `graceMs`, default 5000; Infinity: no
+   * limit, whoever calls stops the process in time), then closes.
+   */
   close(graceMs?: number): Promise<void>
 }
 
@@ -50,6 +55,7 @@ export const listen = (app: Hono<any>, options: ListenOptions): Promise<RunningS
         connectionsCheckingInterval: Math.max(50, Math.min(1000, options.headersTimeout / 2)),
         // Node's own 400 for a missing Host has no body: the adapter's (see protocol-errors.ts) has.
         requireHostHeader: false,
+        ...(options.draining && { ServerResponse: closingWhen(options.draining) }),
       },
       (request, response) => {
         if (refusedByLimit(request, response) || answerRepeatedHost(request, response)) return
@@ -76,9 +82,24 @@ export const listen = (app: Hono<any>, options: ListenOptions): Promise<RunningS
     })
   })
 
+/**
+ * Answers that say `Connection: close` (and close their connection once sent) while `draining`: a
+ * client's pool then opens its next connection elsewhere (a Service, a balancer that has dropped
+ * this replica) instead of sending on to a server about to close, and no kept-alive connection is
+ * left idle for the server to close under a request being sent. Checked as the head is written, so
+ * that an answer in flight when the drain began closes its connection too.
+ */
+const closingWhen = (draining: () => boolean): typeof ServerResponse =>
+  class DrainingResponse extends ServerResponse {
+    override writeHead(...args: unknown[]): this {
+      if (draining()) this.shouldKeepAlive = false
+      return (super.writeHead as (...a: unknown[]) => this)(...args)
+    }
+  } as typeof ServerResponse
+
 const closeGracefully = (server: Server, graceMs: number): Promise<void> =>
   new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), graceMs)
+    const force = Number.isFinite(graceMs) ? setTimeout(() => server.closeAllConnections(), graceMs) : undefined
     // Keep-alive sockets hold close() open; each is closed as soon as its request is answered.
     const sweep = setInterval(() => server.closeIdleConnections(), 50)
     server.close(() => {

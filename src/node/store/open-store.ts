@@ -25,7 +25,14 @@ export class StoreAccessDenied extends Error {
 export type StoreFactory = ((
   start: StartState,
   maxSessions: number,
-) => SessionStore & { ready: Promise<void>; refusesWrites?(): Promise<string | undefined> }) & {
+) => SessionStore & {
+  ready: Promise<void>
+  refusesWrites?(): Promise<string | undefined>
+  /** Ends the event streams and journal waits; the store goes on serving (a drain). */
+  endStreams?(): void
+  /** Sends what the replica owes the store, then closes its connection (the last step of a drain). */
+  quit?(): Promise<void>
+}) & {
   /** Redis' `maxmemory` as read at start (the budget is clamped to what it holds: memory/redis-clamp.ts). */
   maxmemory?: RedisMaxmemory
   /** Closes the connection of a store that is never made (a start that fails before the app is built). */

@@ -19,6 +19,8 @@ export type ScriptArg = string | number | readonly (string | number)[]
  */
 export type RunScript = ((name: ScriptName, ...args: ScriptArg[]) => Promise<Reply>) & {
   beforeSend(hook: () => void): void
+  /** Calls made and not answered yet: waiting for their turn's batch, or sent and waiting for Redis. */
+  pending(): number
 }
 
 /** Most calls in one batch: beyond, the batch leaves and the next one starts. */
@@ -85,6 +87,7 @@ export const defineScripts = (client: Redis): RunScript => {
   let queue: Call[] = []
   let hooks: (() => void)[] = []
   let scheduled = false
+  let sent = 0
   const schedule = () => {
     if (scheduled) return
     scheduled = true
@@ -105,8 +108,10 @@ export const defineScripts = (client: Redis): RunScript => {
       argv.push(call.name, call.args.length)
       for (const arg of call.args) argv.push(arg)
     }
+    sent += calls.length
     sendBatch(argv).then(
       (replies) => {
+        sent -= calls.length
         calls.forEach((call, k) => {
           const reply = replies[2 * k + 1] ?? null
           if (replies[2 * k] === 1) call.resolve(reply)
@@ -114,6 +119,7 @@ export const defineScripts = (client: Redis): RunScript => {
         })
       },
       (error: unknown) => {
+        sent -= calls.length
         for (const call of calls) call.reject(error)
       },
     )
@@ -134,5 +140,6 @@ export const defineScripts = (client: Redis): RunScript => {
       hooks.push(hook)
       schedule()
     },
+    pending: () => queue.length + hooks.length + sent,
   })
 }

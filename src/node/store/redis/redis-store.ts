@@ -408,6 +408,27 @@ export class RedisSessionStore implements SessionStore {
     this.#events.close()
     this.#client.disconnect()
   }
+
+  /** Ends every event stream (and journal wait) of this replica; the store goes on serving (a drain: main.ts). */
+  endStreams(): void {
+    this.#events.close()
+  }
+
+  /**
+   * Closes the connection once Redis has everything this replica owes it: the calls of the turn
+   * not sent yet and what their replies send again (coverage-batch.ts) leave, every reply comes
+   * back (bounded: a few command timeouts), then QUIT, which Redis answers after the replies before
+   * it. A connection that is not up is dropped.
+   */
+  async quit(): Promise<void> {
+    this.#events.close()
+    const deadline = Date.now() + 3 * quitTimeoutMs
+    while (this.#run.pending() > 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 10))
+    if (this.#client.status !== 'ready') return this.#client.disconnect()
+    const timer = setTimeout(() => this.#client.disconnect(), quitTimeoutMs)
+    await this.#client.quit().catch(() => undefined)
+    clearTimeout(timer)
+  }
 }
 
 /**
@@ -426,6 +447,9 @@ const readMaxmemory = (client: Redis): Promise<RedisMaxmemory> =>
         .slice(0, 200),
     }),
   )
+
+/** Longest wait for Redis's answer to QUIT (the default command timeout). */
+const quitTimeoutMs = 2000
 
 /** Connects to Redis and makes the store; rejects when Redis cannot be reached at start-up. */
 export const openRedisStore = async (
