@@ -19,6 +19,7 @@ import { appOnStore } from './store/app-on-store.js'
 import { openStore } from './store/open-store.js'
 import { observeHost } from './observe/observe-host.js'
 import { fleetOptions } from './store/redis/fleet-options.js'
+import { adminTokenOptions } from './config/admin-tokens.js'
 import { relaunchFlags } from './memory/heap-flags.js'
 import { applyHeapGrowth } from './memory/heap-growth.js'
 import { holdYoungGeneration } from './memory/young-generation.js'
@@ -50,11 +51,17 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   // Loaded only for a tenants file: reading it needs the YAML reader, which a default start never loads.
   const tenants =
     config.tenants === undefined ? undefined : (await import('./start/tenants-file.js')).readTenants(config, memory.mib)
-  // Replicas on one Redis must agree on what shapes data (store/redis/fleet-fingerprint.ts); a memory start digests nothing.
+  // Replicas on one Redis must agree on what changes an answer or a limit (store/redis/fleet-fingerprint.ts); a memory start digests nothing.
   const fleet =
     config.store === 'memory'
       ? undefined
-      : { options: fleetOptions(config, data.pets, data.faults, tenants), reconfigure: config.reconfigure }
+      : {
+          options: fleetOptions(config, data.pets, data.faults, tenants, {
+            maxMemoryMiB: memory.mib,
+            ...adminTokenOptions(config),
+          }),
+          reconfigure: config.reconfigure,
+        }
   const opened = await openStore(config, fleet)
   const stopping = new AbortController()
   const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, ...(tenants && { tenants }) }
