@@ -39,6 +39,8 @@ export interface ServerApp {
   memory: DerivedBudget
   /** The tenants of --tenants (the banner names them). */
   tenants?: readonly Tenant[] | undefined
+  /** What joining the fleet in Redis changed there, for the banner (store/redis/fleet-fingerprint.ts). */
+  fleetNotes?: readonly string[] | undefined
 }
 
 /**
@@ -70,7 +72,18 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   const options = { ...base, signal: stopping.signal, observe: observed.options }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
-  return { app, source: data.source, count: data.pets.length, faults: data.faults, stopping, observed, memory, tenants }
+  const fleetNotes = opened?.fleetNotes
+  return {
+    app,
+    source: data.source,
+    count: data.pets.length,
+    faults: data.faults,
+    stopping,
+    observed,
+    memory,
+    tenants,
+    fleetNotes,
+  }
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
@@ -78,7 +91,7 @@ export const startServer = async (
   config: Config,
   env: NodeJS.ProcessEnv = {},
 ): Promise<RunningServer & { banner: string }> => {
-  const { app, source, count, faults, stopping, observed, memory, tenants } = await serverApp(config, env)
+  const { app, source, count, faults, stopping, observed, memory, tenants, fleetNotes } = await serverApp(config, env)
   let running: RunningServer
   try {
     running = await listen(app, config)
@@ -94,7 +107,16 @@ export const startServer = async (
   return {
     ...running,
     close,
-    banner: banner(running.url, config, source, count, observed.banner, memory, faults, tenants),
+    banner: banner(
+      running.url,
+      config,
+      source,
+      count,
+      [...(fleetNotes ?? []), ...observed.banner],
+      memory,
+      faults,
+      tenants,
+    ),
   }
 }
 

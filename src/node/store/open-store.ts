@@ -10,10 +10,13 @@ export class StoreClientMissing extends Error {
 }
 
 /** A store the app is built on, what resolves once it can serve, and why it cannot take writes now (readiness). */
-export type StoreFactory = (
+export type StoreFactory = ((
   start: StartState,
   maxSessions: number,
-) => SessionStore & { ready: Promise<void>; refusesWrites?(): Promise<string | undefined> }
+) => SessionStore & { ready: Promise<void>; refusesWrites?(): Promise<string | undefined> }) & {
+  /** The banner's lines about the fleet's configuration in Redis (a reconfiguration, an upgrade). */
+  readonly fleetNotes?: readonly string[]
+}
 
 const isMissingClient = (error: unknown): boolean =>
   (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && /ioredis/.test(String((error as Error).message))

@@ -133,7 +133,8 @@ describe('one fleet, one configuration', () => {
     ).rejects.toThrow(/seed: this replica's 2, the fleet's 1/)
     expect(await withClient((client) => client.exists(`${prefix}:config`))).toBe(0)
     const mine = { seed: 1, 'max-pets': 100, 'session-by-key': true }
-    await openRedisStore({ url: redis.url, prefix, fleet: { options: mine, reconfigure: false } })
+    const joined = await openRedisStore({ url: redis.url, prefix, fleet: { options: mine, reconfigure: false } })
+    expect(joined.fleetNotes).toEqual([expect.stringMatching(/^ {2}fleet: joined a fleet 0\.2\.0 started/)])
     expect(await withClient((client) => client.hgetall(`${prefix}:config`))).toEqual({
       seed: '1',
       'max-pets': '100',
@@ -210,6 +211,10 @@ describe('one fleet, one configuration', () => {
         expect(lines.at(-1)).toMatch(/--reconfigure/)
         const reconfigured = await spawnServer([...args, '--reconfigure'])
         try {
+          const option = lines[1]!.trim().split(':')[0]
+          expect(reconfigured.stderr()).toContain(
+            `  fleet: --reconfigure made this replica's options the fleet's (changed: ${option}); restart the other replicas with them\n`,
+          )
           expect((await fetch(`${reconfigured.url}/__admin/health/ready`)).status).toBe(200)
         } finally {
           expect(await reconfigured.stop()).toBe(0)

@@ -95,6 +95,8 @@ describe(`a rolling upgrade from ${previousRelease.version} to ${packageVersion}
       const next = await start()
       expect(next.stderr()).toContain(`petstore-mock ${packageVersion} listening`)
       expect(old.stderr()).not.toContain(`petstore-mock ${packageVersion} listening`)
+      // The upgrade path of the fleet's configuration: 0.2.0's fingerprint compared, this version's record written.
+      expect(next.stderr()).toContain('  fleet: joined a fleet 0.2.0 started (the options it recorded agree)')
       expect(await readiness(next.url)).toBe(200)
       client.add(next.url)
       await progress(40)

@@ -105,18 +105,20 @@ export const legacyFleetRecord = (options: FleetOptions): string => {
 // One step, atomic: ARGV[1] `join` answers the fleet's record when there is one, else 0.2.0's
 // fingerprint when there is one, else writes both (this replica's); `adopt` writes the record unless
 // one appeared meanwhile (0.2.0's fingerprint kept); `reconfigure` replaces both. Then the fields this
-// replica knows and the record lacks are added (HSETNX). Answers: `new`, or `fleet` and the record's
-// fields and values, or `legacy` and 0.2.0's JSON.
+// replica knows and the record lacks are added (HSETNX). Answers: `new`, or `fleet` (`replaced` for
+// `reconfigure`) and the record's fields and values as they were, or `legacy` and 0.2.0's JSON.
 const joinScript = `
 local record, legacy, mode = KEYS[1], KEYS[2], ARGV[1]
 local function write()
   for i = 3, #ARGV, 2 do redis.call('HSET', record, ARGV[i], ARGV[i + 1]) end
 end
 if mode == 'reconfigure' then
+  local answer = {'replaced'}
+  for _, v in ipairs(redis.call('HGETALL', record)) do answer[#answer + 1] = v end
   redis.call('DEL', record)
   write()
   redis.call('SET', legacy, ARGV[2])
-  return {'new'}
+  return answer
 end
 if redis.call('EXISTS', record) == 1 then
   local fields = redis.call('HGETALL', record)
@@ -143,44 +145,71 @@ const mismatch = (prefix: string, differences: string[]): FleetMismatch =>
     ].join('\n'),
   )
 
+const recordOf = (reply: readonly string[]): FleetOptions => {
+  const fleet: FleetOptions = {}
+  for (let i = 0; i + 1 < reply.length; i += 2) fleet[reply[i]!] = JSON.parse(reply[i + 1]!) as FleetOptions[string]
+  return fleet
+}
+
 /**
  * Checks (or writes) the fleet's configuration at `prefix` (see above); throws
- * {@link FleetMismatch} naming each difference.
+ * {@link FleetMismatch} naming each difference. Answers the banner's lines about what it changed
+ * (a reconfiguration, a 0.2.0 fleet joined, options the record lacked), none when it changed nothing.
  */
 const joinConfiguration = async (
   client: Redis,
   prefix: string,
   options: FleetOptions,
   reconfigure: boolean,
-): Promise<void> => {
+): Promise<string[]> => {
   const fields = Object.entries(options).flatMap(([key, value]) => [key, JSON.stringify(value)])
   const legacy = legacyFleetRecord(options)
   const run = (mode: string) =>
     client.eval(joinScript, 2, `${prefix}:config`, `${prefix}:fleet`, mode, legacy, ...fields) as Promise<string[]>
-  let [outcome, ...reply] = await run(reconfigure ? 'reconfigure' : 'join')
+  const [outcome, ...reply] = await run(reconfigure ? 'reconfigure' : 'join')
+  if (outcome === 'replaced') {
+    const changed = fleetDifferences(options, recordOf(reply)).map((line) => line.slice(0, line.indexOf(':')))
+    return reply.length === 0
+      ? []
+      : [
+          `  fleet: --reconfigure made this replica's options the fleet's (${changed.length === 0 ? 'none changed' : `changed: ${changed.join(', ')}`}); restart the other replicas with them`,
+        ]
+  }
   if (outcome === 'legacy') {
     const fleet = (JSON.parse(reply[0]!) as { options?: FleetOptions }).options ?? {}
     const differences = fleetDifferences(options, fleet)
     if (differences.length > 0) throw mismatch(prefix, differences)
-    ;[outcome, ...reply] = await run('adopt')
+    const [adopted, ...record] = await run('adopt')
+    if (adopted === 'new') {
+      return [
+        `  fleet: joined a fleet 0.2.0 started (the options it recorded agree); the others are now this replica's: start every replica with them`,
+      ]
+    }
+    return checkRecord(prefix, options, recordOf(record))
   }
-  if (outcome !== 'fleet') return
-  const fleet: FleetOptions = {}
-  for (let i = 0; i + 1 < reply.length; i += 2) fleet[reply[i]!] = JSON.parse(reply[i + 1]!) as FleetOptions[string]
+  return outcome === 'fleet' ? checkRecord(prefix, options, recordOf(reply)) : []
+}
+
+// A record found: a difference refuses the start; what it lacked was added from this replica.
+const checkRecord = (prefix: string, options: FleetOptions, fleet: FleetOptions): string[] => {
   const differences = fleetDifferences(options, fleet)
   if (differences.length > 0) throw mismatch(prefix, differences)
+  const added = Object.keys(options).filter((key) => !(key in fleet))
+  return added.length === 0
+    ? []
+    : [`  fleet: options the fleet's record lacked, now this replica's: ${added.join(', ')}`]
 }
 
 /**
  * Checks (or writes) the layout version and the fleet's configuration at
- * `prefix`; throws {@link FleetMismatch} naming what differs.
+ * `prefix`; throws {@link FleetMismatch} naming what differs; answers the banner's lines about it.
  */
 export const joinFleet = async (
   client: Redis,
   prefix: string,
   options: FleetOptions,
   reconfigure: boolean,
-): Promise<void> => {
+): Promise<string[]> => {
   const schemaKey = `${prefix}:schema`
   const stored = await client.get(schemaKey)
   const version = stored === null ? null : Number(stored)
@@ -189,11 +218,11 @@ export const joinFleet = async (
       `the Redis layout at prefix ${prefix} is version ${version}, newer than this replica's ${storeSchemaVersion}: run the newer petstore-mock on this store (a fleet is upgraded forward only)`,
     )
   }
-  await joinConfiguration(client, prefix, options, reconfigure)
+  const notes = await joinConfiguration(client, prefix, options, reconfigure)
   // Tenants' pools are layout 5's only keys: without them the layout stays 4, which 0.2.0 serves too.
   const needed =
     options['tenants'] === undefined || options['tenants'] === null ? baseSchemaVersion : storeSchemaVersion
-  if (version !== null && version >= needed) return
+  if (version !== null && version >= needed) return notes
   if (version === null || version < 2) {
     // Layout 1 scored the registry by a sequence: every session is taken as used now.
     const names = await client.zrange(`${prefix}:reg`, 0, '-1')
@@ -203,4 +232,5 @@ export const joinFleet = async (
     }
   }
   await client.set(schemaKey, String(needed))
+  return notes
 }

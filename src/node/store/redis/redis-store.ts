@@ -364,7 +364,7 @@ export class RedisSessionStore implements SessionStore {
 /** Connects to Redis and makes the store; rejects when Redis cannot be reached at start-up. */
 export const openRedisStore = async (
   options: RedisStoreOptions,
-): Promise<(start: StartState, maxSessions: number) => RedisSessionStore> => {
+): Promise<((start: StartState, maxSessions: number) => RedisSessionStore) & { fleetNotes?: readonly string[] }> => {
   const client = connectRedis(options.url, options.timeoutMs)
   // Errors are answered per request (503) and by health; without a listener ioredis would print each.
   let cause: unknown
@@ -377,13 +377,16 @@ export const openRedisStore = async (
     throw cause ?? error
   }
   cause = undefined
+  let fleetNotes: string[] = []
   if (options.fleet) {
     try {
-      await joinFleet(client, options.prefix, options.fleet.options, options.fleet.reconfigure)
+      fleetNotes = await joinFleet(client, options.prefix, options.fleet.options, options.fleet.reconfigure)
     } catch (error) {
       client.disconnect()
       throw error
     }
   }
-  return (start, maxSessions) => new RedisSessionStore(client, options.prefix, start, maxSessions)
+  const factory = (start: StartState, maxSessions: number) =>
+    new RedisSessionStore(client, options.prefix, start, maxSessions)
+  return Object.assign(factory, { fleetNotes })
 }
