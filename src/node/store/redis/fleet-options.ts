@@ -15,6 +15,37 @@ const listed = (values: readonly string[]): string => (values.length === 0 ? 'no
 
 /** Secrets as one digest (never in clear), order-free; `none` when there are none. */
 const secrets = (values: readonly string[]): string => (values.length === 0 ? 'none' : digest([...values].sort()))
+/**
+ * The flags a replica may set its own way (see {@link fleetOptions}): how one process listens,
+ * logs and treats its sockets, and which fleet it joins. Every other flag is in the record
+ * (test/node/store/fleet-options.test.ts holds each flag to one of the two).
+ */
+export const processOnlyFlags = [
+  'host',
+  'port',
+  'log',
+  'headers-timeout',
+  'request-timeout',
+  'send-timeout',
+  'keep-alive-timeout',
+  'max-connections',
+  'store',
+  'store-prefix',
+  'reconfigure',
+] as const
+
+/** The record's field of each flag whose field has another name (the rest: the flag's own). */
+export const fleetFieldOfFlag: Readonly<Record<string, string>> = {
+  fixtures: 'pets',
+  faker: 'pets',
+  count: 'pets',
+  data: 'pets',
+  snapshot: 'pets',
+  'admin-tokens-file': 'admin-token',
+  'cors-origin': 'cors',
+  'admin-cors-origin': 'admin-cors-origins',
+}
+
 /** What a start derived beside its Config that the fleet must share too. */
 export interface FleetExtras {
   /** The memory budget, MiB (derived or --max-memory): the scripts enforce it fleet-wide. */
@@ -71,6 +102,8 @@ export const fleetOptions = (
   sunset: config.sunset,
   // A deployment's URL may carry credentials: then only its digest.
   proxy: config.proxy === undefined ? null : config.proxy.includes('@') ? digest(config.proxy) : config.proxy,
+  'proxy-timeout': config.proxyTimeout,
+  'proxy-flag-violations': config.proxyFlagViolations,
   metrics: config.metrics,
   tenants: tenants === undefined || tenants.length === 0 ? null : digest(tenants),
 })
