@@ -150,6 +150,22 @@ describe('one fleet, one configuration', () => {
         fleet: { options: { ...mine, 'session-by-key': false }, reconfigure: false },
       }),
     ).rejects.toThrow(/session-by-key: this replica's false, the fleet's true/)
+    // A later version's option is set by its first replica that agrees on the rest; a refused one adds nothing.
+    await expect(
+      openRedisStore({
+        url: redis.url,
+        prefix,
+        fleet: { options: { ...mine, seed: 3, 'future-option': 'x' }, reconfigure: false },
+      }),
+    ).rejects.toThrow(/seed: this replica's 3, the fleet's 1/)
+    const later = await openRedisStore({
+      url: redis.url,
+      prefix,
+      fleet: { options: { ...mine, 'future-option': 'y' }, reconfigure: false },
+    })
+    expect(later.fleetNotes).toEqual(["  fleet: options the fleet's record lacked, now this replica's: future-option"])
+    expect(await withClient((client) => client.hget(`${prefix}:config`, 'future-option'))).toBe('"y"')
+    await openRedisStore({ url: redis.url, prefix, fleet: { options: mine, reconfigure: false } })
   })
 
   it('the command: a replica started with --faker --count 5 beside fixture ones refuses to start (exit 2)', async () => {

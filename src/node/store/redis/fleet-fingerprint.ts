@@ -104,8 +104,8 @@ export const legacyFleetRecord = (options: FleetOptions): string => {
 
 // One step, atomic: ARGV[1] `join` answers the fleet's record when there is one, else 0.2.0's
 // fingerprint when there is one, else writes both (this replica's); `adopt` writes the record unless
-// one appeared meanwhile (0.2.0's fingerprint kept); `reconfigure` replaces both. Then the fields this
-// replica knows and the record lacks are added (HSETNX). Answers: `new`, or `fleet` (`replaced` for
+// one appeared meanwhile (0.2.0's fingerprint kept); `reconfigure` replaces both. When the record's
+// fields agree with this replica's, those it lacks are added (HSETNX). Answers: `new`, or `fleet` (`replaced` for
 // `reconfigure`) and the record's fields and values as they were, or `legacy` and 0.2.0's JSON.
 const joinScript = `
 local record, legacy, mode = KEYS[1], KEYS[2], ARGV[1]
@@ -122,7 +122,15 @@ if mode == 'reconfigure' then
 end
 if redis.call('EXISTS', record) == 1 then
   local fields = redis.call('HGETALL', record)
-  for i = 3, #ARGV, 2 do redis.call('HSETNX', record, ARGV[i], ARGV[i + 1]) end
+  local agree = true
+  for i = 3, #ARGV, 2 do
+    local theirs = redis.call('HGET', record, ARGV[i])
+    if theirs and theirs ~= ARGV[i + 1] then agree = false end
+  end
+  -- A replica that will be refused adds nothing.
+  if agree then
+    for i = 3, #ARGV, 2 do redis.call('HSETNX', record, ARGV[i], ARGV[i + 1]) end
+  end
   local answer = {'fleet'}
   for _, v in ipairs(fields) do answer[#answer + 1] = v end
   return answer
