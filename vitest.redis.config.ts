@@ -18,8 +18,10 @@ export default defineConfig({
         test: {
           name: 'redis-store',
           include: [
-            'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,redis-lifecycle,redis-full,redis-battery,redis-budget,rolling-upgrade}.test.ts',
+            'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,redis-lifecycle,redis-full,redis-battery,redis-budget}.test.ts',
             'test/node/tenants/{tenants-replicas,redis-quotas}.test.ts',
+            // A rolling upgrade from the previous release (built from its commit) to this build.
+            'test/node/fleet/rolling-upgrade.test.ts',
           ],
         },
       },

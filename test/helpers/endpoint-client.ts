@@ -12,7 +12,12 @@ export class EndpointClient {
   /** Requests answered, by endpoint. */
   readonly answered = new Map<string, number>()
 
-  constructor(readonly timeoutMs = 15_000) {}
+  /** How long a request may take before it counts as failed, ms. */
+  readonly timeoutMs: number
+
+  constructor(timeoutMs = 15_000) {
+    this.timeoutMs = timeoutMs
+  }
 
   get endpoints(): readonly string[] {
     return this.#endpoints

@@ -18,7 +18,7 @@ const secrets = (values: readonly string[]): string => (values.length === 0 ? 'n
 /**
  * The flags a replica may set its own way (see {@link fleetOptions}): how one process listens,
  * logs and treats its sockets, and which fleet it joins. Every other flag is in the record
- * (test/node/store/fleet-options.test.ts holds each flag to one of the two).
+ * (test/node/fleet/fleet-options.test.ts holds each flag to one of the two).
  */
 export const processOnlyFlags = [
   'host',
