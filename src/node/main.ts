@@ -39,8 +39,6 @@ export interface ServerApp {
   memory: DerivedBudget
   /** The tenants of --tenants (the banner names them). */
   tenants?: readonly Tenant[] | undefined
-  /** What joining the fleet in Redis changed there, for the banner (store/redis/fleet-fingerprint.ts). */
-  fleetNotes?: readonly string[] | undefined
 }
 
 /**
@@ -68,22 +66,13 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   const stopping = new AbortController()
   const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, ...(tenants && { tenants }) }
   const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })
+  // The banner's lines after the store's: what joining the fleet changed in Redis (store/redis/fleet-fingerprint.ts), then what watches it.
+  observed.banner.unshift(...(opened?.fleetNotes ?? []))
   const { store } = observed
   const options = { ...base, signal: stopping.signal, observe: observed.options }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
-  const fleetNotes = opened?.fleetNotes
-  return {
-    app,
-    source: data.source,
-    count: data.pets.length,
-    faults: data.faults,
-    stopping,
-    observed,
-    memory,
-    tenants,
-    fleetNotes,
-  }
+  return { app, source: data.source, count: data.pets.length, faults: data.faults, stopping, observed, memory, tenants }
 }
 
 /** Starts the server for a Config; resolves once it listens, with the banner to print. */
@@ -91,7 +80,7 @@ export const startServer = async (
   config: Config,
   env: NodeJS.ProcessEnv = {},
 ): Promise<RunningServer & { banner: string }> => {
-  const { app, source, count, faults, stopping, observed, memory, tenants, fleetNotes } = await serverApp(config, env)
+  const { app, source, count, faults, stopping, observed, memory, tenants } = await serverApp(config, env)
   let running: RunningServer
   try {
     running = await listen(app, config)
@@ -107,16 +96,7 @@ export const startServer = async (
   return {
     ...running,
     close,
-    banner: banner(
-      running.url,
-      config,
-      source,
-      count,
-      [...(fleetNotes ?? []), ...observed.banner],
-      memory,
-      faults,
-      tenants,
-    ),
+    banner: banner(running.url, config, source, count, observed.banner, memory, faults, tenants),
   }
 }
 
