@@ -38,9 +38,9 @@ import type { Redis } from 'ioredis'
 export const storeSchemaVersion = 5
 
 /**
- * The options 0.2.0 wrote in `<prefix>:fleet` (its whole fingerprint), each computed as it did (fleet-options.ts): a
- * replica of a later version compares these with a fleet 0.2.0 started, and writes them there for
- * 0.2.0 replicas that start later (docs/reference/compatibility.md).
+ * The options 0.2.0 wrote in `<prefix>:fleet` (its whole fingerprint), each computed as it did
+ * (fleet-options.ts): a replica of a later version compares these with a fleet 0.2.0 started, and
+ * writes them there for 0.2.0 replicas that start later (docs/reference/compatibility.md).
  */
 export const legacyFleetKeys = [
   'pets',
@@ -62,7 +62,7 @@ export const legacyFleetKeys = [
 /** The layout a configuration without tenants writes: 4's keys exactly (0.2.0 reads and writes it too). */
 export const baseSchemaVersion = 4
 
-/** What shapes a replica's data: the options every replica of a fleet must share. */
+/** What changes a replica's answers or limits: the options every replica of a fleet must share, by name. */
 export type FleetOptions = Record<string, string | number | boolean | null>
 
 /** A replica that may not join the fleet: a line per difference, the process exits 2 (cli/exit-codes.ts). */
@@ -105,8 +105,9 @@ export const legacyFleetRecord = (options: FleetOptions): string => {
 // One step, atomic: ARGV[1] `join` answers the fleet's record when there is one, else 0.2.0's
 // fingerprint when there is one, else writes both (this replica's); `adopt` writes the record unless
 // one appeared meanwhile (0.2.0's fingerprint kept); `reconfigure` replaces both. When the record's
-// fields agree with this replica's, those it lacks are added (HSETNX). Answers: `new`, or `fleet` (`replaced` for
-// `reconfigure`) and the record's fields and values as they were, or `legacy` and 0.2.0's JSON.
+// fields agree with this replica's, those it lacks are added (HSETNX). Answers: `new`, or `fleet`
+// (`replaced` for `reconfigure`) and the record's fields and values as they were, or `legacy` and
+// 0.2.0's JSON.
 const joinScript = `
 local record, legacy, mode = KEYS[1], KEYS[2], ARGV[1]
 local function write()
