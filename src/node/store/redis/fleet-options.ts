@@ -4,6 +4,7 @@ import type { FaultRuleInput } from '../../../core/faults/rule-check.js'
 import type { Pet } from '../../../core/spec/pet.js'
 import { formatRate } from '../../../core/rate-limit/rate-limit.js'
 import type { Config } from '../../config/config.js'
+import { helpGroups } from '../../cli/help-text.js'
 import type { FleetOptions } from './fleet-fingerprint.js'
 import type { Tenant } from '../../../core/tenants/tenant.js'
 
@@ -20,19 +21,13 @@ const secrets = (values: readonly string[]): string => (values.length === 0 ? 'n
  * logs and treats its sockets, and which fleet it joins. Every other flag is in the record
  * (test/node/fleet/fleet-options.test.ts holds each flag to one of the two).
  */
-export const processOnlyFlags = [
-  'host',
-  'port',
-  'log',
-  'headers-timeout',
-  'request-timeout',
-  'send-timeout',
-  'keep-alive-timeout',
-  'max-connections',
+export const processOnlyFlags: readonly string[] = [
+  // The --help group "Listening": host, port, log, the timeouts, --max-connections.
+  ...(helpGroups.find((group) => group.title === 'Listening')?.flags ?? []),
   'store',
   'store-prefix',
   'reconfigure',
-] as const
+]
 
 /** The record's field of each flag whose field has another name (the rest: the flag's own). */
 export const fleetFieldOfFlag: Readonly<Record<string, string>> = {
