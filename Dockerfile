@@ -13,8 +13,8 @@ COPY src ./src
 RUN npm run bundle
 
 FROM node:24-bookworm-slim
-# Set from package.json: docker build --build-arg VERSION=$(node -p "require('./package.json').version") .
-ARG VERSION=0.1.0
+# package.json's version (test/package/version.test.ts holds them equal); set it when building another: docker build --build-arg VERSION=$(node -p "require('./package.json').version") .
+ARG VERSION=0.3.0
 LABEL org.opencontainers.image.title="petstore-mock" \
       org.opencontainers.image.description="Contract-exact, stateful, deterministic mock server for the Pet Store API" \
       org.opencontainers.image.version="${VERSION}" \

@@ -65,6 +65,7 @@ export default defineConfig({
             'test/node/tenants/{tenants-replicas,redis-quotas}.test.ts',
             'test/node/store/access/**',
             'test/node/drain/{drain-redis,rolling-restart}.test.ts',
+            'test/node/fleet/rolling-upgrade.test.ts',
             '**/node_modules/**',
           ],
         },

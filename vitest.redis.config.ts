@@ -26,6 +26,8 @@ export default defineConfig({
             'test/node/store/access/*.test.ts',
             // A stop signal drains a replica; two replicas rolled under keep-alive load (issue 41 §1).
             'test/node/drain/{drain-redis,rolling-restart}.test.ts',
+            // A rolling upgrade from the previous release (built from its commit) to this build.
+            'test/node/fleet/rolling-upgrade.test.ts',
           ],
         },
       },

@@ -21,6 +21,7 @@ import { appOnStore } from './store/app-on-store.js'
 import { openStore, type StoreFactory } from './store/open-store.js'
 import { observeHost } from './observe/observe-host.js'
 import { fleetOptions } from './store/redis/fleet-options.js'
+import { adminTokenOptions } from './config/admin-tokens.js'
 import { relaunchFlags } from './memory/heap-flags.js'
 import { applyHeapGrowth } from './memory/heap-growth.js'
 import { holdYoungGeneration } from './memory/young-generation.js'
@@ -59,11 +60,17 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
     config.tenants === undefined
       ? undefined
       : (await import('./start/tenants-file.js')).readTenants(config, derived.mib)
-  // Replicas on one Redis must agree on what shapes data (store/redis/fleet-fingerprint.ts); a memory start digests nothing.
+  // Replicas on one Redis must agree on what changes an answer or a limit (store/redis/fleet-fingerprint.ts); a memory start digests nothing.
   const fleet =
     config.store === 'memory'
       ? undefined
-      : { options: fleetOptions(config, data.pets, data.faults, tenants), reconfigure: config.reconfigure }
+      : {
+          options: fleetOptions(config, data.pets, data.faults, tenants, {
+            maxMemoryMiB: derived.mib,
+            ...adminTokenOptions(config),
+          }),
+          reconfigure: config.reconfigure,
+        }
   const opened = await openStore(config, fleet)
   // On Redis, no more budget than its maxmemory holds (issue 41 §2); the tenants' quotas checked again against it.
   const clamped = clampToRedis(derived, opened?.maxmemory)
@@ -82,6 +89,8 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, ...(tenants && { tenants }) }
   const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })
   observed.banner.push(...clamped.banner)
+  // The banner's lines after the store's: what joining the fleet changed in Redis (store/redis/fleet-fingerprint.ts), then what watches it.
+  observed.banner.unshift(...(opened?.fleetNotes ?? []))
   // Not ready once a stop signal came; else the store's check (Redis). In memory that replaces the
   // core's default, a read of this process's own store, which cannot fail.
   const draining = new Draining()

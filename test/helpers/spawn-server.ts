@@ -24,10 +24,12 @@ export const spawnServer = (
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 30_000,
   node: string[] = [process.execPath],
+  /** The CLI to run: this build's, or another release's (test/helpers/previous-release.ts). */
+  bin: string = binPath,
 ): Promise<SpawnedServer> =>
   new Promise((resolve, reject) => {
     const [command = process.execPath, ...flags] = node
-    const child = spawn(command, [...flags, binPath, '--host', '127.0.0.1', '--port', '0', ...args], {
+    const child = spawn(command, [...flags, bin, '--host', '127.0.0.1', '--port', '0', ...args], {
       // No drain by default: a stop signal then stops at once, as before the drain (hundreds of stops
       // in the suites); the drain's own tests (test/node/drain/) set it or leave it unset.
       env: { PATH: process.env['PATH'], PETSTORE_MOCK_DRAIN_SECONDS: '0', ...env },

@@ -6,6 +6,7 @@ import { pinnedNode, supportsNode } from '../../scripts/node-runtime.mjs'
 import { findOldNode, withoutCompileCache } from '../helpers/old-node.js'
 import { binPath, spawnServer } from '../helpers/spawn-server.js'
 import { bearer } from '../helpers/auth.js'
+import { packageVersion } from '../../src/generated/contract.js'
 
 // npx petstore-mock on a Node older than engines (>=22.12): it runs where it can (Node 20.16+, no
 // compile cache), else one line naming the Node it needs and the container. Never a stack trace.
@@ -24,7 +25,7 @@ const servesOn = async (node: string[]) => {
   } finally {
     expect(await server.stop('SIGTERM')).toBe(0)
   }
-  expect(server.stderr()).toContain('petstore-mock 0.1.0 listening on http://127.0.0.1:')
+  expect(server.stderr()).toContain(`petstore-mock ${packageVersion} listening on http://127.0.0.1:`)
   expect(server.stderr()).not.toMatch(stackFrame)
   expect(server.stderr()).not.toMatch(/Error/)
 }

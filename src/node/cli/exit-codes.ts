@@ -9,7 +9,7 @@ export const exitCodes = {
   ok: 0,
   /** A start that failed: unusable seed data or data file, a store that cannot be reached, … */
   startFailed: 1,
-  /** A command line that cannot be run: unknown flag, bad value, … */
+  /** A command line that cannot be run: unknown flag, bad value, options that differ from the fleet's in Redis, … */
   usage: 2,
   /** A stop forced by a second signal or by --grace-seconds: what was in flight lost its connection. */
   forced: 1,
@@ -33,6 +33,10 @@ export const failureOf = (error: unknown): Failure => {
   // One line: the usage would bury which two options disagree.
   if (error instanceof OptionConflict || error instanceof ConfigFileError || error instanceof EmptySecret)
     return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
+  // A replica whose options differ from its fleet's: a line per difference (store/redis/fleet-fingerprint.ts,
+  // loaded with the Redis store only, hence by name).
+  if ((error as Error | undefined)?.name === 'FleetMismatch')
+    return { code: exitCodes.usage, stderr: `petstore-mock: ${(error as Error).message}\n` }
   if (error instanceof StoreClientMissing || error instanceof StoreAccessDenied)
     return { code: exitCodes.usage, stderr: `petstore-mock: ${error.message}\n` }
   // The mistake, a hint, and where the options are: the whole usage would bury the one useful line.

@@ -37,6 +37,8 @@ export type StoreFactory = ((
   maxmemory?: RedisMaxmemory
   /** Closes the connection of a store that is never made (a start that fails before the app is built). */
   close?(): void
+  /** The banner's lines about the fleet's configuration in Redis (a reconfiguration, an upgrade). */
+  readonly fleetNotes?: readonly string[]
 }
 
 const isMissingClient = (error: unknown): boolean =>

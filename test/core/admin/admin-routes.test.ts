@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { contractApp, onRedis } from '../../helpers/contract.js'
 import { bearer } from '../../helpers/auth.js'
+import { packageVersion } from '../../../src/generated/contract.js'
 
 const pets = [
   { id: 1, name: 'a', categoryId: 1, status: 'sold' as const },
@@ -20,7 +21,7 @@ describe('health and admin protection', () => {
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({
       status: 'ok',
-      version: '0.1.0',
+      version: packageVersion,
       uptimeSeconds: 0,
       pets: 2,
       sessions: 1,

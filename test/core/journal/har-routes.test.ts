@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { onePet } from '../../helpers/fixtures.js'
 import { bearer } from '../../helpers/auth.js'
+import { packageVersion } from '../../../src/generated/contract.js'
 
 // har-validator is CommonJS: rejects with { errors } (Ajv's) when the document breaks the HAR 1.2 schema.
 const harValidator = createRequire(import.meta.url)('har-validator') as { har(data: unknown): Promise<unknown> }
@@ -31,7 +32,7 @@ describe('GET /__admin/requests.har', () => {
     const har = await res.json()
     await expect(harValidator.har(har)).resolves.toBeTruthy()
     expect(har.log.version).toBe('1.2')
-    expect(har.log.creator).toEqual({ name: 'petstore-mock', version: '0.1.0' })
+    expect(har.log.creator).toEqual({ name: 'petstore-mock', version: packageVersion })
     const [listed, created, forced, reset] = har.log.entries
     expect(har.log.entries).toHaveLength(4)
 

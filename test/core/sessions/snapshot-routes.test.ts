@@ -8,6 +8,7 @@ import { fakePets } from '../../../src/index.js'
 import { auth, contractApp, postJson } from '../../helpers/contract.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
 import { bearer } from '../../helpers/auth.js'
+import { packageVersion } from '../../../src/generated/contract.js'
 
 const pets = [
   { id: 1, name: 'a', categoryId: 1, status: 'sold' as const },
@@ -40,7 +41,7 @@ describe('GET /__admin/snapshot', () => {
     expect(parse(await yaml.text())).toEqual(json)
     expect(json).toEqual({
       format: 1,
-      petstoreMock: '0.1.0',
+      petstoreMock: packageVersion,
       seed: 7,
       pets: [...pets, { id: 3, name: 'c', categoryId: 3 }],
       nextId: 4,
@@ -67,7 +68,7 @@ describe('PUT /__admin/snapshot', () => {
     ).json()
     expect(restored).toEqual({
       format: 1,
-      petstoreMock: '0.1.0',
+      petstoreMock: packageVersion,
       seed: 1,
       pets: [{ id: 5, name: 'five', categoryId: 2 }],
       nextId: 6,

@@ -7,6 +7,7 @@ import { banner, reachableUrl } from '../../../src/node/cli/banner.js'
 import { configDefaults, type Config } from '../../../src/node/config/config.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
 import { bearer } from '../../helpers/auth.js'
+import { packageVersion } from '../../../src/generated/contract.js'
 
 const config = (over: Partial<Config>): Config => ({ ...configDefaults, log: 'silent', ...over })
 const lines = (over: Partial<Config>, listening = 'http://127.0.0.1:4010') =>
@@ -32,7 +33,7 @@ describe('the banner', () => {
   ])('--host %s: every URL it prints can be opened, and it says it listens on all interfaces', (host, listening) => {
     const text = lines({ host }, listening)
     expect(text[0]).toBe(
-      `petstore-mock 0.1.0 listening on http://127.0.0.1:4010 (on all interfaces, --host ${host}: from other machines, use this one's name or address)`,
+      `petstore-mock ${packageVersion} listening on http://127.0.0.1:4010 (on all interfaces, --host ${host}: from other machines, use this one's name or address)`,
     )
     expect(text.join('\n')).not.toMatch(/http:\/\/(0\.0\.0\.0|\[::\])/)
     expect(text).toContain("  try:   curl -H 'Authorization: Bearer any-token' http://127.0.0.1:4010/v1/pets")

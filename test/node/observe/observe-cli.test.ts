@@ -9,6 +9,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@open
 import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 import { decodeTraces, type OtlpReceiver, startOtlpReceiver } from '../../helpers/otlp-receiver.js'
 import { bearer } from '../../helpers/auth.js'
+import { packageVersion } from '../../../src/generated/contract.js'
 
 // The Node host's observability end to end, through the built CLI (dist/bin.js): what a start
 // loads, GET /__admin/metrics, and traces received over OTLP/HTTP by a receiver of the test's own.
@@ -142,8 +143,8 @@ describe('traces over OTLP/HTTP (OTEL_* variables)', () => {
         'petstore_mock.shaped_by': 'prefer',
         'petstore_mock.prefer': 'code=503, delay=30',
       },
-      resource: { 'service.name': 'mock-under-test', 'service.version': '0.1.0' },
-      scope: { name: 'petstore-mock', version: '0.1.0' },
+      resource: { 'service.name': 'mock-under-test', 'service.version': packageVersion },
+      scope: { name: 'petstore-mock', version: packageVersion },
     })
     expect(span.events).toMatchObject([
       { name: 'petstore_mock.prefer', attributes: { 'petstore_mock.status': 503, 'petstore_mock.delay_ms': 30 } },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prepareMock } from '../../../src/core/app.js'
 import { connectRedis, openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
 import type { StartState } from '../../../src/core/sessions/memory-store.js'
-import { storeSchemaVersion } from '../../../src/node/store/redis/fleet-fingerprint.js'
+import { legacyFleetRecord, storeSchemaVersion } from '../../../src/node/store/redis/fleet-fingerprint.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
 import { bearer } from '../../helpers/auth.js'
@@ -97,30 +97,88 @@ describe('one fleet, one configuration', () => {
     await expect(
       openRedisStore({ url: redis.url, prefix, fleet: { options: { ...base, seed: 2 }, reconfigure: false } }),
     ).rejects.toThrow(
-      /differs from the fleet's in Redis \(prefix fleet\d+\): seed 2 \(the fleet's: 1\)\. .*--reconfigure/,
+      /differs from the fleet's in Redis \(prefix fleet\d+\), option by option:\n {2}seed: this replica's 2, the fleet's 1\n.*--reconfigure/,
     )
     await openRedisStore({ url: redis.url, prefix, fleet: { options: { ...base, seed: 2 }, reconfigure: true } })
     await expect(
       openRedisStore({ url: redis.url, prefix, fleet: { options: base, reconfigure: false } }),
-    ).rejects.toThrow(/seed 1 \(the fleet's: 2\)/)
+    ).rejects.toThrow(/seed: this replica's 1, the fleet's 2/)
   })
 
-  it('the command: a replica started with --faker --count 5 beside fixture ones refuses to start, in one line', async () => {
+  it('keeps the configuration as a record of named fields, secrets as digests, and 0.2.0’s fingerprint beside it', async () => {
+    const prefix = `fleet${++prefixes}`
+    const options = { seed: 1, 'api-key': 'sha256:0123456789ab', 'session-by-key': false }
+    await openRedisStore({ url: redis.url, prefix, fleet: { options, reconfigure: false } })
+    const [record, legacy] = await withClient((client) =>
+      Promise.all([client.hgetall(`${prefix}:config`), client.get(`${prefix}:fleet`)]),
+    )
+    expect(record).toEqual({ seed: '1', 'api-key': '"sha256:0123456789ab"', 'session-by-key': 'false' })
+    // 0.2.0 fingerprinted the seed (and the other options of legacyFleetKeys) only.
+    expect(JSON.parse(legacy!)).toEqual({ fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/), options: { seed: 1 } })
+  })
+
+  it('joins a fleet 0.2.0 started: compares the options 0.2.0 knew, then records its own for the rest', async () => {
+    const prefix = `fleet${++prefixes}`
+    // What 0.2.0 (commit 1af3593) writes: its fingerprint only, layout 4.
+    const legacy = legacyFleetRecord({ seed: 1, 'max-pets': 100 })
+    await withClient((client) =>
+      Promise.all([client.set(`${prefix}:fleet`, legacy), client.set(`${prefix}:schema`, '4')]),
+    )
+    await expect(
+      openRedisStore({
+        url: redis.url,
+        prefix,
+        fleet: { options: { seed: 2, 'max-pets': 100, 'session-by-key': false }, reconfigure: false },
+      }),
+    ).rejects.toThrow(/seed: this replica's 2, the fleet's 1/)
+    expect(await withClient((client) => client.exists(`${prefix}:config`))).toBe(0)
+    const mine = { seed: 1, 'max-pets': 100, 'session-by-key': true }
+    const joined = await openRedisStore({ url: redis.url, prefix, fleet: { options: mine, reconfigure: false } })
+    expect(joined.fleetNotes).toEqual([expect.stringMatching(/^ {2}fleet: joined a fleet 0\.2\.0 started/)])
+    expect(await withClient((client) => client.hgetall(`${prefix}:config`))).toEqual({
+      seed: '1',
+      'max-pets': '100',
+      'session-by-key': 'true',
+    })
+    // 0.2.0's fingerprint and layout are left as they were: 0.2.0's replicas keep starting beside it.
+    expect(await withClient((client) => client.get(`${prefix}:fleet`))).toBe(legacy)
+    expect(await withClient((client) => client.get(`${prefix}:schema`))).toBe('4')
+    await expect(
+      openRedisStore({
+        url: redis.url,
+        prefix,
+        fleet: { options: { ...mine, 'session-by-key': false }, reconfigure: false },
+      }),
+    ).rejects.toThrow(/session-by-key: this replica's false, the fleet's true/)
+    // A later version's option is set by its first replica that agrees on the rest; a refused one adds nothing.
+    await expect(
+      openRedisStore({
+        url: redis.url,
+        prefix,
+        fleet: { options: { ...mine, seed: 3, 'future-option': 'x' }, reconfigure: false },
+      }),
+    ).rejects.toThrow(/seed: this replica's 3, the fleet's 1/)
+    const later = await openRedisStore({
+      url: redis.url,
+      prefix,
+      fleet: { options: { ...mine, 'future-option': 'y' }, reconfigure: false },
+    })
+    expect(later.fleetNotes).toEqual(["  fleet: options the fleet's record lacked, now this replica's: future-option"])
+    expect(await withClient((client) => client.hget(`${prefix}:config`, 'future-option'))).toBe('"y"')
+    await openRedisStore({ url: redis.url, prefix, fleet: { options: mine, reconfigure: false } })
+  })
+
+  it('the command: a replica started with --faker --count 5 beside fixture ones refuses to start (exit 2)', async () => {
     // Issue 28's scenario: it joined two replicas started with the fixtures, and sessions made through it began
-    // with other pets. Now it exits 1 naming the difference; --reconfigure makes its options the fleet's.
+    // with other pets. Now it exits 2 naming the difference; --reconfigure makes its options the fleet's.
     const store = ['--store', redis.url, '--store-prefix', `cmd${++prefixes}`, '--log', 'silent']
     const fixtures = await spawnServer(store)
     try {
-      const faker = spawnServer([...store, '--faker', '--count', '5'])
-      const refused = await faker.then(
-        () => undefined,
-        (error: Error) => error.message,
-      )
+      const refused = await refusal(spawnServer([...store, '--faker', '--count', '5']))
+      expect(refused).toMatch(/^server exited with 2: petstore-mock: this replica's configuration differs/)
       expect(refused).toMatch(
-        /^server exited with 1: petstore-mock: cannot start: this replica's configuration differs/,
+        /\n {2}pets: this replica's "faker 5 sha256:[0-9a-f]{12}", the fleet's "bundled sha256:[0-9a-f]{12}"\n/,
       )
-      expect(refused).toMatch(/pets "faker 5 sha256:[0-9a-f]{12}" \(the fleet's: "bundled sha256:[0-9a-f]{12}"\)/)
-      expect(refused!.trim().split('\n')).toHaveLength(1)
       const reconfigured = await spawnServer([...store, '--faker', '--count', '5', '--reconfigure'])
       expect(await reconfigured.stop()).toBe(0)
     } finally {
@@ -128,9 +186,95 @@ describe('one fleet, one configuration', () => {
     }
   })
 
-  it('versions the layout: writes its own, refuses a newer one', async () => {
+  // Issue 41 §3: each of these started and served beside a fleet that runs without it.
+  it.each([
+    { differs: ['--session-by-key'], line: "session-by-key: this replica's true, the fleet's false" },
+    {
+      differs: ['--api-key', 'only-this'],
+      line: /^ {2}api-key: this replica's "sha256:[0-9a-f]{12}", the fleet's "none"$/,
+    },
+    { differs: ['--max-memory', '200'], line: "max-memory: this replica's 200, the fleet's 100" },
+    {
+      differs: ['--cors-origin', 'https://qa.example'],
+      line: `cors: this replica's "https://qa.example", the fleet's "*"`,
+    },
+    { differs: ['--max-sessions', '7'], line: "max-sessions: this replica's 7, the fleet's 100" },
+  ])(
+    'a replica started with $differs beside a fleet without refuses (exit 2, the option named), then is accepted with --reconfigure',
+    async ({ differs, line }) => {
+      const store = [
+        '--store',
+        redis.url,
+        '--store-prefix',
+        `cmd${++prefixes}`,
+        '--log',
+        'silent',
+        '--max-memory',
+        '100',
+      ]
+      const first = await spawnServer(store)
+      try {
+        const [flag, value] = differs
+        const args = flag === '--max-memory' ? [...store.slice(0, -2), flag, value!] : [...store, ...differs]
+        const refused = await refusal(spawnServer(args))
+        const lines = refused.trim().split('\n')
+        expect(lines[0]).toMatch(/^server exited with 2: petstore-mock: this replica's configuration differs/)
+        // One line per difference, and only the one that differs.
+        expect(lines.slice(1, -1)).toHaveLength(1)
+        if (typeof line === 'string') expect(lines[1]).toBe(`  ${line}`)
+        else expect(lines[1]).toMatch(line)
+        expect(refused).not.toContain('only-this')
+        expect(lines.at(-1)).toMatch(/--reconfigure/)
+        const reconfigured = await spawnServer([...args, '--reconfigure'])
+        try {
+          const option = lines[1]!.trim().split(':')[0]
+          expect(reconfigured.stderr()).toContain(
+            `  fleet: --reconfigure made this replica's options the fleet's (changed: ${option}); restart the other replicas with them\n`,
+          )
+          expect((await fetch(`${reconfigured.url}/__admin/health/ready`)).status).toBe(200)
+        } finally {
+          expect(await reconfigured.stop()).toBe(0)
+        }
+        // The fleet is now the reconfigured one's: the first replica's options are the different ones.
+        const again = await refusal(spawnServer(store))
+        expect(again).toMatch(/^server exited with 2: /)
+      } finally {
+        await first.stop()
+      }
+    },
+  )
+
+  it('two API keys in another order, or the same tokens, are the same configuration; a secret never appears', async () => {
+    const store = ['--store', redis.url, '--store-prefix', `cmd${++prefixes}`, '--log', 'silent']
+    const first = await spawnServer([...store, '--api-key', 'k-one', '--api-key', 'k-two', '--admin-token', 'adm-1'])
+    try {
+      const second = await spawnServer([...store, '--api-key', 'k-two', '--api-key', 'k-one', '--admin-token', 'adm-1'])
+      expect(await second.stop()).toBe(0)
+      const refused = await refusal(spawnServer([...store, '--api-key', 'k-one', '--admin-token', 'adm-2']))
+      const lines = refused.trim().split('\n').slice(1, -1)
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^ {2}admin-token: this replica's "sha256:[0-9a-f]{12}", the fleet's "sha256:[0-9a-f]{12}"$/,
+        ),
+        expect.stringMatching(/^ {2}api-key: this replica's "sha256:[0-9a-f]{12}", the fleet's "sha256:[0-9a-f]{12}"$/),
+      ])
+      for (const secret of ['k-one', 'k-two', 'adm-1', 'adm-2']) expect(refused).not.toContain(secret)
+      const record = await withClient((client) => client.hgetall(`${store[3]}:config`))
+      for (const secret of ['k-one', 'k-two', 'adm-1']) expect(JSON.stringify(record)).not.toContain(secret)
+    } finally {
+      await first.stop()
+    }
+  })
+
+  it('versions the layout: 4 without tenants (0.2.0 serves it too), 5 with; refuses a newer one', async () => {
     const prefix = `fleet${++prefixes}`
     await openRedisStore({ url: redis.url, prefix, fleet: { options: {}, reconfigure: false } })
+    expect(await withClient((client) => client.get(`${prefix}:schema`))).toBe('4')
+    await openRedisStore({
+      url: redis.url,
+      prefix,
+      fleet: { options: { tenants: 'sha256:0123456789ab' }, reconfigure: true },
+    })
     expect(await withClient((client) => client.get(`${prefix}:schema`))).toBe(String(storeSchemaVersion))
     await withClient((client) => client.set(`${prefix}:schema`, String(storeSchemaVersion + 1)))
     await expect(
@@ -140,3 +284,13 @@ describe('one fleet, one configuration', () => {
     )
   })
 })
+
+/** The message of a start that must fail (the test fails if it starts). */
+const refusal = (start: ReturnType<typeof spawnServer>): Promise<string> =>
+  start.then(
+    async (server) => {
+      await server.stop()
+      throw new Error('the replica started')
+    },
+    (error: Error) => error.message,
+  )

@@ -455,7 +455,11 @@ const quitTimeoutMs = 2000
 export const openRedisStore = async (
   options: RedisStoreOptions,
 ): Promise<
-  ((start: StartState, maxSessions: number) => RedisSessionStore) & { maxmemory: RedisMaxmemory; close(): void }
+  ((start: StartState, maxSessions: number) => RedisSessionStore) & {
+    maxmemory: RedisMaxmemory
+    close(): void
+    fleetNotes?: readonly string[]
+  }
 > => {
   const client = connectRedis(options.url, options.timeoutMs, options.access)
   // Errors are answered per request (503) and by health; without a listener ioredis would print each.
@@ -469,9 +473,10 @@ export const openRedisStore = async (
     throw cause ?? error
   }
   cause = undefined
+  let fleetNotes: string[] = []
   if (options.fleet) {
     try {
-      await joinFleet(client, options.prefix, options.fleet.options, options.fleet.reconfigure)
+      fleetNotes = await joinFleet(client, options.prefix, options.fleet.options, options.fleet.reconfigure)
     } catch (error) {
       client.disconnect()
       throw error
@@ -480,6 +485,6 @@ export const openRedisStore = async (
   const maxmemory = await readMaxmemory(client)
   return Object.assign(
     (start: StartState, maxSessions: number) => new RedisSessionStore(client, options.prefix, start, maxSessions),
-    { maxmemory, close: () => client.disconnect() },
+    { maxmemory, close: () => client.disconnect(), fleetNotes },
   )
 }
