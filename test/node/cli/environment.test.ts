@@ -131,7 +131,7 @@ describe.each(prefixedOnly.map((spec) => [spec.env, legacyName(spec.env), sample
   },
 )
 
-it('the variables that came with the prefix are the five of issue 28, the tenants file of issue 39, --redact of issue 40 the Redis secrets and the drain of issue 41', () => {
+it('the variables that came with the prefix are the five of issue 28, the tenants file of issue 39, --redact of issue 40, the Redis secrets and the drain of issue 41', () => {
   expect(prefixedOnly.map((spec) => spec.env)).toEqual([
     'PETSTORE_MOCK_ADMIN_TOKENS_FILE',
     'PETSTORE_MOCK_TENANTS',
@@ -140,10 +140,10 @@ it('the variables that came with the prefix are the five of issue 28, the tenant
     'PETSTORE_MOCK_SESSION_TTL',
     'PETSTORE_MOCK_SESSION_BY_KEY',
     'PETSTORE_MOCK_RECONFIGURE',
-    'PETSTORE_MOCK_REDIS_PASSWORD_FILE',
-    'PETSTORE_MOCK_REDIS_CA_FILE',
     'PETSTORE_MOCK_DRAIN_SECONDS',
     'PETSTORE_MOCK_GRACE_SECONDS',
+    'PETSTORE_MOCK_REDIS_PASSWORD_FILE',
+    'PETSTORE_MOCK_REDIS_CA_FILE',
   ])
 })
 

@@ -27,7 +27,8 @@ describe("the fleet's record", () => {
     // How one process listens (the --help group "Listening") and which fleet it joins.
     expect(new Set(processOnlyFlags)).toEqual(
       new Set(
-        ['host', 'port', 'log', 'max-connections', 'store', 'store-prefix', 'reconfigure'].concat(
+        ['host', 'port', 'log', 'max-connections', 'drain-seconds', 'grace-seconds', 'store', 'store-prefix'].concat(
+          ['reconfigure', 'redis-password-file', 'redis-ca-file'],
           ['headers', 'request', 'send', 'keep-alive'].map((name) => `${name}-timeout`),
         ),
       ),

@@ -22,11 +22,14 @@ const secrets = (values: readonly string[]): string => (values.length === 0 ? 'n
  * (test/node/fleet/fleet-options.test.ts holds each flag to one of the two).
  */
 export const processOnlyFlags: readonly string[] = [
-  // The --help group "Listening": host, port, log, the timeouts, --max-connections.
+  // The --help group "Listening": host, port, log, the timeouts, --max-connections, the drain.
   ...(helpGroups.find((group) => group.title === 'Listening')?.flags ?? []),
   'store',
   'store-prefix',
   'reconfigure',
+  // Credentials change no answer and no limit, and replicas rightly differ while a password rotates.
+  'redis-password-file',
+  'redis-ca-file',
 ]
 
 /** The record's field of each flag whose field has another name (the rest: the flag's own). */
