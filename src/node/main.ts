@@ -1,4 +1,6 @@
 import type { Hono } from 'hono'
+import { lazyMcpEndpoint } from './mcp/lazy-endpoint.js'
+import { defaultApiKey } from './mcp/mcp-host.js'
 import type { AppEnv } from '../core/app.js'
 import { createApp } from '../core/app.js'
 import { packageVersion as version } from '../generated/contract.js'
@@ -60,7 +62,12 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   const base = { ...appOptionsFromConfig(config, data), maxMemory: memory.mib, ...(tenants && { tenants }) }
   const observed = await observeHost({ metrics: config.metrics, version, env, store: opened, proxy: base.proxy?.stats })
   const { store } = observed
-  const options = { ...base, signal: stopping.signal, observe: observed.options }
+  // /__admin/mcp (issue 42): its module and the MCP SDK are loaded by the first request to it.
+  const mcp = lazyMcpEndpoint({
+    fetch: async (request) => app.fetch(request),
+    apiKeyFor: defaultApiKey(config.apiKeys, tenants),
+  })
+  const options = { ...base, signal: stopping.signal, observe: observed.options, mcp }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
   return { app, source: data.source, count: data.pets.length, faults: data.faults, stopping, observed, memory, tenants }
