@@ -148,6 +148,8 @@ const setClock = async (backend: ToolBackend, args: Args) => {
     }
     const clock = await adminCall(backend, session, { method: 'GET', path: '/clock' })
     body['now'] = new Date(Date.parse(String(clock['now'])) + Number(advanceMs)).toISOString()
+    // Setting `now` alone restarts the clock: an advance keeps it frozen when it was.
+    body['frozen'] ??= clock['frozen']
   }
   return json(await adminCall(backend, session, { method: 'PUT', path: '/clock', json: body }))
 }
