@@ -20,6 +20,14 @@ export const mcpEndpoint = (host: McpHost): McpEndpoint => {
   const tools = buildTools(adminDocument, specDocument)
   const sdk = { Server, types }
   return async (request, token) => {
+    // Stateless: no stream of the server's own to open (GET), no session to end (DELETE).
+    if (request.method !== 'POST') {
+      const message = `${request.method} /__admin/mcp: this MCP server is stateless; send each JSON-RPC message by POST.`
+      return Response.json(
+        { code: 'method_not_allowed', message, status: 405 },
+        { status: 405, headers: { Allow: 'POST' } },
+      )
+    }
     const origin = new URL(request.url).origin
     const backend = {
       baseUrl: origin,

@@ -67,6 +67,18 @@ describe('/__admin/mcp over Streamable HTTP (issue 42)', () => {
     expect((await response.json()).result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION)
   })
 
+  it('is stateless: GET and DELETE answer 405 (Allow: POST) with the Error body', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${server.url}/__admin/mcp`, {
+        method,
+        headers: { Authorization: `Bearer ${root}`, Accept: 'text/event-stream' },
+      })
+      expect(response.status).toBe(405)
+      expect(response.headers.get('allow')).toBe('POST')
+      expect(await response.json()).toMatchObject({ code: 'method_not_allowed', status: 405 })
+    }
+  })
+
   it('walks the scripted agent session: steps 1 to 8', async () => {
     await walkAgentSession(await connect(root))
   }, 60_000)
