@@ -1,6 +1,4 @@
-import { isSessionName } from '../../../core/http/request/session-name.js'
-import { Environment } from '../../config/environment.js'
-import { adminTokenVariable, CliUsageError, fail, type Output, parseWords } from '../mock-admin.js'
+import { adminTokenVariable, CliUsageError, fail, mockTarget, type Output, parseWords } from '../mock-admin.js'
 import { missingSdk, sdkMissingMessage } from '../../mcp/lazy-endpoint.js'
 
 /** `mcp`'s help text. */
@@ -41,19 +39,9 @@ export const mcpCommand = async (
       return 0
     }
     if (positionals.length > 0) throw new CliUsageError(`mcp takes no positional argument (got "${positionals[0]}")`)
-    const url = values.url
-    if (url === undefined) throw new CliUsageError('--url is required')
-    if (!/^https?:\/\/[^/]/.test(url)) throw new CliUsageError(`--url must be an absolute http(s) URL (got "${url}")`)
-    if (values.session !== undefined && !isSessionName(values.session)) {
-      throw new CliUsageError(`--session must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got "${values.session}")`)
-    }
-    let token = values.token
-    if (token === undefined) {
-      const environment = new Environment(env)
-      token = environment.read(adminTokenVariable)?.value
-      for (const note of environment.notes) err.write(`${note}\n`)
-    }
-    options = { url, token: token === '' ? undefined : token, session: values.session }
+    if (values.url === undefined) throw new CliUsageError('--url is required')
+    const target = mockTarget(values.url, values, env, err, '--url')
+    options = { url: target.url, token: target.adminToken, session: target.session }
   } catch (error) {
     return fail('mcp', mcpUsage, error, err)
   }
