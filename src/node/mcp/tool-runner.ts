@@ -15,7 +15,8 @@ export interface Tool {
   inputSchema: JsonSchema
   /** Its route changes the mock (not GET): a read token is not shown it. */
   writes: boolean
-  validate: ValidateFunction
+  /** Its arguments' check, compiled on the tool's first call (a first tools/list compiles none). */
+  validate(): ValidateFunction
 }
 
 /** A tool's answer: the route's JSON as structured content (and as text, for clients that read text only). */
@@ -37,11 +38,12 @@ export const buildTools = (adminDoc: OpenApiDocument, contractDoc: OpenApiDocume
   return toolSpecs.map((spec) => {
     const doc = spec.document === 'admin' ? adminDoc : contractDoc
     const inputSchema = toolInputSchema(doc, spec.source, adminDoc)
+    let validate: ValidateFunction | undefined
     return {
       spec,
       inputSchema,
       writes: findOperation(doc, spec.source.operation).method !== 'GET',
-      validate: ajv.compile(inputSchema),
+      validate: () => (validate ??= ajv.compile(inputSchema)),
     }
   })
 }
@@ -160,7 +162,8 @@ const setClock = async (backend: ToolBackend, args: Args) => {
  */
 export const runTool = async (tool: Tool, rawArgs: unknown, backend: ToolBackend): Promise<ToolResult> => {
   const args = (rawArgs ?? {}) as Args
-  if (!tool.validate(args)) return errorResult(argumentError(tool.validate.errors ?? []))
+  const validate = tool.validate()
+  if (!validate(args)) return errorResult(argumentError(validate.errors ?? []))
   try {
     if (tool.spec.name === 'clock_set') return await setClock(backend, args)
     if (tool.spec.name === 'explain_request') {

@@ -128,6 +128,8 @@ describe('every MCP tool’s input schema is its route’s (admin-openapi.yaml, 
       expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(expected).sort())
       for (const [name, value] of Object.entries(expected)) expect(own(schema.properties[name]), name).toEqual(value)
       expect([...(schema.required ?? [])].sort()).toEqual([...new Set(required)].sort())
+      // Its check compiles (on first use in the server).
+      expect(typeof tool.validate()).toBe('function')
       // A tool that changes the mock is exactly one whose route is not a read.
       expect(tool.writes).toBe(op.method !== 'get')
     })
