@@ -44,10 +44,20 @@ const options = {
   format: 'esm',
   target: 'node22',
   // Loaded only by --faker, --spec, --fixtures, --faults or --store redis://…: never on a default start;
-  // prom-client by the first scrape of /__admin/metrics, OpenTelemetry when OTEL_* variables ask.
+  // prom-client by the first scrape of /__admin/metrics, OpenTelemetry when OTEL_* variables ask, the MCP
+  // SDK (an optional peer) by the first /__admin/mcp request or `petstore-mock mcp`.
   external: selfContained
     ? []
-    : ['@faker-js/faker', 'yaml', 'js-yaml', 'ajv', 'ioredis', 'prom-client', '@opentelemetry/*'],
+    : [
+        '@faker-js/faker',
+        'yaml',
+        'js-yaml',
+        'ajv',
+        'ioredis',
+        'prom-client',
+        '@opentelemetry/*',
+        '@modelcontextprotocol/*',
+      ],
   minifySyntax: true,
   minifyWhitespace: true,
   logLevel: 'warning',

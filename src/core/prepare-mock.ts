@@ -15,6 +15,7 @@ import { noScriptAnswers } from './http/no-script.js'
 import { redactionOf } from './journal/redaction.js'
 import { routeMethods } from './http/route-methods.js'
 import { adminPaths, metricsPath } from './admin/admin-paths.js'
+import type { McpEndpoint } from './admin/mcp-seam.js'
 import type { AdminHostDeps } from './admin/admin-host.js'
 import { panelRedirect } from './served/panel-redirect.js'
 import { docsRoutes } from './served/docs-routes.js'
@@ -161,6 +162,8 @@ export interface AppOptions {
   silences?: Partial<SpecSilences>
   /** What the host watches: request metrics, traces, GET /__admin/metrics, readiness (observe/); default none. */
   observe?: ObserveOptions
+  /** Serves `/__admin/mcp` behind the admin guard (the Node host's MCP server, issue 42); default none. */
+  mcp?: McpEndpoint
 }
 
 /** The defaults of {@link AppOptions}. */
@@ -446,6 +449,7 @@ export function prepareMock(
     tenancy,
     held,
     ...(options.openAdmin === true && guardTokens.length === 0 && { open: true }),
+    mcp: options.mcp,
   })
   // The control plane is an app of its own (admin/admin-host.ts), loaded on first use: the routes
   // are registered here (admin/admin-paths.ts), each handing the request to it.

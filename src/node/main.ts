@@ -1,4 +1,6 @@
 import type { Hono } from 'hono'
+import { lazyMcpEndpoint } from './mcp/lazy-endpoint.js'
+import { defaultApiKey } from './mcp/mcp-host.js'
 import type { AppEnv } from '../core/app.js'
 import { createApp } from '../core/app.js'
 import { packageVersion as version } from '../generated/contract.js'
@@ -97,7 +99,12 @@ export const serverApp = async (config: Config, env: NodeJS.ProcessEnv = {}): Pr
   observed.options.ready = draining.readiness(observed.options.ready)
   let made: ReturnType<StoreFactory> | undefined
   const store = observed.store && ((start: StartState, max: number) => (made = observed.store!(start, max)))
-  const options = { ...base, signal: stopping.signal, observe: observed.options }
+  // /__admin/mcp (issue 42): its module and the MCP SDK are loaded by the first request to it.
+  const mcp = lazyMcpEndpoint({
+    fetch: async (request) => app.fetch(request),
+    apiKeyFor: defaultApiKey(config.apiKeys, tenants),
+  })
+  const options = { ...base, signal: stopping.signal, observe: observed.options, mcp }
   const app = store === undefined ? createApp(options) : await appOnStore(options, store)
   usePreparedRouter(app, embeddedRouters)
   const { source, pets, faults } = data

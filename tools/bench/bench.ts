@@ -36,6 +36,7 @@ const image = process.env['BENCH_IMAGE']
 // silent loads and what metrics cost alone, BENCH_ONLY=start the cold starts alone. BENCH_SERVER=bin runs the loads
 // on node dist/bin.js instead of the image's CMD (server-process.ts).
 const only = process.env['BENCH_ONLY']
+// BENCH_ONLY=mcp times the first MCP call on fresh servers (mcp-first-call.ts, issue 42).
 // BENCH_ONLY=fairness runs issue 39's fairness figure alone (fairness.ts): team B's read p99 while team A floods.
 // BENCH_TENANTS=FILE (e.g. tools/bench/tenants.yaml: quotas the loads cannot fill) starts the loads' server with --tenants FILE, and the
 // loads run as the first tenant's first /v1 key in a session of its first glob (`*` read as `bench`): the
@@ -488,7 +489,24 @@ else if (only === 'throughput') await throughputOnly()
 else if (only === 'loads') await loadsOnly()
 else if (only === 'start') startUp()
 else if (only === 'fairness') await fairnessOnly()
+else if (only === 'mcp') await mcpOnly()
 else await everything()
+
+/** BENCH_ONLY=mcp: the first MCP call on a fresh server, the SDK loaded by it (issue 42; mcp-first-call.ts). */
+async function mcpOnly() {
+  const { mcpFirstCall } = await import('./mcp-first-call.js')
+  const figures = await mcpFirstCall(coldRuns)
+  results['mcp'] = figures
+  const ms = (value: number) => `${value.toFixed(1)} ms`
+  row(
+    'mcp',
+    `first MCP call (initialize, the SDK loaded), median of ${coldRuns} fresh servers`,
+    `${ms(figures.firstMs)} (${ms(figures.range[0]!)} to ${ms(figures.range[1]!)})`,
+  )
+  row('mcp', 'the next call (tools/list)', ms(figures.secondMs))
+  row('mcp', 'a first tools/call (listPets, in-process)', ms(figures.callMs))
+  row('mcp', "beside: the control plane's first read (GET /__admin/sessions)", ms(figures.adminFirstMs))
+}
 
 /** BENCH_ONLY=fairness: team B's reads while team A floods, with the example tenants file (issue 39). */
 async function fairnessOnly() {

@@ -7,6 +7,7 @@ import type { AdminToken } from './admin-scopes.js'
 import { scopeOf, tokenCovers } from './token-scope.js'
 import { setSessionScope } from '../http/request/session-scope.js'
 import { isRepeatedAuthorization, repeatedAuthorizationError } from '../http/request/authorization.js'
+import { isViaMcp } from '../http/request/via-mcp.js'
 
 // The middleware that checks admin tokens, apart from their reading (admin-scopes.ts), which the
 // options check needs at start: this goes with the control plane, loaded on first use (admin/admin-host.ts).
@@ -15,7 +16,7 @@ const isRead = (method: string): boolean => method === 'GET' || method === 'HEAD
 
 const challenge = (sent: boolean) => `Bearer realm="petstore-admin"${sent ? ', error="invalid_token"' : ''}`
 
-type Target = { session: string } | { global: 'the session list' | 'the metrics' } | { open: string }
+type Target = { session: string } | { global: 'the session list' | 'the metrics' } | { open: string } | { mcp: true }
 
 /** What a request to the control plane touches: a session by name, or nothing tied to one. */
 const targetOf = (c: Context, sessionNameOf: (c: Context) => string | undefined): Target => {
@@ -25,6 +26,8 @@ const targetOf = (c: Context, sessionNameOf: (c: Context) => string | undefined)
   if (path === '/__admin/metrics' || path.startsWith('/__admin/metrics/')) return { global: 'the metrics' }
   // The control plane's OpenAPI document is the same for every session: no session's data.
   if (path === '/__admin/openapi.json') return { open: 'the admin API document' }
+  // The MCP endpoint (issue 42) reaches no session itself: each tool's request meets this guard again.
+  if (path === '/__admin/mcp') return { mcp: true }
   return { session: sessionNameOf(c) ?? 'default' }
 }
 
@@ -64,11 +67,12 @@ export const adminScopes = ({ tokens, logger, sessionNameOf, fields }: AdminScop
     refused?: 'unauthorized' | 'forbidden',
   ) =>
     logger.info?.(
-      `admin ${c.req.method} ${loggable(c.req.path)} session=${loggable(session)} scope=${JSON.stringify(scopeOf(token))} token=${token?.name ?? 'none'} → ${status}${note}`,
+      `admin ${c.req.method} ${loggable(c.req.path)} session=${loggable(session)} scope=${JSON.stringify(scopeOf(token))} token=${token?.name ?? 'none'}${isViaMcp(c.req.raw) ? ' via=mcp' : ''} → ${status}${note}`,
       fields && {
         ...fields(c),
         session,
         action: `${c.req.method} ${c.req.path}`,
+        ...(isViaMcp(c.req.raw) && { via: 'mcp' }),
         ...(refused !== undefined && { outcome: refused }),
       },
     )
@@ -139,6 +143,8 @@ const refusal = (c: Context, token: AdminToken, target: Target) => {
       ? undefined
       : `The admin token ${token.name} (${scopeOf(token)}) reads GET /__admin/metrics only.`
   }
+  // Any token but a metrics one speaks MCP: a read token is listed the read tools only, and each tool is guarded.
+  if ('mcp' in target) return undefined
   if (token.access === 'read' && !isRead(c.req.method)) {
     return `The admin token ${token.name} is read-only (${scopeOf(token)}): ${c.req.method} ${c.req.path} changes the mock.`
   }

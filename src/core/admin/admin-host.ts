@@ -13,7 +13,8 @@ import { createSnapshotValidator } from '../sessions/snapshot-check.js'
 import { snapshotClock } from '../sessions/snapshot.js'
 import { formatRate, type RateLimitPolicy } from '../rate-limit/rate-limit.js'
 import { type ClockSetting, MockClock } from '../time/clock.js'
-import { adminScopes, type AdminScopesOptions } from '../access/admin-scope-guard.js'
+import { adminScopes, adminTokenOf, type AdminScopesOptions } from '../access/admin-scope-guard.js'
+import { type McpEndpoint, mcpPaths } from './mcp-seam.js'
 
 // The control plane's gate (the refusals' count, the guard) comes in the same chunk: a module
 // loaded by an import() of its own would split the modules it shares with the start into more chunks.
@@ -38,6 +39,8 @@ export interface AdminHostDeps extends Omit<AdminDeps, 'guard' | 'validateSnapsh
   metrics?: NonNullable<ObserveOptions['metrics']>
   /** Who owns which session, each tenant's tokens and quotas (tenants/). */
   tenancy: Tenancy
+  /** With it, /__admin/mcp (issue 42): the host's MCP endpoint. */
+  mcp?: McpEndpoint | undefined
 }
 
 /**
@@ -70,5 +73,16 @@ export const adminHost = (deps: AdminHostDeps): Hono<BlankEnv> => {
       '/__admin/',
       metricsRoutes(metrics, { sizes: () => stateSizes(sessions, streams, memory, deps.held) }, guard),
     )
+  const { mcp } = deps
+  // Behind the guard adminRoutes mounts on every path under /__admin/ (the token, its scope; audited).
+  if (mcp)
+    for (const [method, path] of mcpPaths)
+      host.on(method, path, (c) => {
+        const token = adminTokenOf(c)
+        return mcp(
+          c.req.raw,
+          token && { name: token.name, access: token.access, patterns: token.patterns, tenant: token.tenant },
+        )
+      })
   return host
 }

@@ -22,6 +22,8 @@ export interface LogFields {
   session?: string
   /** What was asked: a /v1 operation's id, or `METHOD /__admin/path`. */
   action?: string
+  /** `mcp`: an MCP tool made the admin request (issue 42; in the audit line's text too); absent for a direct one. */
+  via?: string
   /** How it ended: `ok` below 400, else the `Error` body's `code` (`unauthorized`, `quota_exceeded`, `not_found`…). */
   outcome?: string
 }

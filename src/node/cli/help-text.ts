@@ -93,11 +93,12 @@ export const usage = (width: number = process.stdout.columns || 80): string => {
     '       petstore-mock verify URL [options]',
     '       petstore-mock coverage URL [options]',
     '       petstore-mock pact URL --consumer NAME [options]',
+    '       petstore-mock mcp --url URL [options]',
     '',
     ...wrap(
       'A contract-exact, stateful mock of the Pet Store API. verify checks a deployment against the contract; ' +
         'coverage reports the contract coverage of a session (a CI gate); pact writes a Pact file of what a ' +
-        'session did. Each subcommand has its own --help.',
+        'session did; mcp bridges an MCP client on stdio to a running mock. Each subcommand has its own --help.',
       0,
       width,
     ),

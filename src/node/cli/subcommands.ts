@@ -6,6 +6,7 @@ const subcommands: Readonly<Record<string, () => Promise<Subcommand>>> = {
   verify: async () => (await import('../commands/verify/command.js')).verifyCommand,
   coverage: async () => (await import('../commands/coverage/coverage-command.js')).coverageCommand,
   pact: async () => (await import('../commands/pact/pact-command.js')).pactCommand,
+  mcp: async () => (await import('../commands/mcp/mcp-command.js')).mcpCommand,
 }
 
 /**

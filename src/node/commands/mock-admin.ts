@@ -32,20 +32,27 @@ export const parseWords = <T extends NonNullable<ParseArgsConfig['options']>>(ar
   }
 }
 
+/** The mock a command was pointed at: its URL, the session and the admin token, checked. */
+export interface MockTarget {
+  url: string
+  session: string | undefined
+  /** From --token, else from {@link adminTokenVariable}; undefined when neither (or empty). */
+  adminToken: string | undefined
+}
+
 /**
- * The client of the mock at the one positional URL; the token from --token, else from
+ * Checks the URL and --session a command was given, and reads its admin token from --token, else from
  * {@link adminTokenVariable} (or its former name, ADMIN_TOKEN, with a note on `err`).
  */
-export const clientOf = (
-  command: string,
-  positionals: string[],
+export const mockTarget = (
+  url: string,
   values: { session?: string | undefined; token?: string | undefined },
   env: NodeJS.ProcessEnv,
   err: Output,
-): MockClient => {
-  if (positionals.length !== 1) throw new CliUsageError(`${command} takes one URL (got ${positionals.length})`)
-  const url = positionals[0]!
-  if (!/^https?:\/\/[^/]/.test(url)) throw new CliUsageError(`URL must be an absolute http(s) URL (got "${url}")`)
+  urlName = 'URL',
+): MockTarget => {
+  if (!/^https?:\/\/[^/]/.test(url))
+    throw new CliUsageError(`${urlName} must be an absolute http(s) URL (got "${url}")`)
   const session = values.session
   if (session !== undefined && !isSessionName(session)) {
     throw new CliUsageError(`--session must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got "${session}")`)
@@ -56,10 +63,23 @@ export const clientOf = (
     adminToken = environment.read(adminTokenVariable)?.value
     for (const note of environment.notes) err.write(`${note}\n`)
   }
+  return { url, session, adminToken: adminToken === '' ? undefined : adminToken }
+}
+
+/** The client of the mock at the one positional URL ({@link mockTarget}). */
+export const clientOf = (
+  command: string,
+  positionals: string[],
+  values: { session?: string | undefined; token?: string | undefined },
+  env: NodeJS.ProcessEnv,
+  err: Output,
+): MockClient => {
+  if (positionals.length !== 1) throw new CliUsageError(`${command} takes one URL (got ${positionals.length})`)
+  const { url, session, adminToken } = mockTarget(positionals[0]!, values, env, err)
   try {
     return createMockClient({
       baseUrl: url,
-      ...(adminToken !== undefined && adminToken !== '' && { adminToken }),
+      ...(adminToken !== undefined && { adminToken }),
       ...(session !== undefined && { session }),
     })
   } catch (error) {
