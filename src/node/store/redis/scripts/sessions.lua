@@ -209,7 +209,7 @@ S.psReset = function(ARGV)
   local kept = redis.call('HMGET', b .. 'm', 'bs', 'bx', 'q')
   copyWorld(ARGV[2], b)
   journalRelease(P, Pq, b)
-  redis.call('DEL', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn')
+  redis.call('DEL', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn', b .. 'tc')
   if kept[1] then redis.call('HSET', b .. 'm', 'bs', kept[1]) end
   if kept[2] then redis.call('HSET', b .. 'm', 'bx', kept[2]) end
   if kept[3] then redis.call('HSET', b .. 'm', 'q', kept[3]) end
