@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { createApp } from '../../../src/core/app.js'
 import { maxTimelinePhases } from '../../../src/core/faults/timelines/timeline-check.js'
 import { bearer } from '../../helpers/auth.js'
+import { contractApp } from '../../helpers/contract.js'
+import { maxTimelines } from '../../../src/core/faults/timelines/timeline-routes.js'
 import { freezeAt, json, lastShaping, runIncident, stagingIncident, t0 } from '../../helpers/timeline-scenario.js'
 
 const session = 'qa'
@@ -233,6 +235,41 @@ describe('fault timelines on the mock clock (memory store)', () => {
     expect(
       await view(app.request('/__admin/timelines/brownout', { headers: { 'X-Mock-Session': session } })),
     ).toMatchObject({ state: 'running', current: { phase: 5, nextAt: null } })
+  })
+
+  it('a timeline is charged to the memory budget as a rule is: 507 when full, nothing stored; at most 20 a session', async () => {
+    const { request } = contractApp({ maxMemory: 1, pets: [{ id: 1, name: 'Rex', categoryId: 1 }] })
+    const headers = { ...bearer(), 'X-Mock-Session': 'f', 'Content-Type': 'application/json' }
+    let res: Response | undefined
+    for (let i = 0; i < 1000 && res?.status !== 507; i++) {
+      res = await request('/v1/pets', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'n'.repeat(1000), categoryId: 1 }),
+      })
+    }
+    expect(res!.status).toBe(507)
+    let put: Response | undefined
+    let added = 0
+    for (let i = 0; i < 8 && put?.status !== 507; i++) {
+      put = await request(`/__admin/timelines/t${i}`, json('PUT', stagingIncident, 'f'))
+      if (put.status === 201) added++
+    }
+    expect(put!.status).toBe(507)
+    expect(((await put!.json()) as { message: string }).message).toContain('fault rules need')
+    const listed = (await (await request('/__admin/timelines', { headers: { 'X-Mock-Session': 'f' } })).json()) as {
+      timelines: unknown[]
+    }
+    expect(listed.timelines).toHaveLength(added)
+    // The session's cap.
+    const app = createApp({})
+    for (let i = 0; i < maxTimelines; i++) {
+      expect((await app.request(`/__admin/timelines/t${i}`, json('PUT', stagingIncident, session))).status).toBe(201)
+    }
+    const over = await app.request('/__admin/timelines/one-more', json('PUT', stagingIncident, session))
+    expect(over.status).toBe(507)
+    // Replacing one is no new timeline.
+    expect((await app.request('/__admin/timelines/t0', json('PUT', stagingIncident, session))).status).toBe(200)
   })
 
   const phase = { for: '30s', rule: { status: 503 } }
