@@ -62,6 +62,7 @@ export default defineConfig({
             'test/testcontainers/**',
             'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,load-balanced,redis-lifecycle,redis-full,redis-battery,redis-budget}.test.ts',
             'test/node/tenants/{tenants-replicas,redis-quotas}.test.ts',
+            'test/node/store/timelines/redis-timelines.test.ts',
             '**/node_modules/**',
           ],
         },

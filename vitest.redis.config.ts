@@ -18,7 +18,8 @@ export default defineConfig({
         test: {
           name: 'redis-store',
           include: [
-            'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,redis-lifecycle,redis-full,redis-battery,redis-budget,redis-timelines}.test.ts',
+            'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,redis-lifecycle,redis-full,redis-battery,redis-budget}.test.ts',
+            'test/node/store/timelines/redis-timelines.test.ts',
             'test/node/tenants/{tenants-replicas,redis-quotas}.test.ts',
           ],
         },

@@ -1,6 +1,5 @@
 import type { Random } from './random.js'
 import { whenHolds } from './rule-match.js'
-import { timelineOperation } from './timeline-phase.js'
 import {
   holdsRequest,
   type FaultRuleInput,
@@ -85,7 +84,7 @@ export class FaultRules {
 
   /** The rules that hold timelines (timeline-phase.ts), as stored: a request reads them, never changes them. */
   timelines(): readonly FaultRule[] {
-    return this.#rules.filter((rule) => rule.operation === timelineOperation)
+    return this.#rules.filter((rule) => 'timeline' in rule)
   }
 
   /** Removes the rule named `name`; false when there is none. */

@@ -16,7 +16,8 @@ import type { FaultsSlice } from './faults-slice.js'
 import { hasOwnAnswer, injectedStatuses, type PreparedAnswer, prepareAnswer } from './rule-answer.js'
 import { faultTarget, faultTargetWithBody } from './rule-target.js'
 import { drip, hang } from './slow-faults.js'
-import { type PhaseFault, takeTimelinePhase } from './timeline-take.js'
+import type { PhaseFault } from './timeline-take.js'
+import { ruleTargets } from './fault-rules.js'
 import type { ClockSlice } from '../time/clock-slice.js'
 import { heldRefusal, type LocalShares, type Release } from '../tenants/local-shares.js'
 import type { Tenant } from '../tenants/tenant.js'
@@ -118,13 +119,24 @@ const truncated = async (res: Response): Promise<Response> => {
   return new Response(text.slice(0, Math.floor(text.length / 2)), { status: res.status, headers })
 }
 
-/** The session's first rule that applies, else its timelines' phase in force that does (timeline-take.ts). */
+/**
+ * The session's first rule that applies, else its timelines' phase in force that does. The timelines'
+ * code loads on first use (timeline-take.ts: msw's bundle at start carries none of it).
+ */
 const takeRule = (
   faults: FaultsSlice & ClockSlice,
   target: FaultTarget,
   mayHold: boolean,
 ): MaybePromise<FaultRule | undefined> =>
-  whenReady(faults.takeFault(target, mayHold), (rule) => rule ?? takeTimelinePhase(faults, target))
+  whenReady(faults.takeFault(target, mayHold), (rule) =>
+    rule !== undefined
+      ? rule
+      : whenReady(faults.timelineRules(), (held) =>
+          held.length === 0
+            ? undefined
+            : import('./timeline-take.js').then((m) => m.takeTimelinePhase(faults, held, target, ruleTargets)),
+        ),
+  )
 
 /** Options of {@link mockControl}. */
 export interface MockControlOptions {

@@ -1,3 +1,5 @@
+// Types only: this module and timeline-take.ts load on first use, in a chunk of their own, so they
+// import nothing that msw's bundle loads at start (or esbuild would split that into more chunks).
 import type { FaultRule, FaultRuleInput } from './rule-check.js'
 
 /**
@@ -39,7 +41,8 @@ export interface StoredTimeline {
 /**
  * A timeline is kept as an inert fault rule of the session (so both stores, the memory budget, the
  * tenant's quota, reset and snapshots hold it as they hold rules): named `timeline:<name>` (no rule
- * route can name it: `:` is no rule name's character), on an operation no request has.
+ * route can name it: `:` is no rule name's character), on an operation no request has (so no store
+ * matches it; the Redis store's scripts/faults.lua and FaultRules.timelines() know it by its `timeline`).
  */
 export const timelineOperation = '~timeline'
 export const timelineRuleName = (name: string): string => `timeline:${name}`

@@ -1,6 +1,4 @@
-import { type MaybePromise, whenReady } from '../async/maybe-promise.js'
 import type { ClockSlice } from '../time/clock-slice.js'
-import { ruleTargets } from './fault-rules.js'
 import type { FaultsSlice } from './faults-slice.js'
 import type { FaultRule, FaultTarget } from './rule-check.js'
 import { phaseAt, phaseDraw, phaseKey, type PhaseRule, timelineOf, valueAt } from './timeline-phase.js'
@@ -26,42 +24,31 @@ const resolved = (rule: PhaseRule, probability: number | undefined, delayMs: num
 }
 
 /**
- * The session's timelines, in creation order, at the session's mock clock: the first whose phase in
+ * The session's timelines (`rules`: those that hold them), in creation order, at the session's mock clock: the first whose phase in
  * force has a rule that applies to `target` (its conditions, then its `times` and its probability
  * against the request's count within the phase), as a rule; undefined when none applies. Only a
- * request the phase's rule targets is counted.
+ * request the phase's rule targets (`targets`: the rules' own test, fault-rules.ts) is counted. It
+ * loads on first use and imports nothing msw's bundle loads at start (see timeline-phase.ts).
  */
-export const takeTimelinePhase = (
+export const takeTimelinePhase = async (
   session: FaultsSlice & ClockSlice,
+  rules: readonly FaultRule[],
   target: FaultTarget,
-): MaybePromise<PhaseFault | undefined> =>
-  whenReady(session.timelineRules(), (rules) => {
-    if (rules.length === 0) return undefined
-    return whenReady(session.now(), (now) => {
-      const next = (i: number): MaybePromise<PhaseFault | undefined> => {
-        for (; i < rules.length; i++) {
-          const holder = rules[i]!
-          const timeline = timelineOf(holder)
-          if (timeline === undefined) continue
-          const at = phaseAt(timeline, now)
-          const rule = at && timeline.phases[at.index]!.rule
-          if (at === undefined || rule === undefined || !ruleTargets(rule, target)) continue
-          const key = phaseKey(holder, timeline, at)
-          const from = i
-          return whenReady(session.countInPhase(timeline.name, key), (count) => {
-            const probability = valueAt(rule.probability, at, now)
-            const missed =
-              (rule.times !== undefined && count > rule.times) ||
-              (probability !== undefined &&
-                probability < 1 &&
-                phaseDraw(timeline.seed, `${timeline.name}.${at.cycle}.${at.index}`, count) >= probability)
-            if (missed) return next(from + 1)
-            const mark = { name: timeline.name, phase: at.index, phaseStart: new Date(at.start).toISOString() }
-            return { ...resolved(rule, probability, valueAt(rule.delayMs, at, now)), timelinePhase: mark }
-          })
-        }
-        return undefined
-      }
-      return next(0)
-    })
-  })
+  targets: (rule: PhaseRule, target: FaultTarget) => boolean,
+): Promise<PhaseFault | undefined> => {
+  const now = await session.now()
+  for (const holder of rules) {
+    const timeline = timelineOf(holder)
+    const at = timeline && phaseAt(timeline, now)
+    const rule = at && timeline.phases[at.index]!.rule
+    if (!at || !rule || !targets(rule, target)) continue
+    const count = await session.countInPhase(timeline.name, phaseKey(holder, timeline, at))
+    const probability = valueAt(rule.probability, at, now)
+    if (rule.times !== undefined && count > rule.times) continue
+    const draw = () => phaseDraw(timeline.seed, `${timeline.name}.${at.cycle}.${at.index}`, count)
+    if (probability !== undefined && probability < 1 && draw() >= probability) continue
+    const mark = { name: timeline.name, phase: at.index, phaseStart: new Date(at.start).toISOString() }
+    return { ...resolved(rule, probability, valueAt(rule.delayMs, at, now)), timelinePhase: mark }
+  }
+  return undefined
+}

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { prepareMock } from '../../../src/core/app.js'
-import type { StartState } from '../../../src/core/sessions/memory-store.js'
-import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
-import { bearer } from '../../helpers/auth.js'
-import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
-import { freezeAt, json, lastShaping, runIncident, stagingIncident, t0 } from '../../helpers/timeline-scenario.js'
+import { prepareMock } from '../../../../src/core/app.js'
+import type { StartState } from '../../../../src/core/sessions/memory-store.js'
+import { openRedisStore, type RedisSessionStore } from '../../../../src/node/store/redis/redis-store.js'
+import { bearer } from '../../../helpers/auth.js'
+import { type RedisServer, startRedis } from '../../../helpers/redis-server.js'
+import { freezeAt, json, lastShaping, runIncident, stagingIncident, t0 } from '../../../helpers/timeline-scenario.js'
 
 // Two replicas of one app on one redis-server: each its own store and connection, one key prefix.
 let redis: RedisServer
