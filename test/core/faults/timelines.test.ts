@@ -272,6 +272,29 @@ describe('fault timelines on the mock clock (memory store)', () => {
     expect((await app.request('/__admin/timelines/t0', json('PUT', stagingIncident, session))).status).toBe(200)
   })
 
+  it('coverage counts a phase’s answers as injected and the Pact export leaves them out, as a rule’s', async () => {
+    const app = createApp({})
+    await freezeAt(app.request, session, 0)
+    const body = { phases: [{ for: '10s', rule: { operation: 'getPet', status: 404 } }, { for: 'forever' }] }
+    expect((await app.request('/__admin/timelines/t', json('PUT', body, session))).status).toBe(201)
+    const headers = { ...bearer(), 'X-Mock-Session': session }
+    expect((await app.request('/v1/pets/1', { headers })).status).toBe(404)
+    await freezeAt(app.request, session, 10)
+    expect((await app.request('/v1/pets/1', { headers })).status).toBe(200)
+    const coverage = (await view(app.request('/__admin/coverage', { headers: { 'X-Mock-Session': session } }))) as {
+      responses: { operation: string; status: number; requests: number; injected: number }[]
+    }
+    const row = (status: number) => coverage.responses.find((r) => r.operation === 'getPet' && r.status === status)
+    expect(row(404)).toMatchObject({ requests: 1, injected: 1 })
+    expect(row(200)).toMatchObject({ requests: 1, injected: 0 })
+    const pact = (await view(
+      app.request('/__admin/pact?consumer=web', { headers: { 'X-Mock-Session': session } }),
+    )) as {
+      interactions: { description: string }[]
+    }
+    expect(pact.interactions.map((i) => i.description)).toEqual(['GET /v1/pets/1 → 200, given a pet with id 1 exists'])
+  })
+
   const phase = { for: '30s', rule: { status: 503 } }
   it.each([
     [
