@@ -32,6 +32,19 @@ const durationProblem = (params: Params, names: readonly string[]): string | und
   return undefined
 }
 
+/** Milliseconds as a timeline writes them: in the largest unit that holds them exactly (`7d`, `2h`, `90s`). */
+const durationText = (ms: number): string => {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`
+  }
+  return `${ms}ms`
+}
+
 const scoped = (params: Params) => (params['operation'] === undefined ? {} : { operation: params['operation'] })
 
 const presets: Record<string, Preset> = {
@@ -89,8 +102,8 @@ const presets: Record<string, Preset> = {
       const span = lengths.reduce((sum, ms) => sum + ms, 0) + gap * (lengths.length - 1)
       const phases: unknown[] = []
       for (const [k, ms] of lengths.entries()) {
-        if (k > 0) phases.push({ for: gap })
-        phases.push({ for: ms, rule: { operation: 'getPet', status: 410 } })
+        if (k > 0) phases.push({ for: durationText(gap) })
+        phases.push({ for: durationText(ms), rule: { operation: 'getPet', status: 410 } })
       }
       phases.push({ for: 'forever' })
       return { start: new Date(sunset.getTime() - span).toISOString(), phases }
