@@ -749,6 +749,8 @@ export interface components {
             };
             phases: {
                 for: string | number;
+                /** @description How long the phase lasts; null for forever. */
+                ms: number | null;
                 rule?: components["schemas"]["PhaseRule"];
             }[];
             /** @enum {string} */

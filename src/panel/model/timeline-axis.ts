@@ -17,14 +17,6 @@ export interface Axis {
   now: number | undefined
 }
 
-const DURATION = /^(\d+)(ms|s|m|h|d)$/
-const unitMs: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
-const msOf = (value: string | number): number | null => {
-  if (typeof value === 'number') return value
-  const match = DURATION.exec(value)
-  return match ? Number(match[1]) * unitMs[match[2]!]! : null
-}
-
 /** What a phase's rule does, in a few words (`503`, `listPets +500 ms`, `getPet 410`, `quiet`). */
 export const phaseText = (rule: Timeline['phases'][number]['rule']): string => {
   if (rule === undefined) return 'quiet'
@@ -44,7 +36,7 @@ export const phaseText = (rule: Timeline['phases'][number]['rule']): string => {
  * window shows), and the clock's now on it.
  */
 export const timelineAxis = (timeline: Timeline, now: string): Axis => {
-  const lengths = timeline.phases.map((p) => msOf(p.for))
+  const lengths = timeline.phases.map((p) => p.ms)
   const finite = lengths.reduce<number>((sum, ms) => sum + (ms ?? 0), 0)
   const forever = Math.max(finite / 4, 1)
   const raw = lengths.map((ms) => ms ?? forever)

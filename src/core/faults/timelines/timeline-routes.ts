@@ -26,7 +26,8 @@ export interface TimelineView {
   repeat: boolean
   seed: number
   preset?: Record<string, unknown>
-  phases: { for: string | number; rule?: unknown }[]
+  /** Each phase as PUT, and how long it lasts in ms (null: forever). */
+  phases: { for: string | number; ms: number | null; rule?: unknown }[]
   /** `pending` before its start, `running` while a phase is in force, `ended` after its last phase. */
   state: 'pending' | 'running' | 'ended'
   /** The phase in force: its index (from 0), when it began, when the next begins (null: never), which loop (from 0). */
@@ -47,7 +48,7 @@ export const timelineView = (timeline: StoredTimeline, now: number): TimelineVie
     repeat: timeline.repeat,
     seed: timeline.seed,
     ...(timeline.preset && { preset: timeline.preset }),
-    phases: timeline.phases.map((phase) => ({ for: phase.for, ...(phase.rule && { rule: phase.rule }) })),
+    phases: timeline.phases.map((phase) => ({ for: phase.for, ms: phase.ms, ...(phase.rule && { rule: phase.rule }) })),
     state: pending ? 'pending' : at ? 'running' : 'ended',
     current: at
       ? { phase: at.index, startedAt: iso(at.start), nextAt: at.end === null ? null : iso(at.end), cycle: at.cycle }
