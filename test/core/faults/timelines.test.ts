@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { createApp } from '../../../src/core/app.js'
 import { maxTimelinePhases } from '../../../src/core/faults/timelines/timeline-check.js'
 import { bearer } from '../../helpers/auth.js'
 import { contractApp } from '../../helpers/contract.js'
@@ -7,16 +6,24 @@ import { maxTimelines } from '../../../src/core/faults/timelines/timeline-routes
 import { freezeAt, json, lastShaping, runIncident, stagingIncident, t0 } from '../../helpers/timeline-scenario.js'
 
 const session = 'qa'
+/**
+ * An app whose every answer is checked against the contract: in memory here, on Redis, through nginx to
+ * three replicas and through session path prefixes in the other projects (the contract suites).
+ */
+const checkedApp = () => {
+  const { request } = contractApp()
+  return { request }
+}
 const view = async (res: Response | Promise<Response>) => (await res).json() as Promise<Record<string, unknown>>
 
 describe('fault timelines on the mock clock (memory store)', () => {
   it('the example, on a frozen clock advanced 0, 29, 31, 59, 61, 125 s, gives each phase its answer; GET names the phase', async () => {
-    const app = createApp({})
+    const app = checkedApp()
     await runIncident([app.request], session)
   })
 
   it('marks the answers it shapes in the journal and the HAR (timeline, phase, phase start); GET tells when the next phase begins', async () => {
-    const app = createApp({})
+    const app = checkedApp()
     await freezeAt(app.request, session, 0)
     expect(
       (await app.request('/__admin/timelines/staging-incident', json('PUT', stagingIncident, session))).status,
@@ -77,7 +84,7 @@ describe('fault timelines on the mock clock (memory store)', () => {
   })
 
   it('a frozen clock freezes the timeline; advancing 45 s moves it into the 429 phase; repeat loops it', async () => {
-    const app = createApp({})
+    const app = checkedApp()
     await freezeAt(app.request, session, 0)
     const body = { ...stagingIncident, phases: stagingIncident.phases.slice(0, 3), repeat: true }
     expect((await app.request('/__admin/timelines/loop', json('PUT', body, session))).status).toBe(201)
@@ -102,7 +109,7 @@ describe('fault timelines on the mock clock (memory store)', () => {
 
   it('a ramp of probability from 0 to 1 gives a hit rate rising across the phase, the same draws for the same seed', async () => {
     const hits = async (seed: number) => {
-      const app = createApp({})
+      const app = checkedApp()
       await freezeAt(app.request, session, 0)
       const ramp = {
         phases: [{ for: '100s', rule: { operation: 'getPet', status: 503, probability: { from: 0, to: 1 } } }],
@@ -128,7 +135,7 @@ describe('fault timelines on the mock clock (memory store)', () => {
   })
 
   it('times counts the requests a phase met within the phase; a delay ramp moves across it', async () => {
-    const app = createApp({})
+    const app = checkedApp()
     await freezeAt(app.request, session, 0)
     const body = {
       phases: [
@@ -151,14 +158,16 @@ describe('fault timelines on the mock clock (memory store)', () => {
   })
 
   it('a bundle exported mid-timeline and loaded into a new session continues the same phases at the same clock', async () => {
-    const app = createApp({})
+    const app = checkedApp()
     await freezeAt(app.request, session, 0)
     expect(
       (await app.request('/__admin/timelines/staging-incident', json('PUT', stagingIncident, session))).status,
     ).toBe(201)
     await freezeAt(app.request, session, 40)
-    const bundle = await (await app.request('/__admin/snapshot', { headers: { 'X-Mock-Session': session } })).json()
-    const other = createApp({})
+    const bundle = await (
+      await app.request('/__admin/snapshot', { headers: { 'X-Mock-Session': session, Accept: 'application/json' } })
+    ).json()
+    const other = checkedApp()
     const loaded = await other.request('/__admin/snapshot', json('PUT', bundle, 'replay'))
     expect(loaded.status).toBe(204)
     const headers = { ...bearer(), 'X-Mock-Session': 'replay' }
@@ -177,7 +186,7 @@ describe('fault timelines on the mock clock (memory store)', () => {
   })
 
   it('the getpet-brownout preset answers getPet with the post-Sunset 410 only inside its windows, read from the contract’s Sunset', async () => {
-    const app = createApp({})
+    const app = checkedApp()
     const sunset = Date.parse('2030-12-05T00:00:00Z')
     const hour = 3_600_000
     const day = 24 * hour
@@ -262,7 +271,7 @@ describe('fault timelines on the mock clock (memory store)', () => {
     }
     expect(listed.timelines).toHaveLength(added)
     // The session's cap.
-    const app = createApp({})
+    const app = checkedApp()
     for (let i = 0; i < maxTimelines; i++) {
       expect((await app.request(`/__admin/timelines/t${i}`, json('PUT', stagingIncident, session))).status).toBe(201)
     }
@@ -273,7 +282,7 @@ describe('fault timelines on the mock clock (memory store)', () => {
   })
 
   it('coverage counts a phase’s answers as injected and the Pact export leaves them out, as a rule’s', async () => {
-    const app = createApp({})
+    const app = checkedApp()
     await freezeAt(app.request, session, 0)
     const body = { phases: [{ for: '10s', rule: { operation: 'getPet', status: 404 } }, { for: 'forever' }] }
     expect((await app.request('/__admin/timelines/t', json('PUT', body, session))).status).toBe(201)
@@ -366,7 +375,7 @@ describe('fault timelines on the mock clock (memory store)', () => {
       'down must be a duration such as "500ms", "30s", "2m", "1h", "7d" or a number of milliseconds, more than 0 (got "0s").',
     ],
   ])('refuses %s with a 400 naming the phase and field, storing nothing', async (_, body, message) => {
-    const app = createApp({})
+    const app = checkedApp()
     const res = await app.request('/__admin/timelines/bad', json('PUT', body, session))
     expect({ status: res.status, body: await res.json() }).toEqual({
       status: 400,
