@@ -24,11 +24,12 @@ const resolved = (rule: PhaseRule, probability: number | undefined, delayMs: num
 }
 
 /**
- * The session's timelines (`rules`: those that hold them), in creation order, at the session's mock clock: the first whose phase in
- * force has a rule that applies to `target` (its conditions, then its `times` and its probability
- * against the request's count within the phase), as a rule; undefined when none applies. Only a
- * request the phase's rule targets (`targets`: the rules' own test, fault-rules.ts) is counted. It
- * loads on first use and imports nothing msw's bundle loads at start (see timeline-phase.ts).
+ * The session's timelines (`rules`: those that hold them), in creation order, at the session's mock
+ * clock: the first whose phase in force has a rule that applies to `target` (its conditions, then its
+ * `times` and its probability against the request's count within the phase), as a rule; undefined
+ * when none applies. Only a request the phase's rule targets (`targets`: the rules' own test,
+ * fault-rules.ts) is counted. It loads on first use and imports nothing msw's bundle loads at start
+ * (see timeline-phase.ts).
  */
 export const takeTimelinePhase = async (
   session: FaultsSlice & ClockSlice,
