@@ -66,6 +66,7 @@ export default defineConfig({
             'test/node/store/access/**',
             'test/node/drain/{drain-redis,rolling-restart}.test.ts',
             'test/node/fleet/rolling-upgrade.test.ts',
+            'test/node/store/timelines/redis-timelines.test.ts',
             '**/node_modules/**',
           ],
         },

@@ -21,6 +21,7 @@ export default defineConfig({
             'test/node/store/{redis-store,redis-batches,replicas,outage,probes,load-balancer,redis-lifecycle,redis-battery,redis-budget}.test.ts',
             // A full Redis: the budget's figures, then reads, readiness and writes on every replica (issue 41 §2).
             'test/node/store/full/*.test.ts',
+            'test/node/store/timelines/redis-timelines.test.ts',
             'test/node/tenants/{tenants-replicas,redis-quotas}.test.ts',
             // Issue 41 §4: requirepass, an ACL user and TLS, each on a redis-server of the test's own.
             'test/node/store/access/*.test.ts',

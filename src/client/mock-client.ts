@@ -12,6 +12,9 @@ type FaultList = AdminAnswer<'listFaultRules', 200>
 type FaultRule = AdminAnswer<'addFaultRule', 201>
 type FaultRuleInput = AdminInput<'addFaultRule'>
 type Har = AdminAnswer<'exportHar', 200>
+type Timeline = AdminAnswer<'getTimeline', 200>
+type TimelineInput = AdminInput<'putTimeline'>
+type TimelineList = AdminAnswer<'listTimelines', 200>
 type Health = AdminAnswer<'getHealth', 200>
 type RequestList = AdminAnswer<'listRequests', 200>
 type JournalEntry = RequestList['requests'][number]
@@ -69,6 +72,19 @@ export interface MockClient {
     /** Removes one rule by id or name; a `MockAdminError` 404 when there is none. */
     remove(rule: number | string): Promise<void>
     clear(): Promise<void>
+  }
+  timelines: {
+    /**
+     * Sets the timeline named `name` (PUT /__admin/timelines/{name}): phases on the session's mock
+     * clock, or a preset; resolves with it, where it stands, and whether it was created (201).
+     */
+    put(name: string, timeline: TimelineInput): Promise<{ timeline: Timeline; created: boolean }>
+    /** One timeline and the phase in force; a `MockAdminError` 404 when there is none. */
+    get(name: string): Promise<Timeline>
+    /** The timelines and the session clock's now. */
+    list(): Promise<TimelineList>
+    /** Stops and removes one; a `MockAdminError` 404 when there is none. */
+    remove(name: string): Promise<void>
   }
   state: {
     /** Every pet of the session. */
@@ -202,6 +218,19 @@ export const createMockClient = (options: MockClientOptions): MockClient => {
       list: async () => (await adminJson<FaultList>(target, { method: 'GET', path: '/faults' })).faults,
       remove: (id) => adminVoid(target, { method: 'DELETE', path: `/faults/${encodeURIComponent(id)}` }),
       clear: () => adminVoid(target, { method: 'DELETE', path: '/faults' }),
+    },
+    timelines: {
+      put: async (name, timeline) => {
+        const res = await sendAdmin(target, {
+          method: 'PUT',
+          path: `/timelines/${encodeURIComponent(name)}`,
+          json: timeline,
+        })
+        return { timeline: (await res.json()) as Timeline, created: res.status === 201 }
+      },
+      get: (name) => adminJson<Timeline>(target, { method: 'GET', path: `/timelines/${encodeURIComponent(name)}` }),
+      list: () => adminJson<TimelineList>(target, { method: 'GET', path: '/timelines' }),
+      remove: (name) => adminVoid(target, { method: 'DELETE', path: `/timelines/${encodeURIComponent(name)}` }),
     },
     state: {
       get: async () => (await adminJson<StateBody>(target, { method: 'GET', path: '/state' })).pets,

@@ -244,6 +244,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/timelines": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's timelines, each with the phase in force on its mock clock */
+        get: operations["listTimelines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/timelines/{name}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path: {
+                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** A timeline, its phase in force, when it began and when the next begins */
+        get: operations["getTimeline"];
+        /**
+         * Set a timeline of phases on the mock clock (201 created, 200 replaced)
+         * @description Each phase holds one fault rule (or none: quiet) for a while on the session's mock clock: freezing the clock freezes the timeline, moving it moves the timeline. The phase in force applies its rule after the session's fault rules, as a rule does (own answers, when, probability, times, hang, drip). 400 names the phase and the field; 507 beyond 20 timelines or the memory budget.
+         */
+        put: operations["putTimeline"];
+        post?: never;
+        /** Stop and remove a timeline (404 when there is none) */
+        delete: operations["removeTimeline"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/reset": {
         parameters: {
             query?: never;
@@ -615,7 +663,7 @@ export interface components {
         };
         FaultRule: {
             id: number;
-            name?: components["schemas"]["RuleName"];
+            name?: components["schemas"]["RuleName"] | string;
             remaining?: number;
             operation?: string;
             status?: number;
@@ -634,6 +682,107 @@ export interface components {
             body?: unknown;
             /** @description true lets the rule's own answer break openapi.yaml (such answers are flagged everywhere); false, the default, keeps it. */
             breaksContract?: boolean;
+            /** @description Only on the rule named `timeline:NAME` (operation `~timeline`, which no request has), which holds a timeline in a snapshot. */
+            timeline?: components["schemas"]["StoredTimeline"];
+        };
+        /** @description A timeline as a session keeps it (and a snapshot carries it); see PUT /__admin/timelines/{name}. */
+        StoredTimeline: {
+            name: string;
+            /** @description The first phase's start, epoch ms on the mock clock. */
+            start: number;
+            phases: {
+                for: string | number;
+                ms: number | null;
+                rule?: components["schemas"]["PhaseRule"];
+            }[];
+            repeat: boolean;
+            seed: number;
+            preset?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A value moving linearly across its phase, from its start (`from`) to its end (`to`). */
+        Ramp: {
+            from: number;
+            to: number;
+        };
+        /** @description A fault rule (FaultRuleInput) whose `probability` (0 to 1) and `delayMs` (0 to 60000) may also be ramps. `times` counts the requests the rule met within the phase; draws depend on the timeline's seed, name, loop, phase and that count only. */
+        PhaseRule: {
+            operation?: string;
+            status?: number;
+            delayMs?: number | components["schemas"]["Ramp"];
+            probability?: number | components["schemas"]["Ramp"];
+            fault?: components["schemas"]["FaultKind"];
+            times?: number;
+            /** Format: int64 */
+            petId?: number;
+            when?: components["schemas"]["RuleWhen"];
+            headers?: {
+                [key: string]: string;
+            };
+            body?: unknown;
+            breaksContract?: boolean;
+        };
+        TimelinePhaseInput: {
+            /** @description `500ms`, `30s`, `2m`, `1h`, `7d`, a number of milliseconds (more than 0, at most 400 days), or `forever` (the last phase only). */
+            for: string | number;
+            rule?: components["schemas"]["PhaseRule"];
+        };
+        /** @description Phases on the session's mock clock, or a preset (`{ "preset": "outage", …parameters }`: outage, flapping, slow-degradation, getpet-brownout; see docs/reference/admin-api.md). */
+        TimelineInput: {
+            /** @description `now` (the default) or an ISO 8601 instant on the mock clock. */
+            start?: string;
+            phases?: components["schemas"]["TimelinePhaseInput"][];
+            /** @description Loop the phases (then none may last forever); default false. */
+            repeat?: boolean;
+            /** @description The draws' seed (default 0). */
+            seed?: number;
+            /** @enum {string} */
+            preset?: "outage" | "flapping" | "slow-degradation" | "getpet-brownout";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A timeline and where it stands on the session's mock clock. */
+        Timeline: {
+            name: string;
+            /** Format: date-time */
+            start: string;
+            repeat: boolean;
+            seed: number;
+            /** @description The preset and its parameters */
+            preset?: {
+                [key: string]: unknown;
+            };
+            phases: {
+                for: string | number;
+                /** @description How long the phase lasts; null for forever. */
+                ms: number | null;
+                rule?: components["schemas"]["PhaseRule"];
+            }[];
+            /** @enum {string} */
+            state: "pending" | "running" | "ended";
+            /** @description The phase in force (null when none is), when it began, when the next begins (null, never) and the loop (from 0). */
+            current: null | {
+                phase: number;
+                /** Format: date-time */
+                startedAt: string;
+                /** Format: date-time */
+                nextAt: string | null;
+                cycle: number;
+            };
+            /**
+             * Format: date-time
+             * @description When a pending timeline's first phase begins.
+             */
+            startsAt: string | null;
+        };
+        TimelineList: {
+            /**
+             * Format: date-time
+             * @description The session's mock clock.
+             */
+            now: string;
+            timelines: components["schemas"]["Timeline"][];
         };
         /** @description The name a rule was PUT under; digits only are ids, never names. */
         RuleName: string;
@@ -684,14 +833,21 @@ export interface components {
             status?: number;
             delayMs?: number;
         };
-        /** @description A fault rule. */
+        /** @description A fault rule (`ruleId`), or the rule of a timeline's phase in force (`timeline`). */
         FaultShaping: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             by: "fault";
-            ruleId: number;
+            ruleId?: number;
+            /** @description The timeline whose phase shaped the answer, the phase's index (from 0) and when it began on the mock clock. */
+            timeline?: {
+                name: string;
+                phase: number;
+                /** Format: date-time */
+                phaseStart: string;
+            };
             status?: number;
             delayMs?: number;
             fault?: components["schemas"]["FaultKind"];
@@ -1442,6 +1598,126 @@ export interface operations {
             path: {
                 /** @description A rule's id (digits only) or the name it was PUT under (never digits only). */
                 rule: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listTimelines: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timelines, in creation order, and the clock's now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelineList"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    getTimeline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path: {
+                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeline"];
+                };
+            };
+            404: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    putTimeline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path: {
+                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimelineInput"];
+            };
+        };
+        responses: {
+            /** @description Replaced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeline"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeline"];
+                };
+            };
+            400: components["responses"]["Error"];
+            507: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    removeTimeline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session the route acts on (or the path prefix `/sessions/<name>/__admin/…`); default `default`. A session that does not exist is created by a change, not by a read (404 session_not_found); an expired one answers 410 session_expired. */
+                "X-Mock-Session"?: components["parameters"]["Session"];
+            };
+            path: {
+                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only. */
+                name: string;
             };
             cookie?: never;
         };

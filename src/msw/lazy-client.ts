@@ -12,6 +12,7 @@ const calls = {
   reset: true,
   seed: true,
   faults: { add: true, put: true, list: true, remove: true, clear: true },
+  timelines: { put: true, get: true, list: true, remove: true },
   state: { get: true, put: true },
   requests: { list: true, clear: true, waitFor: true, count: true, har: true },
   snapshot: { get: true, yaml: true, put: true },

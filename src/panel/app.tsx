@@ -17,6 +17,7 @@ import { StreamBadge } from './views/stream-badge.js'
 import { TokenDialog } from './views/token-dialog.js'
 import type { TokenBroker } from './api/token-broker.js'
 import { TimePanel } from './views/time-panel.js'
+import { TimelinesPanel } from './views/timelines-panel.js'
 import type { FaultRule, FaultRuleInput, JournalEntry, SeedRequest } from './types.js'
 import { useJournal } from './api/use-journal.js'
 
@@ -55,6 +56,7 @@ export function App(props: PanelProps) {
   const reloadCoverage = useThrottled(() => void coverage.reload(), 1000)
   const clock = useResource(() => client.call((mock) => mock.clock.get()), client)
   const rate = useResource(() => client.call((mock) => mock.rateLimit.get()), client)
+  const timelines = useResource(() => client.call((mock) => mock.timelines.list()), client)
   const reloadRules = useThrottled(() => void rules.reload(), 300)
   const reloadPets = useThrottled(() => void pets.reload(), 1000)
   const reloadSessions = useThrottled(() => void sessions.reload(), 1000)
@@ -62,6 +64,7 @@ export function App(props: PanelProps) {
   const reloadTime = useThrottled(() => {
     void clock.reload()
     void rate.reload()
+    void timelines.reload()
   }, 1000)
   const journal = useJournal(client, tokens, (entries) => {
     if (changedRules(entries)) reloadRules()
@@ -91,6 +94,7 @@ export function App(props: PanelProps) {
     void coverage.reload()
     void clock.reload()
     void rate.reload()
+    void timelines.reload()
   }, [sessions.reload, rules.reload, pets.reload, coverage.reload, clock.reload, rate.reload])
 
   // A session the panel opened (made, when new) is listed at once, not at the next poll.
@@ -226,6 +230,7 @@ export function App(props: PanelProps) {
     timeAction.run(async () => {
       await client.call((mock) => mock.clock.set(body))
       await clock.reload()
+      await timelines.reload()
       notify('Clock set.')
     })
   const realTime = () =>
@@ -245,6 +250,19 @@ export function App(props: PanelProps) {
       await client.call((mock) => mock.rateLimit.clear())
       await rate.reload()
       notify('Rate limit off.')
+    })
+
+  const startTimeline = (name: string, preset: string) =>
+    timeAction.run(async () => {
+      await client.call((mock) => mock.timelines.put(name, { preset: preset as 'outage' }))
+      await timelines.reload()
+      notify(`Timeline ${name} started (${preset}).`)
+    })
+  const stopTimeline = (name: string) =>
+    timeAction.run(async () => {
+      await client.call((mock) => mock.timelines.remove(name))
+      await timelines.reload()
+      notify(`Timeline ${name} stopped.`)
     })
 
   const entry = journal.rows.find((e) => entryKey(e) === selected)
@@ -316,6 +334,12 @@ export function App(props: PanelProps) {
             onRealTime={() => void realTime()}
             onSetRate={setRate}
             onNoLimit={() => void noLimit()}
+          />
+          <TimelinesPanel
+            list={timelines.data}
+            error={timelines.error}
+            onStart={startTimeline}
+            onStop={(name) => void stopTimeline(name)}
           />
           <CoveragePanel
             coverage={coverage.data}

@@ -11,6 +11,8 @@ export type FaultRuleInput = Schemas['FaultRuleInput']
 export type Pet = Schemas['Pet']
 export type PetStatus = Pet['status']
 export type ClockView = Schemas['Clock']
+export type Timeline = Schemas['Timeline']
+export type TimelineList = Schemas['TimelineList']
 export type RateLimitView = Schemas['RateLimit']
 export type CoverageReport = Schemas['CoverageReport']
 /** A row of GET /__admin/sessions. */

@@ -36,6 +36,7 @@ const house: Layer[] = [
       'core/coverage',
       'core/deprecation',
       'core/faults',
+      'core/faults/timelines',
       'core/journal',
       'core/journal/stream',
       'core/observe',

@@ -74,7 +74,7 @@ describe('the typed client’s admin types come from admin-openapi.yaml (src/gen
 
   it('the tight schemas keep what the server’s types said: a union on `by`, constants, the empty tuple', () => {
     expectTypeOf<Extract<Client.Shaping, { by: 'latency' }>['delayMs']>().toEqualTypeOf<number>()
-    expectTypeOf<Extract<Client.Shaping, { by: 'fault' }>['ruleId']>().toEqualTypeOf<number>()
+    expectTypeOf<Extract<Client.Shaping, { by: 'fault' }>['ruleId']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<Extract<Client.Shaping, { by: 'fault' }>['fault']>().toEqualTypeOf<
       'connection_reset' | 'empty_response' | 'malformed_body' | 'hang' | 'drip' | undefined
     >()

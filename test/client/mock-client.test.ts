@@ -104,6 +104,29 @@ describe('createMockClient against the CLI on a socket', () => {
     expect(await mock.faults.list()).toEqual([])
   })
 
+  it('timelines.put/get/list/remove run phases on the session clock (checked against the admin document)', async () => {
+    await mock.clock.set({ now: '2030-01-01T00:00:00Z', frozen: true })
+    const phases = [{ for: '30s', rule: { status: 503 } }, { for: '30s', rule: { status: 429 } }, { for: 'forever' }]
+    const put = await mock.timelines.put('incident', { start: 'now', phases, repeat: false })
+    expect(put.created).toBe(true)
+    expect(put.timeline.current).toEqual({
+      phase: 0,
+      startedAt: '2030-01-01T00:00:00.000Z',
+      nextAt: '2030-01-01T00:00:30.000Z',
+      cycle: 0,
+    })
+    expect((await api('/pets')).status).toBe(503)
+    await mock.clock.set({ now: '2030-01-01T00:00:45Z', frozen: true })
+    expect((await api('/pets')).status).toBe(429)
+    expect((await mock.timelines.get('incident')).current?.phase).toBe(1)
+    expect((await mock.timelines.list()).timelines.map((t) => t.name)).toEqual(['incident'])
+    expect((await mock.timelines.put('incident', { preset: 'outage' })).created).toBe(false)
+    await mock.timelines.remove('incident')
+    expect((await rejection(mock.timelines.get('incident'))).status).toBe(404)
+    const bad = await rejection(mock.timelines.put('x', { phases: [{ for: '0s' }] }))
+    expect(bad.message).toContain('phases[0].for must be more than 0')
+  })
+
   it('faults.add takes a rule with its own answer and a target client (typed: RuleWhen, breaksContract)', async () => {
     const rule = await mock.faults.add({
       operation: 'getPet',

@@ -7,6 +7,8 @@ import type { CoverageModel } from '../coverage/coverage-model.js'
 import { coverageRoutes } from '../coverage/coverage-routes.js'
 import type { FaultRuleInput } from '../faults/rule-check.js'
 import { faultRoutes } from '../faults/fault-routes.js'
+import { timelineRoutes } from '../faults/timelines/timeline-routes.js'
+import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import { harRoutes } from '../journal/har-routes.js'
 import { requestsRoutes } from '../journal/requests-routes.js'
@@ -96,6 +98,7 @@ export const adminRoutes = (deps: AdminDeps): Hono => {
     documentRoutes(() => import('../../generated/admin-document.js').then((m) => m.adminDocument)),
   )
   admin.route('/', faultRoutes(routes))
+  admin.route('/', timelineRoutes(routes))
   admin.route('/', sessionRoutes(routes))
   admin.route('/', stateRoutes(routes))
   admin.route('/', requestsRoutes(routes))

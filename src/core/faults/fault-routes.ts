@@ -7,6 +7,7 @@ import type { Transport } from '../http/transport.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
 import { checkRuleName, type FaultRule, type FaultRuleInput, maxFaultRules } from './rule-check.js'
 import type { FaultsSlice } from './faults-slice.js'
+import { timelineOf } from './timeline-phase.js'
 // The variable read here: the body the body stage parsed.
 import type {} from '../body/read-body.js'
 
@@ -61,9 +62,19 @@ export const faultRoutes = (deps: FaultDeps): Hono => {
     if ('refused' in put) throw insufficientStorage(put)
     return c.json(put.rule, put.created ? 201 : 200)
   })
-  routes.get('/faults', select, async (c) => c.json({ faults: await read(c).listFaults() } satisfies FaultList))
+  // The rules that hold timelines are the timeline routes' (timeline-phase.ts): not listed, not cleared here.
+  routes.get('/faults', select, async (c) => {
+    const faults = (await read(c).listFaults()).filter((rule) => timelineOf(rule) === undefined)
+    return c.json({ faults } satisfies FaultList)
+  })
   routes.delete('/faults', select, async (c) => {
-    await read(c).clearFaults()
+    const session = read(c)
+    const timelines = await session.timelineRules()
+    if (timelines.length === 0) await session.clearFaults()
+    else {
+      const rules = (await session.listFaults()).filter((rule) => timelineOf(rule) === undefined)
+      for (const rule of rules) await session.removeFault(rule.id)
+    }
     return c.body(null, 204)
   })
   // A rule of a session that does not exist is not there to delete: 404, and no session is made.

@@ -12,6 +12,16 @@ import {
 
 const copy = (rule: FaultRule): FaultRule => ({ ...rule })
 
+/** Whether a rule's conditions (operation, getPet's petId, `when`) hold for a request: all but its draw. */
+export const ruleTargets = (
+  rule: { operation?: string; petId?: number; when?: FaultRule['when'] },
+  target: FaultTarget,
+): boolean => {
+  if (rule.operation !== undefined && rule.operation !== target.operation) return false
+  if (rule.petId !== undefined && (target.operation !== 'getPet' || target.petId !== String(rule.petId))) return false
+  return whenHolds(rule, target.facts)
+}
+
 /**
  * Fault rules of one session, evaluated in creation order: the first rule
  * that matches a request (operation, petId, then a seeded probability draw)
@@ -72,6 +82,11 @@ export class FaultRules {
     return this.#rules.map(copy)
   }
 
+  /** The rules that hold timelines (timeline-phase.ts), as stored: a request reads them, never changes them. */
+  timelines(): readonly FaultRule[] {
+    return this.#rules.filter((rule) => 'timeline' in rule)
+  }
+
   /** Removes the rule named `name`; false when there is none. */
   removeNamed(name: string): boolean {
     const rule = this.#rules.find((r) => r.name === name)
@@ -102,9 +117,7 @@ export class FaultRules {
   }
 
   #applies(rule: FaultRule, target: FaultTarget): boolean {
-    if (rule.operation !== undefined && rule.operation !== target.operation) return false
-    if (rule.petId !== undefined && (target.operation !== 'getPet' || target.petId !== String(rule.petId))) return false
-    if (!whenHolds(rule, target.facts)) return false
+    if (!ruleTargets(rule, target)) return false
     // Drawn only for rules that match otherwise, so a run with the same requests replays exactly.
     return rule.probability === undefined || rule.probability >= 1 || this.#random.next() < rule.probability
   }

@@ -39,6 +39,14 @@ export interface FaultsSlice {
   removeFault(id: number): MaybePromise<boolean>
   clearFaults(): MaybePromise<void>
 
+  /** The rules that hold timelines (faults/timeline-phase.ts), in creation order. */
+  timelineRules(): MaybePromise<FaultRule[]>
+  /**
+   * Atomic: counts one request of the timeline's phase `key` and answers its count (1 for the first);
+   * a new key starts the count again (one count kept per timeline).
+   */
+  countInPhase(timeline: string, key: string): MaybePromise<number>
+
   /** Atomic: the latency of the next answer, a draw from the session's generator; undefined when it has none. */
   drawLatency(): MaybePromise<number | undefined>
 }

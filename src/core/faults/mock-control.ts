@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { ApiError, defaultMessageFor } from '../http/errors.js'
-import { type FaultKind, type FaultRule, holdsRequest, maxDelayMs } from './rule-check.js'
-import { whenReady } from '../async/maybe-promise.js'
+import { type FaultKind, type FaultRule, type FaultTarget, holdsRequest, maxDelayMs } from './rule-check.js'
+import { type MaybePromise, whenReady } from '../async/maybe-promise.js'
 import { noteShaping, type Shaping } from '../notes/request-notes.js'
 import { goneError } from '../spec/operation-lifecycle.js'
 import { parsePreferences } from './preferences.js'
@@ -16,6 +16,9 @@ import type { FaultsSlice } from './faults-slice.js'
 import { hasOwnAnswer, injectedStatuses, type PreparedAnswer, prepareAnswer } from './rule-answer.js'
 import { faultTarget, faultTargetWithBody } from './rule-target.js'
 import { drip, hang } from './slow-faults.js'
+import type { PhaseFault } from './timeline-take.js'
+import { ruleTargets } from './fault-rules.js'
+import type { ClockSlice } from '../time/clock-slice.js'
 import { heldRefusal, type LocalShares, type Release } from '../tenants/local-shares.js'
 import type { Tenant } from '../tenants/tenant.js'
 
@@ -82,7 +85,8 @@ const ruleEffect = (rule: FaultRule | undefined): Effect | undefined => {
     ...(own && { answer: prepareAnswer({ ...rule, status }) }),
     shaping: {
       by: 'fault',
-      ruleId: rule.id,
+      // A timeline's phase names its timeline, phase and the phase's start instead of a rule id.
+      ...((rule as PhaseFault).timelinePhase ? { timeline: (rule as PhaseFault).timelinePhase } : { ruleId: rule.id }),
       ...(status !== undefined && { status }),
       ...(delayMs !== undefined && { delayMs }),
       ...(fault !== undefined && { fault }),
@@ -115,6 +119,25 @@ const truncated = async (res: Response): Promise<Response> => {
   return new Response(text.slice(0, Math.floor(text.length / 2)), { status: res.status, headers })
 }
 
+/**
+ * The session's first rule that applies, else its timelines' phase in force that does. The timelines'
+ * code loads on first use (timeline-take.ts: msw's bundle at start carries none of it).
+ */
+const takeRule = (
+  faults: FaultsSlice & ClockSlice,
+  target: FaultTarget,
+  mayHold: boolean,
+): MaybePromise<FaultRule | undefined> =>
+  whenReady(faults.takeFault(target, mayHold), (rule) =>
+    rule !== undefined
+      ? rule
+      : whenReady(faults.timelineRules(), (held) =>
+          held.length === 0
+            ? undefined
+            : import('./timeline-take.js').then((m) => m.takeTimelinePhase(faults, held, target, ruleTargets)),
+        ),
+  )
+
 /** Options of {@link mockControl}. */
 export interface MockControlOptions {
   /** The methods of the operation's path, for the Allow of a forced 405. */
@@ -123,7 +146,7 @@ export interface MockControlOptions {
   transport: Transport
   onError: OnError
   /** The request's session, as the faults see it, and its name (its tenant's). */
-  session: SessionReader<FaultsSlice & SessionName>
+  session: SessionReader<FaultsSlice & ClockSlice & SessionName>
   /** The body limit: a body rules may look at is read up to it. */
   bodyLimit?: number
   /** The app's held requests (hang, drip, journal waits), shared out by tenant. */
@@ -209,10 +232,10 @@ export const mockControl = (operation: SpecOperation, options: MockControlOption
     // The body, for rules on its fields, is read ahead of its stage (and answered again to it).
     if (operation.requestBody && options.bodyLimit !== undefined) {
       return faultTargetWithBody(c, operation, options.transport, options.bodyLimit)
-        .then((target) => faults.takeFault(target, mayHold))
+        .then((target) => takeRule(faults, target, mayHold))
         .then(taken, failed)
     }
-    const take = () => faults.takeFault(faultTarget(c, operation, options.transport), mayHold)
+    const take = () => takeRule(faults, faultTarget(c, operation, options.transport), mayHold)
     // A place taken is given back whatever fails before the rule decides.
     return place ? Promise.resolve().then(take).then(taken, failed) : whenReady(take(), taken)
   }

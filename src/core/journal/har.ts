@@ -95,7 +95,7 @@ export const toHar = (
   const beyondContract = (record: JournalRecord): string | undefined => {
     const shaping = record.shapedBy?.find((s) => s.by === 'fault' && s.breaksContract)
     return shaping?.by === 'fault'
-      ? `Beyond the contract: fault rule ${shaping.ruleId} sent its own answer, marked breaksContract; not the provider's behaviour.`
+      ? `Beyond the contract: ${shaping.timeline ? `timeline ${shaping.timeline.name}'s phase ${shaping.timeline.phase}` : `fault rule ${shaping.ruleId}`} sent its own answer, marked breaksContract; not the provider's behaviour.`
       : undefined
   }
 

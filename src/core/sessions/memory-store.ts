@@ -13,7 +13,14 @@ import type { SessionContents, SessionState, SessionStore, SessionSummary } from
 import type { RateLimitState } from '../rate-limit/rate-limit-slice.js'
 import type { NewPet, PetStatus } from '../spec/pet.js'
 import type { DeprecationClient, FirstCall, DeprecationReport } from '../deprecation/deprecation-log.js'
-import type { FaultRule, FaultRuleInput, FaultsFull, FaultTarget, PutFaultResult } from '../faults/rule-check.js'
+import {
+  type FaultRule,
+  type FaultRuleInput,
+  type FaultsFull,
+  type FaultTarget,
+  maxFaultRules,
+  type PutFaultResult,
+} from '../faults/rule-check.js'
 import type { RateDecision } from '../rate-limit/rate-limit.js'
 import type { JournalListener, JournalQuery, JournalRecord } from '../journal/journal.js'
 import type { ClockView } from '../time/clock.js'
@@ -112,6 +119,8 @@ export class Session implements SessionState {
   readonly #budget: BudgetPort
   /** Bytes charged to the budget, by part: what this session holds beyond its start world. */
   readonly #charged: Record<BudgetPart, number> = noBytes()
+  /** Each timeline's current phase and how many requests its rule met in it (timeline-phase.ts). */
+  readonly #phaseCounts = new Map<string, { key: string; count: number }>()
   #closed = false
 
   constructor(name: string, start: StartState) {
@@ -171,6 +180,7 @@ export class Session implements SessionState {
     this.#resizeWorld(0, 0)
     this.#setWorld(this.#start.world)
     this.journal.clear()
+    this.#phaseCounts.clear()
     this.clock = new MockClock(this.#start.clock)
     this.setRateLimit(this.#start.rateLimit)
     this.deprecations = new DeprecationLog(this.#start.deprecated ?? [])
@@ -268,6 +278,19 @@ export class Session implements SessionState {
 
   mayFault(): boolean {
     return this.faults.size > 0
+  }
+
+  timelineRules(): FaultRule[] {
+    return this.faults.timelines() as FaultRule[]
+  }
+
+  countInPhase(timeline: string, key: string): number {
+    const counted = this.#phaseCounts.get(timeline)
+    if (counted !== undefined && counted.key === key) return ++counted.count
+    // One count per timeline; a session's timelines are few (maxFaultRules bounds them all the same).
+    if (this.#phaseCounts.size >= maxFaultRules) this.#phaseCounts.clear()
+    this.#phaseCounts.set(timeline, { key, count: 1 })
+    return 1
   }
 
   addFault(input: FaultRuleInput): FaultRule | FaultsFull | StorageRefusal {

@@ -1,6 +1,8 @@
 import type { ValidateFunction } from 'ajv'
 import { clockRangeExpectation, inClockRange } from '../time/clock-range.js'
 import { checkRuleName, type FaultRule, type FaultRuleInput } from '../faults/rule-check.js'
+import { timelineOperation } from '../faults/timeline-phase.js'
+import { checkHeldTimeline } from '../faults/timelines/timeline-check.js'
 import { instantExpectation, parseInstant } from '../time/instant.js'
 import type { Pet } from '../spec/pet.js'
 import { createRandom, type RandomState } from '../faults/random.js'
@@ -41,6 +43,17 @@ const checkRules = (input: SnapshotInput, checks: SnapshotChecks): FaultRule[] =
   const firstUse = new Map<number, number>()
   const nameUse = new Map<string, number>()
   return (input.faults ?? []).map(({ id, name, remaining, ...fields }, i) => {
+    if (fields.operation === timelineOperation) {
+      const held = checkHeldTimeline(name, fields, checks.validateRule)
+      if (typeof held === 'string') throw new SnapshotProblem(`faults.${i}.${held}`)
+      if (nameUse.has(name!))
+        throw new SnapshotProblem(`faults.${i}.name ${name} is already used by faults.${nameUse.get(name!)}`)
+      nameUse.set(name!, i)
+      const first = firstUse.get(id)
+      if (first !== undefined) throw new SnapshotProblem(`faults.${i}.id ${id} is already used by faults.${first}`)
+      firstUse.set(id, i)
+      return { id, name: name!, ...held }
+    }
     const rule = checks.validateRule(fields)
     if (typeof rule === 'string') throw new SnapshotProblem(`faults.${i}: ${rule}`)
     const first = firstUse.get(id)

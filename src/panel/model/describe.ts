@@ -48,7 +48,12 @@ const shapingText = (s: Shaping): string => {
   if (s.by === 'fault' && s.custom) parts.push('own answer')
   if (s.by === 'fault' && s.breaksContract) parts.push(beyondContract)
   if (s.delayMs !== undefined) parts.push(`+${s.delayMs} ms`)
-  const what = s.by === 'fault' ? `rule ${s.ruleId}` : 'override'
+  const what =
+    s.by !== 'fault'
+      ? 'override'
+      : s.timeline
+        ? `timeline ${s.timeline.name} phase ${s.timeline.phase}`
+        : `rule ${s.ruleId}`
   return parts.length > 0 ? `${what}: ${parts.join(', ')}` : what
 }
 

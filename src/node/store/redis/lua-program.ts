@@ -23,9 +23,21 @@ export const worldSuffixes = ['m', 'i', 'i:available', 'i:pending', 'i:sold', 'f
 export const coverageSuffixes = ['cv', 'pk', 'pl', 'pn'] as const
 /**
  * Besides the world: rate-limit windows, deprecation counters, the journal, its entries' costs, its id
- * counter and its drop count, coverage.
+ * counter and its drop count, coverage, timelines' phase counts.
  */
-export const sessionSuffixes = [...worldSuffixes, 'w', 'wo', 'd', 'j', 'jc', 'jn', 'jd', ...coverageSuffixes] as const
+export const sessionSuffixes = [
+  ...worldSuffixes,
+  'w',
+  'wo',
+  'd',
+  'j',
+  'jc',
+  'jn',
+  'jd',
+  ...coverageSuffixes,
+  // Timelines' phase counts (faults.lua).
+  'tc',
+] as const
 /** A session's pet indexes: what a staged write (a seed, a state or snapshot load in slices) switches at once. */
 export const petSuffixes = ['i', 'i:available', 'i:pending', 'i:sold'] as const
 

@@ -317,6 +317,14 @@ export class RedisSession implements SessionState {
     return this.#meta === undefined || this.#meta.faults > 0
   }
 
+  timelineRules(): Promise<FaultRule[]> {
+    return this.#run('psTimelineRules').then((reply) => (reply as string[]).map((json) => parseRule(json, '')))
+  }
+
+  countInPhase(timeline: string, key: string): Promise<number> {
+    return this.#run('psPhaseCount', timeline, key).then(Number)
+  }
+
   addFault(input: FaultRuleInput): Promise<FaultRule | FaultsFull | StorageRefusal> {
     const times = input.times === undefined ? '' : String(input.times)
     const args = [afterId(input), ruleMatch(input), times, maxFaultRules, this.#pool.prefix, this.#limit]

@@ -133,3 +133,26 @@ end
 S.psRemoveFault = function(ARGV)
   return removeRule(ARGV[1], ARGV[2], ARGV[3])
 end
+
+-- The rules that hold timelines (ARGV: base): their JSON, in creation order (see timeline-phase.ts).
+S.psTimelineRules = function(ARGV)
+  local b = ARGV[1]
+  local out = {}
+  for _, id in ipairs(redis.call('LRANGE', b .. 'f', 0, -1)) do
+    if string.sub(redis.call('HGET', b .. 'fm', id), 1, 10) == '~timeline\n' then
+      out[#out + 1] = redis.call('HGET', b .. 'fj', id)
+    end
+  end
+  return out
+end
+
+-- Counts one request of a timeline's phase (ARGV: base, timeline name, phase key): its count, 1 for
+-- the first; a new phase key starts again. One count per timeline, in the hash `tc`.
+S.psPhaseCount = function(ARGV)
+  local b, name, key = ARGV[1], ARGV[2], ARGV[3]
+  if redis.call('HGET', b .. 'tc', 'k:' .. name) ~= key then
+    redis.call('HSET', b .. 'tc', 'k:' .. name, key, 'c:' .. name, '1')
+    return 1
+  end
+  return redis.call('HINCRBY', b .. 'tc', 'c:' .. name, 1)
+end

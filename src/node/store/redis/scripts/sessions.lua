@@ -207,7 +207,7 @@ S.psReset = function(ARGV)
   local b, P = ARGV[1], ARGV[3]
   -- What goes, first: a script's first write that may grow memory is refused while Redis is past its
   -- maxmemory (OOM), one after a write is not, so a reset runs on a full Redis and frees it (issue 41).
-  redis.call('DEL', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn')
+  redis.call('DEL', b .. 'w', b .. 'wo', b .. 'd', b .. 'cv', b .. 'pk', b .. 'pl', b .. 'pn', b .. 'tc')
   local Pq = poolOf(P, b)
   budgetResize(Pq, b, 0, 0, -1, 'pets')
   budgetRelease(Pq, b, 'deprecations', 'bd')
