@@ -59,7 +59,7 @@ describe(page, () => {
       [],
     ])
     const [headerName, value] = header!.split(/:\s*/)
-    expect(await toolCount(await overHttp(url!, { [headerName!]: value! }))).toBe(23)
+    expect(await toolCount(await overHttp(url!, { [headerName!]: value! }))).toBe(27)
   })
 
   it('Cursor: .cursor/mcp.json, its ${env:…} read from the environment', async () => {
@@ -72,7 +72,7 @@ describe(page, () => {
         v.replace(/\$\{env:(\w+)\}/g, (_, name: string) => env[name]!),
       ]),
     )
-    expect(await toolCount(await overHttp(url, expanded))).toBe(23)
+    expect(await toolCount(await overHttp(url, expanded))).toBe(27)
   })
 
   it('VS Code: .vscode/mcp.json, an http server whose ${input:…} is one of its inputs', async () => {
@@ -90,7 +90,7 @@ describe(page, () => {
         }),
       ]),
     )
-    expect(await toolCount(await overHttp(entry.url, expanded))).toBe(23)
+    expect(await toolCount(await overHttp(entry.url, expanded))).toBe(27)
   })
 
   it('a stdio client: npx petstore-mock mcp --url …, with --session', async () => {
@@ -108,7 +108,7 @@ describe(page, () => {
       }),
     )
     clients.push(client)
-    expect(await toolCount(client)).toBe(23)
+    expect(await toolCount(client)).toBe(27)
     const listed = await client.callTool({ name: 'listPets', arguments: { limit: 1 } })
     expect(listed.structuredContent).toMatchObject({ status: 200, body: [{ id: 1 }] })
   })

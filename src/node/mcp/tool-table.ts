@@ -120,6 +120,39 @@ export const toolSpecs: readonly ToolSpec[] = [
     call: admin('DELETE', '/faults'),
   },
   {
+    name: 'timelines_list',
+    description:
+      "The session's fault timelines (issue 43), each with the phase in force on its mock clock, and the clock's now.",
+    document: 'admin',
+    source: { operation: 'listTimelines' },
+    call: admin('GET', '/timelines'),
+  },
+  {
+    name: 'timeline_get',
+    description:
+      'One timeline: its phases, the phase in force, when it began and when the next begins (404 when unknown).',
+    document: 'admin',
+    source: { operation: 'getTimeline' },
+    call: admin('GET', (a) => `/timelines/${enc(a['name'])}`),
+  },
+  {
+    name: 'timeline_set',
+    description:
+      'Set a timeline of a name, idempotently (PUT /__admin/timelines/{name}): `timeline` is `{ start, phases: [{ for, rule? }], ' +
+      'repeat }` on the mock clock (each phase one fault rule, ramps as `{ from, to }`), or a preset (`outage`, `flapping`, ' +
+      '`slow-degradation`, `getpet-brownout`).',
+    document: 'admin',
+    source: { operation: 'putTimeline', body: { as: 'timeline' } },
+    call: admin('PUT', (a) => `/timelines/${enc(a['name'])}`, { json: (a) => a['timeline'] }),
+  },
+  {
+    name: 'timeline_delete',
+    description: 'Stop and remove a timeline (404 when there is none).',
+    document: 'admin',
+    source: { operation: 'removeTimeline' },
+    call: admin('DELETE', (a) => `/timelines/${enc(a['name'])}`),
+  },
+  {
     name: 'clock_get',
     description: "The session's mock clock.",
     document: 'admin',

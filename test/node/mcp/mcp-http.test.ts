@@ -129,6 +129,8 @@ describe('/__admin/mcp over Streamable HTTP (issue 42)', () => {
       'sessions_list',
       'state_get',
       'rules_list',
+      'timelines_list',
+      'timeline_get',
       'clock_get',
       'journal_read',
       'explain_request',
@@ -193,6 +195,40 @@ describe('/__admin/mcp over Streamable HTTP (issue 42)', () => {
     expect(advanced.structured).toMatchObject({ now: '2030-12-06T00:00:00.000Z', frozen: true })
     const sunset = await callTool(client, 'getPet', { session: 'clock-1', petId: 1 })
     expect(sunset.structured['status']).toBe(410)
+  })
+
+  it("runs the issue 43 example timeline: timeline_set on a frozen clock, clock_set's advance moves it into the 429 phase", async () => {
+    const client = await connect(root)
+    const session = 'timeline-1'
+    await callTool(client, 'clock_set', { session, now: '2030-01-01T00:00:00Z', frozen: true })
+    const timeline = {
+      start: 'now',
+      phases: [
+        { for: '30s', rule: { status: 503 } },
+        { for: '30s', rule: { status: 429 } },
+        { for: '60s', rule: { operation: 'listPets', delayMs: 500 } },
+        { for: 'forever' },
+      ],
+      repeat: false,
+    }
+    const set = await callTool(client, 'timeline_set', { session, name: 'staging-incident', timeline })
+    expect(set.isError).toBe(false)
+    expect((await callTool(client, 'listPets', { session })).structured).toMatchObject({ status: 503 })
+    await callTool(client, 'clock_set', { session, advanceMs: 45_000 })
+    const limited = await callTool(client, 'listPets', { session })
+    expect(limited.structured).toMatchObject({ status: 429 })
+    expect((limited.structured['headers'] as Record<string, string>)['retry-after']).toBeDefined()
+    const got = await callTool(client, 'timeline_get', { session, name: 'staging-incident' })
+    expect(got.structured).toMatchObject({
+      name: 'staging-incident',
+      state: 'running',
+      current: { phase: 1, startedAt: '2030-01-01T00:00:30.000Z' },
+    })
+    expect((await callTool(client, 'timelines_list', { session })).structured['timelines']).toHaveLength(1)
+    expect((await callTool(client, 'timeline_delete', { session, name: 'staging-incident' })).isError).toBe(false)
+    expect((await callTool(client, 'listPets', { session })).structured).toMatchObject({ status: 200 })
+    const bad = await callTool(client, 'timeline_set', { session, name: 'bad', timeline: { phases: [{ for: '0s' }] } })
+    expect(bad).toMatchObject({ isError: true, structured: { code: 'bad_request', status: 400 } })
   })
 
   it('audits every changing tool call like the admin call, marked as MCP', async () => {
