@@ -4,6 +4,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { callTool, walkAgentSession } from '../../helpers/mcp-walk.js'
 import { spawnServer, type SpawnedServer } from '../../helpers/spawn-server.js'
+import { stagingIncident } from '../../helpers/timeline-scenario.js'
 
 // Issue 42: the SDK's own client over Streamable HTTP against the built bin on a loopback port.
 const root = 'root-secret'
@@ -201,17 +202,7 @@ describe('/__admin/mcp over Streamable HTTP (issue 42)', () => {
     const client = await connect(root)
     const session = 'timeline-1'
     await callTool(client, 'clock_set', { session, now: '2030-01-01T00:00:00Z', frozen: true })
-    const timeline = {
-      start: 'now',
-      phases: [
-        { for: '30s', rule: { status: 503 } },
-        { for: '30s', rule: { status: 429 } },
-        { for: '60s', rule: { operation: 'listPets', delayMs: 500 } },
-        { for: 'forever' },
-      ],
-      repeat: false,
-    }
-    const set = await callTool(client, 'timeline_set', { session, name: 'staging-incident', timeline })
+    const set = await callTool(client, 'timeline_set', { session, name: 'staging-incident', timeline: stagingIncident })
     expect(set.isError).toBe(false)
     expect((await callTool(client, 'listPets', { session })).structured).toMatchObject({ status: 503 })
     await callTool(client, 'clock_set', { session, advanceMs: 45_000 })
