@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -21,7 +22,7 @@ const dependenciesOf = (lockText: string): string => {
 
 /**
  * Builds a commit of this repository as its own `npm run build` does, into
- * node_modules/.cache/petstore-mock-releases/<sha> (kept: a second run costs nothing), and answers
+ * <tmpdir>/petstore-mock-releases/<sha> (kept: a second run costs nothing), and answers
  * its CLI's path. The commit's files come from `git archive`; its dependencies are this checkout's
  * node_modules when both lock files name the same ones, else its own `npm ci`.
  */
@@ -29,7 +30,9 @@ export const buildRelease = (commit: string): string => {
   const sha = execFileSync('git', ['-C', root, 'rev-parse', '--verify', `${commit}^{commit}`], {
     encoding: 'utf8',
   }).trim()
-  const cache = join(root, 'node_modules', '.cache', 'petstore-mock-releases')
+  // Outside any node_modules: built below one, TypeScript names the commit's own hono types by a path through
+  // the outer one and refuses to emit its declarations (TS2883, "not portable").
+  const cache = join(tmpdir(), 'petstore-mock-releases')
   const dir = join(cache, sha)
   const bin = join(dir, 'dist', 'bin.js')
   if (existsSync(join(dir, '.built'))) return bin
