@@ -19,7 +19,7 @@ kube_dir=$(extract_recipe docs/recipes/kubernetes.md kubernetes)
 kube_name="$run_id-kube"
 kube_port=$(free_port)
 manifest="$kube_dir/petstore-mock.yaml"
-swap "$manifest" 1 '^\(          image: \)registry\.example\.com/petstore-mock:0\.1\.0$' "\1localhost/$tag"
+swap "$manifest" 1 '^\(          image: \)registry\.example\.com/petstore-mock:[0-9][0-9.]*$' "\1localhost/$tag"
 swap "$manifest" 2 '^\(  name: \)petstore-mock$' "\1$kube_name"
 swap "$manifest" 1 'secretKeyRef: { name: petstore-mock,' "secretKeyRef: { name: $kube_name-secret,"
 swap "$manifest" 1 '^\(          ports: \[{ containerPort: 4010\) }\]$' "\1, hostPort: $kube_port, hostIP: 127.0.0.1 }]"
