@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from 'hono'
+import { addAnswerHeader } from './answer-response.js'
 import { type BodyBytes, concatChunks, type Transport, webTransport } from '../../core/http/transport.js'
 
 const incomingOf = (c: Context): IncomingMessage | undefined =>
@@ -70,11 +71,9 @@ export const nodeTransport: Transport = {
   requestHeaders: (c) => incomingOf(c)?.rawHeaders.slice() ?? webTransport.requestHeaders(c),
   // The socket's peer: the proxy in front when there is one (X-Forwarded-For is the caller's to forge).
   clientAddress: (c) => incomingOf(c)?.socket.remoteAddress,
-  // Merged by Node into the head @hono/node-server writes: the answer's web Headers are never built for it.
+  // Added to the head @hono/node-server writes (answer-response.ts): the answer's web Headers are never built for it.
   answerHeader: (c, name, value) => {
     const outgoing = outgoingOf(c)
-    if (outgoing === undefined || outgoing.headersSent) return false
-    outgoing.setHeader(name, value)
-    return true
+    return outgoing !== undefined && addAnswerHeader(outgoing, name, value)
   },
 }

@@ -1,4 +1,4 @@
-import { createServer, type Server, ServerResponse } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
@@ -11,6 +11,7 @@ import {
 } from './protocol-errors.js'
 import { watchSendTimeout } from './send-timeout.js'
 import { defaultMaxConnections, limitConnections } from './connection-limit.js'
+import { AnswerResponse } from './answer-response.js'
 
 /** How the HTTP server listens and shuts down. */
 export interface ListenOptions {
@@ -55,7 +56,7 @@ export const listen = (app: Hono<any>, options: ListenOptions): Promise<RunningS
         connectionsCheckingInterval: Math.max(50, Math.min(1000, options.headersTimeout / 2)),
         // Node's own 400 for a missing Host has no body: the adapter's (see protocol-errors.ts) has.
         requireHostHeader: false,
-        ...(options.draining && { ServerResponse: closingWhen(options.draining) }),
+        ServerResponse: options.draining ? closingWhen(options.draining) : AnswerResponse,
       },
       (request, response) => {
         if (refusedByLimit(request, response) || answerRepeatedHost(request, response)) return
@@ -90,10 +91,10 @@ export const listen = (app: Hono<any>, options: ListenOptions): Promise<RunningS
  * that an answer in flight when the drain began closes its connection too.
  */
 const closingWhen = (draining: () => boolean): typeof ServerResponse =>
-  class DrainingResponse extends ServerResponse {
+  class DrainingResponse extends AnswerResponse {
     override writeHead(...args: unknown[]): this {
       if (draining()) this.shouldKeepAlive = false
-      return (super.writeHead as (...a: unknown[]) => this)(...args)
+      return super.writeHead(...args)
     }
   } as typeof ServerResponse
 
