@@ -57,6 +57,7 @@ export const startServer = (
       stdio: ['ignore', openSync('/dev/null', 'w'), 'pipe'],
     })
     let err = ''
+    let listening = false
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       reject(new Error(`no banner in ${timeoutMs} ms: ${err}`))
@@ -66,9 +67,13 @@ export const startServer = (
       reject(new Error(`server exited with ${code}: ${err}`))
     })
     child.stderr!.on('data', (chunk) => {
+      // Read to the end (a full pipe would block the server), but answered once: later lines (the drain's,
+      // on SIGTERM) must not replace the exit listener that stop() waits on.
+      if (listening) return
       err += chunk
       const url = /listening on (http:\/\/\S+)/.exec(err)?.[1]
       if (!url) return
+      listening = true
       clearTimeout(timer)
       child.removeAllListeners('exit')
       const exited = new Promise<void>((done) => child.once('exit', () => done()))
@@ -77,8 +82,9 @@ export const startServer = (
         child,
         startMs: performance.now() - started,
         rssMiB: () => rssMiB(child.pid!),
+        // Every figure is taken by then: SIGKILL, not the 5 s drain a SIGTERM starts (issue 41).
         stop: () => {
-          child.kill('SIGTERM')
+          child.kill('SIGKILL')
           return exited
         },
       })
