@@ -381,8 +381,14 @@ describe('fault timelines on the mock clock (memory store)', () => {
       status: 400,
       body: { code: 'bad_request', message, status: 400 },
     })
+    // Refused in a new session: the session is not made (the GUIDE: a refused request changes nothing).
     expect(await view(app.request('/__admin/timelines', { headers: { 'X-Mock-Session': session } }))).toMatchObject({
-      timelines: [],
+      code: 'session_not_found',
     })
+    // In a session that exists: nothing is stored.
+    expect((await app.request('/__admin/timelines/ok', json('PUT', stagingIncident, session))).status).toBe(201)
+    expect((await app.request('/__admin/timelines/bad', json('PUT', body, session))).status).toBe(400)
+    const listed = await view(app.request('/__admin/timelines', { headers: { 'X-Mock-Session': session } }))
+    expect((listed['timelines'] as { name: string }[]).map((t) => t.name)).toEqual(['ok'])
   })
 })
