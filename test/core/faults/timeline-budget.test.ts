@@ -114,10 +114,25 @@ describe('a timeline is charged to the memory budget by what it holds (issue 43)
     expect((await memory(request)).state.parts.rules - before.parts.rules).toBeLessThan(4096)
     expect((await put(request, 'q', 'big', big)).status).toBe(200)
     expect((await memory(request)).state.parts.rules).toBe(held.parts.rules)
+    // DELETE /__admin/faults leaves the timelines, and their charge; it gives back its rules'.
+    const rule = { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Mock-Session': 'q' } }
+    const addRule = () =>
+      request('/__admin/faults', { ...rule, body: JSON.stringify({ operation: 'getPet', status: 500 }) })
+    for (let i = 0; i < 3; i++) expect((await addRule()).status).toBe(201)
+    expect((await memory(request)).state.parts.rules).toBeGreaterThan(held.parts.rules)
+    const clear = () => request('/__admin/faults', { method: 'DELETE', headers: { 'X-Mock-Session': 'q' } })
+    expect((await clear()).status).toBe(204)
+    expect((await memory(request)).state).toEqual(held)
     // Deleted: everything it held.
     expect((await remove(request, 'q', 'big')).status).toBe(204)
     expect((await memory(request)).state).toEqual(before)
     expect(await names(request, 'q')).toEqual(['small'])
+    // DELETE /__admin/faults of a session with no timeline (one store call) gives back its rules' too.
+    expect((await remove(request, 'q', 'small')).status).toBe(204)
+    const none = (await memory(request)).state
+    for (let i = 0; i < 3; i++) expect((await addRule()).status).toBe(201)
+    expect((await clear()).status).toBe(204)
+    expect((await memory(request)).state).toEqual(none)
   })
 
   it('a PUT beyond --max-memory is 507 insufficient_storage and changes nothing; a DELETE makes room again', async () => {

@@ -377,10 +377,8 @@ export class RedisSession implements SessionState {
 
   clearFaults(): Promise<void> {
     if (this.#meta) this.#meta.faults = 0
-    const b = this.#base
-    return this.#call(this.#ctx.client.del(`${b}f`, `${b}fj`, `${b}fm`, `${b}fr`, `${b}fn`, `${b}fc`)).then(
-      () => undefined,
-    )
+    // In a script: what the rules were charged goes back with them.
+    return this.#run('psClearFaults', this.#pool.prefix).then(() => undefined)
   }
 
   drawLatency(): MaybePromise<number | undefined> {

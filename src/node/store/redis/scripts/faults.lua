@@ -152,6 +152,14 @@ S.psRemoveFault = function(ARGV)
   return removeRule(ARGV[1], ARGV[2], ARGV[3])
 end
 
+-- Removes every rule (ARGV: base, prefix): what they were charged goes back.
+S.psClearFaults = function(ARGV)
+  local b = ARGV[1]
+  redis.call('DEL', b .. 'f', b .. 'fj', b .. 'fm', b .. 'fr', b .. 'fn', b .. 'fc')
+  budgetResize(ARGV[2], b, tonumber(redis.call('HGET', b .. 'm', 'bp') or '0'), 0, -1, 'rules')
+  return 1
+end
+
 -- The rules that hold timelines (ARGV: base): their JSON, in creation order (see timeline-phase.ts).
 S.psTimelineRules = function(ARGV)
   local b = ARGV[1]
