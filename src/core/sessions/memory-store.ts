@@ -273,7 +273,8 @@ export class Session implements SessionState {
 
   takeFault(target: FaultTarget, mayHold = true): FaultRule | undefined {
     const taken = this.faults.match(target, mayHold)
-    if (taken?.remaining === 0) this.#syncRules()
+    // A rule used up is a rule (never a timeline): its charge goes, not the timelines' texts measured again.
+    if (taken?.remaining === 0) this.#resize('rules', Math.max(0, this.#charged.rules - ruleBytes))
     return taken
   }
 
