@@ -246,7 +246,7 @@ describe('fault timelines on the mock clock (memory store)', () => {
     ).toMatchObject({ state: 'running', current: { phase: 5, nextAt: null } })
   })
 
-  it('a timeline is charged to the memory budget as a rule is: 507 when full, nothing stored; at most 20 a session', async () => {
+  it('a timeline is charged to the memory budget: 507 when full, nothing stored; at most 20 a session', async () => {
     const { request } = contractApp({ maxMemory: 1, pets: [{ id: 1, name: 'Rex', categoryId: 1 }] })
     const headers = { ...bearer(), 'X-Mock-Session': 'f', 'Content-Type': 'application/json' }
     let res: Response | undefined
