@@ -40,6 +40,17 @@ export const petsBytes = (pets: readonly { name: string }[]): number => {
 /** A fault rule: its fields are numbers and one of the contract's operation names. */
 export const ruleBytes = 320
 
+/**
+ * What fault rules cost: {@link ruleBytes} each; one that holds a timeline (issue 43: up to 32
+ * phases, each a rule with its own answer) its timeline's text besides.
+ */
+export const rulesCost = (rules: readonly object[]): number => {
+  let bytes = 0
+  for (const rule of rules)
+    bytes += 'timeline' in rule ? ruleBytes + textBytes(JSON.stringify(rule.timeline)) : ruleBytes
+  return bytes
+}
+
 /** A session's own parts (pet store, rules, generator, clock, journal ring, maps), before anything is put in them. */
 export const sessionBytes = 16 * 1024
 

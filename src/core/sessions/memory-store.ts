@@ -47,6 +47,7 @@ import {
   petsBytes,
   rateLimitKeyBytes,
   ruleBytes,
+  rulesCost,
   sessionBytes,
 } from '../budget/costs.js'
 
@@ -166,9 +167,9 @@ export class Session implements SessionState {
     return rulesRefused
   }
 
-  // Rules leave by themselves (a `times` count used up): what they are charged follows their number.
+  // Rules leave by themselves (a `times` count used up): what they are charged follows what is left.
   #syncRules(): void {
-    this.#resize('rules', this.faults.size * ruleBytes)
+    this.#resize('rules', rulesCost(this.faults.list()))
   }
 
   /**
@@ -198,7 +199,7 @@ export class Session implements SessionState {
   restore(world: World): StorageRefusal | undefined {
     // A load checked in slices may end after its session was dropped: it goes with the session.
     if (this.#closed) return undefined
-    const refused = this.#resizeWorld(petsBytes(world.pets.all()), world.faults.length * ruleBytes)
+    const refused = this.#resizeWorld(petsBytes(world.pets.all()), rulesCost(world.faults))
     if (refused) return refused
     this.#setWorld(world)
     return undefined
@@ -272,7 +273,8 @@ export class Session implements SessionState {
 
   takeFault(target: FaultTarget, mayHold = true): FaultRule | undefined {
     const taken = this.faults.match(target, mayHold)
-    if (taken?.remaining === 0) this.#syncRules()
+    // A rule used up is a rule (never a timeline): its charge goes, not the timelines' texts measured again.
+    if (taken?.remaining === 0) this.#resize('rules', Math.max(0, this.#charged.rules - ruleBytes))
     return taken
   }
 
@@ -298,9 +300,13 @@ export class Session implements SessionState {
   }
 
   putFault(name: string, input: FaultRuleInput): PutFaultResult | FaultsFull | StorageRefusal {
-    // A replace holds no more than the rule it replaces; a new name costs a rule.
-    if (this.faults.list().some((rule) => rule.name === name)) return this.faults.put(name, input)
-    return this.#chargedFor('rules', ruleBytes, () => this.faults.put(name, input))
+    // A new name costs its rule; a replace what it holds more (or less) than the rule it replaces.
+    const bytes = rulesCost([input]) - rulesCost(this.faults.list().filter((rule) => rule.name === name))
+    const refused = this.#resize('rules', this.#charged.rules + bytes)
+    if (refused) return refused
+    const put = this.faults.put(name, input)
+    if (put === 'full') this.#resize('rules', this.#charged.rules - bytes)
+    return put
   }
 
   removeNamedFault(name: string): boolean {

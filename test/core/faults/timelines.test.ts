@@ -246,7 +246,7 @@ describe('fault timelines on the mock clock (memory store)', () => {
     ).toMatchObject({ state: 'running', current: { phase: 5, nextAt: null } })
   })
 
-  it('a timeline is charged to the memory budget as a rule is: 507 when full, nothing stored; at most 20 a session', async () => {
+  it('a timeline is charged to the memory budget: 507 when full, nothing stored; at most 20 a session', async () => {
     const { request } = contractApp({ maxMemory: 1, pets: [{ id: 1, name: 'Rex', categoryId: 1 }] })
     const headers = { ...bearer(), 'X-Mock-Session': 'f', 'Content-Type': 'application/json' }
     let res: Response | undefined
@@ -381,8 +381,14 @@ describe('fault timelines on the mock clock (memory store)', () => {
       status: 400,
       body: { code: 'bad_request', message, status: 400 },
     })
+    // Refused in a new session: the session is not made (the GUIDE: a refused request changes nothing).
     expect(await view(app.request('/__admin/timelines', { headers: { 'X-Mock-Session': session } }))).toMatchObject({
-      timelines: [],
+      code: 'session_not_found',
     })
+    // In a session that exists: nothing is stored.
+    expect((await app.request('/__admin/timelines/ok', json('PUT', stagingIncident, session))).status).toBe(201)
+    expect((await app.request('/__admin/timelines/bad', json('PUT', body, session))).status).toBe(400)
+    const listed = await view(app.request('/__admin/timelines', { headers: { 'X-Mock-Session': session } }))
+    expect((listed['timelines'] as { name: string }[]).map((t) => t.name)).toEqual(['ok'])
   })
 })

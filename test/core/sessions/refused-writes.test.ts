@@ -37,6 +37,7 @@ const writes: Write[] = [
   { method: 'PUT', path: '/__admin/rate-limit', invalid: { rate: 'lots' } },
   { method: 'PUT', path: '/__admin/snapshot', invalid: { format: 'nope' }, yaml: true },
   { method: 'POST', path: '/__admin/provider-states', invalid: { state: 5 } },
+  { method: 'PUT', path: '/__admin/timelines/down', invalid: { phases: [{ for: '0s' }] } },
 ]
 
 interface Refusal {
@@ -130,6 +131,20 @@ describe('a refused admin change makes no session', () => {
       expect(res.status).toBe(404)
       expect(await names(request)).toEqual(['default'])
     }
+  })
+
+  it('DELETE /__admin/timelines/{name} of a session that does not exist: 404, no session', async () => {
+    const { request } = contractApp({ maxSessions: 2 })
+    const res = await request('/__admin/timelines/down', inSession('refused-1', { method: 'DELETE', headers: auth() }))
+    expect(res.status).toBe(404)
+    expect(await names(request)).toEqual(['default'])
+  })
+
+  it('PUT /__admin/timelines/{name} with a bad name: 400, no session', async () => {
+    const { request } = contractApp({ maxSessions: 2 })
+    const init = { method: 'PUT', ...json({ phases: [{ for: '1s', rule: { status: 503 } }] }) }
+    expect((await request('/__admin/timelines/123', inSession('refused-1', init))).status).toBe(400)
+    expect(await names(request)).toEqual(['default'])
   })
 
   it('PUT /__admin/faults/{name} with a bad rule name: 400, no session', async () => {

@@ -104,15 +104,19 @@ const missing = (name: string) => new ApiError(404, `No timeline named ${JSON.st
  * the session's clock), DELETE one. Each is kept as an inert fault rule (timeline-phase.ts).
  */
 export const timelineRoutes = (deps: TimelineDeps): Hono => {
-  const { select, read } = deps.session
+  const { select, read, open, change } = deps.session
   const routes = new Hono()
   const body = toMiddleware(jsonBody(deps.bodyLimit, deps.transport))
   const stored = async (session: FaultsSlice) =>
     (await session.timelineRules()).map((rule) => timelineOf(rule)).filter((t) => t !== undefined)
 
-  routes.put('/timelines/:name', select, body, async (c) => {
+  // A PUT is checked before its session is selected, so that a refused one makes none; then read
+  // again at the session's clock (`"start": "now"`), which is all the check's instant changes.
+  routes.put('/timelines/:name', change, body, async (c) => {
     const name = named(c.req.param('name'))
-    const session = read(c)
+    const checked = timelineFromBody(c.get('body'), name, 0, deps)
+    if (typeof checked === 'string') throw badRequest(`${checked}.`)
+    const session = await open(c)
     const now = await session.now()
     const timeline = timelineFromBody(c.get('body'), name, now, deps)
     if (typeof timeline === 'string') throw badRequest(`${timeline}.`)
@@ -139,9 +143,10 @@ export const timelineRoutes = (deps: TimelineDeps): Hono => {
     if (!timeline) throw missing(name)
     return c.json(timelineView(timeline, now))
   })
-  routes.delete('/timelines/:name', select, async (c) => {
+  // A timeline of a session that does not exist is not there to delete: 404, and no session is made.
+  routes.delete('/timelines/:name', change, async (c) => {
     const name = named(c.req.param('name'))
-    if (!(await read(c).removeNamedFault(timelineRuleName(name)))) throw missing(name)
+    if (!(await (await open(c, 'read')).removeNamedFault(timelineRuleName(name)))) throw missing(name)
     return c.body(null, 204)
   })
   return routes

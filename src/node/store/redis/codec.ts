@@ -8,6 +8,7 @@ import type { LatencyRange, World } from '../../../core/sessions/world.js'
 import type { ClockSetting } from '../../../core/time/clock.js'
 import type { JournalRecord, KeptBody } from '../../../core/journal/journal.js'
 import { withJsonText } from '../../../core/http/known-json.js'
+import { rulesCost } from '../../../core/budget/costs.js'
 import { whenFacts } from '../../../core/faults/rule-match.js'
 
 // A journal entry as stored and published: its JSON, then, when the answer had a body, a NUL and
@@ -155,6 +156,7 @@ export const encodeWorld = (
     ruleMatch(rule),
     remaining === undefined ? '' : String(remaining),
     rule.name ?? '',
+    rulesCost([rule]),
   ])
   return JSON.stringify({ meta, pets, faults })
 }

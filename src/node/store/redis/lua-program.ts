@@ -18,7 +18,19 @@ import { redisScripts } from '../../../generated/redis-scripts.js'
  */
 
 /** The keys of a session's world: what a reset copies from the start template and a snapshot load replaces. */
-export const worldSuffixes = ['m', 'i', 'i:available', 'i:pending', 'i:sold', 'f', 'fj', 'fm', 'fr', 'fn'] as const
+export const worldSuffixes = [
+  'm',
+  'i',
+  'i:available',
+  'i:pending',
+  'i:sold',
+  'f',
+  'fj',
+  'fm',
+  'fr',
+  'fn',
+  'fc',
+] as const
 /** Contract coverage: counters, kept interactions' keys and seeds, requests of those left out (coverage.lua). */
 export const coverageSuffixes = ['cv', 'pk', 'pl', 'pn'] as const
 /**

@@ -48,7 +48,7 @@ import {
 import type { CoverageCounts } from '../../../core/coverage/coverage-slice.js'
 import { type InteractionNote, type KeptInteractions, maxInteractions } from '../../../core/coverage/pact-seed.js'
 import type { Reply, RunScript, ScriptArg } from './commands.js'
-import { petBytes, petsBytes, rateLimitKeyBytes, ruleBytes } from '../../../core/budget/costs.js'
+import { petBytes, petsBytes, rateLimitKeyBytes, rulesCost } from '../../../core/budget/costs.js'
 import { recordBytes } from '../../../core/journal/journal.js'
 import { randomUUID } from 'node:crypto'
 import type { StorageRefusal } from '../../../core/budget/storage-refusal.js'
@@ -342,7 +342,8 @@ export class RedisSession implements SessionState {
   putFault(name: string, input: FaultRuleInput): Promise<PutFaultResult | FaultsFull | StorageRefusal> {
     const times = input.times === undefined ? '' : String(input.times)
     const stored = { name, ...input }
-    const args = [name, afterId(stored), ruleMatch(input), times, maxFaultRules, this.#pool.prefix, this.#limit]
+    const limits = [maxFaultRules, this.#pool.prefix, this.#limit, rulesCost([input])]
+    const args = [name, afterId(stored), ruleMatch(input), times, ...limits]
     return this.#run('psPutFault', ...args).then((reply) => {
       if (reply === null) return 'full'
       const refused = this.#refusal(reply)
@@ -376,8 +377,8 @@ export class RedisSession implements SessionState {
 
   clearFaults(): Promise<void> {
     if (this.#meta) this.#meta.faults = 0
-    const b = this.#base
-    return this.#call(this.#ctx.client.del(`${b}f`, `${b}fj`, `${b}fm`, `${b}fr`, `${b}fn`)).then(() => undefined)
+    // In a script: what the rules were charged goes back with them.
+    return this.#run('psClearFaults', this.#pool.prefix).then(() => undefined)
   }
 
   drawLatency(): MaybePromise<number | undefined> {
@@ -607,11 +608,11 @@ export class RedisSession implements SessionState {
     this.#ahead = undefined
     const pets = world.pets.all()
     const petsCost = petsBytes(pets)
-    const rulesCost = world.faults.length * ruleBytes
+    const rulesBytes = rulesCost(world.faults)
     if (pets.length > stageSlice) {
-      return this.#staged(pets, petsCost, rulesCost, ['', encodeWorld(world, clock, rateLimit, false)])
+      return this.#staged(pets, petsCost, rulesBytes, ['', encodeWorld(world, clock, rateLimit, false)])
     }
-    const costs = [petsCost, rulesCost, this.#limit]
+    const costs = [petsCost, rulesBytes, this.#limit]
     return this.#run('psLoad', encodeWorld(world, clock, rateLimit), this.#pool.prefix, ...costs).then((reply) =>
       this.#refusal(reply),
     )

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { prepareMock } from '../../../../src/core/app.js'
+import { type AppOptions, prepareMock } from '../../../../src/core/app.js'
 import type { StartState } from '../../../../src/core/sessions/memory-store.js'
 import { openRedisStore, type RedisSessionStore } from '../../../../src/node/store/redis/redis-store.js'
 import { bearer } from '../../../helpers/auth.js'
@@ -20,7 +20,7 @@ afterAll(async () => {
   await redis?.dispose()
 })
 
-const replicas = async (count = 2) => {
+const replicas = async (count = 2, options: AppOptions = {}) => {
   const prefix = `timelines-${++prefixes}`
   const apps = []
   for (let i = 0; i < count; i++) {
@@ -30,7 +30,7 @@ const replicas = async (count = 2) => {
       opened.push(made)
       return made
     }
-    apps.push(prepareMock({}, store).build())
+    apps.push(prepareMock(options, store).build())
   }
   return apps
 }
@@ -104,5 +104,36 @@ describe('fault timelines on two replicas of one Redis', () => {
     ).toBe(204)
     await freezeAt(b!.request, 'replay', 0)
     expect((await a!.request('/v1/pets', { headers })).status).toBe(200)
+  })
+
+  it('a timeline is charged by what it holds fleet-wide: PUT on one replica, seen and given back on the other; beyond the budget 507 on both', async () => {
+    // 2 MiB: 1.5 MiB of state; one timeline of 24 phases of 30,000-character answers (1.4 MB counted) fits, two do not.
+    const [a, b] = await replicas(2, { maxMemory: 2 })
+    const big = {
+      phases: Array.from({ length: 24 }, () => ({
+        for: '1m',
+        rule: { operation: 'getPet', status: 503, body: { message: 'x'.repeat(30_000) }, breaksContract: true },
+      })),
+    }
+    const rules = async (app: typeof a) =>
+      ((await (await app!.request('/__admin/health')).json()) as { memory: { state: { parts: { rules: number } } } })
+        .memory.state.parts.rules
+    expect((await a!.request('/__admin/timelines/t', json('PUT', stagingIncident, 'q'))).status).toBe(201)
+    const before = await rules(b)
+    expect((await a!.request('/__admin/timelines/big', json('PUT', big, 'q'))).status).toBe(201)
+    expect((await rules(b)) - before).toBeGreaterThanOrEqual(2 * 24 * 30_000)
+    for (const app of [a, b]) {
+      const res = await app!.request('/__admin/timelines/again', json('PUT', big, 'q2'))
+      expect(res.status).toBe(507)
+      expect(((await res.json()) as { code: string }).code).toBe('insufficient_storage')
+    }
+    const listed = (await (await b!.request('/__admin/timelines', { headers: { 'X-Mock-Session': 'q' } })).json()) as {
+      timelines: { name: string }[]
+    }
+    expect(listed.timelines.map((t) => t.name)).toEqual(['t', 'big'])
+    const deleted = await b!.request('/__admin/timelines/big', { method: 'DELETE', headers: { 'X-Mock-Session': 'q' } })
+    expect(deleted.status).toBe(204)
+    expect(await rules(a)).toBe(before)
+    expect((await b!.request('/__admin/timelines/again', json('PUT', big, 'q2'))).status).toBe(201)
   })
 })

@@ -1,14 +1,27 @@
--- A rule removed gives back its cost (ruleBytes), as far as the session was charged for rules.
+-- What a rule costs (rulesCost, costs.ts): RULE_BYTES, or what the hash `fc` holds for it (a rule
+-- that holds a timeline: its text besides).
+local function ruleCost(b, id)
+  return tonumber(redis.call('HGET', b .. 'fc', id) or RULE_BYTES)
+end
+-- Moves what the session is charged for rules by `grow` (never below 0: the start world's rules are
+-- charged nothing), or refuses a growth beyond limit, changing nothing.
+local function ruleResize(P, b, grow, limit)
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+  local rules = math.max(0, tonumber(had[2] or '0') + grow)
+  return budgetResize(P, b, tonumber(had[1] or '0'), rules, limit, 'rules')
+end
+
+-- A rule removed gives back its cost, as far as the session was charged for rules.
 local function removeRule(b, id, P)
   if redis.call('LREM', b .. 'f', 0, id) == 0 then return 0 end
+  local cost = ruleCost(b, id)
   redis.call('HDEL', b .. 'fj', id)
   redis.call('HDEL', b .. 'fm', id)
   redis.call('HDEL', b .. 'fr', id)
+  redis.call('HDEL', b .. 'fc', id)
   local name = redis.call('HGET', b .. 'fn', 'i:' .. id)
   if name then redis.call('HDEL', b .. 'fn', 'i:' .. id, 'n:' .. name) end
-  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
-  local rules = tonumber(had[2] or '0')
-  if rules > 0 then budgetResize(P, b, tonumber(had[1] or '0'), math.max(0, rules - RULE_BYTES), -1, 'rules') end
+  ruleResize(P, b, -cost, -1)
   return 1
 end
 
@@ -86,25 +99,30 @@ S.psAddFault = function(ARGV)
 end
 
 -- Sets the rule of a name (ARGV: base, name, the JSON after `"id":N`, match
--- line, times or '', most rules, prefix, the budget's state share or -1):
--- replaced in place (id and place kept, remaining restarted from times), else
--- added under the next id. Answers { id, 1 when created else 0 }, false at the
--- cap, or a refusal of the budget (luaBudget; a replace costs nothing more).
--- One script, so that two replicas PUTting one name leave one rule.
+-- line, times or '', most rules, prefix, the budget's state share or -1, the
+-- rule's cost): replaced in place (id and place kept, remaining restarted from
+-- times), else added under the next id. Answers { id, 1 when created else 0 },
+-- false at the cap, or a refusal of the budget (luaBudget; a replace costs what
+-- it holds more than the rule it replaces). One script, so that two replicas
+-- PUTting one name leave one rule.
 S.psPutFault = function(ARGV)
-  local b, name = ARGV[1], ARGV[2]
+  local b, name, cost = ARGV[1], ARGV[2], tonumber(ARGV[9])
   local id = redis.call('HGET', b .. 'fn', 'n:' .. name)
   local created = 0
   if not id then
     if redis.call('LLEN', b .. 'f') >= tonumber(ARGV[6]) then return false end
-    local refused = budgetGrow(ARGV[7], b, 'rules', RULE_BYTES, tonumber(ARGV[8]))
+    local refused = ruleResize(ARGV[7], b, cost, tonumber(ARGV[8]))
     if refused then return refused end
     id = redis.call('HGET', b .. 'm', 'nf')
     redis.call('HSET', b .. 'm', 'nf', fmt(tonumber(id) + 1))
     redis.call('RPUSH', b .. 'f', id)
     redis.call('HSET', b .. 'fn', 'n:' .. name, id, 'i:' .. id, name)
     created = 1
+  else
+    local refused = ruleResize(ARGV[7], b, cost - ruleCost(b, id), tonumber(ARGV[8]))
+    if refused then return refused end
   end
+  if cost == RULE_BYTES then redis.call('HDEL', b .. 'fc', id) else redis.call('HSET', b .. 'fc', id, fmt(cost)) end
   redis.call('HSET', b .. 'fj', id, '{"id":' .. id .. ARGV[3])
   redis.call('HSET', b .. 'fm', id, ARGV[4])
   if ARGV[5] ~= '' then redis.call('HSET', b .. 'fr', id, ARGV[5]) else redis.call('HDEL', b .. 'fr', id) end
@@ -132,6 +150,14 @@ end
 -- Removes a rule (ARGV: base, id, prefix): 1, or 0 when there is none.
 S.psRemoveFault = function(ARGV)
   return removeRule(ARGV[1], ARGV[2], ARGV[3])
+end
+
+-- Removes every rule (ARGV: base, prefix): what they were charged goes back.
+S.psClearFaults = function(ARGV)
+  local b = ARGV[1]
+  redis.call('DEL', b .. 'f', b .. 'fj', b .. 'fm', b .. 'fr', b .. 'fn', b .. 'fc')
+  budgetResize(ARGV[2], b, tonumber(redis.call('HGET', b .. 'm', 'bp') or '0'), 0, -1, 'rules')
+  return 1
 end
 
 -- The rules that hold timelines (ARGV: base): their JSON, in creation order (see timeline-phase.ts).

@@ -19,7 +19,7 @@ local function callInChunks(command, key, items)
     redis.call(command, key, unpack(items, i, math.min(i + 999, #items)))
   end
 end
--- w: { meta = {field, value, …}, pets = {{id, status, json}, …}, faults = {{id, json, match, remaining, name}, …} }
+-- w: { meta = {field, value, …}, pets = {{id, status, json}, …}, faults = {{id, json, match, remaining, name, cost}, …} }
 local function writeWorld(b, w)
   for _, s in ipairs(WORLD) do redis.call('UNLINK', b .. s) end
   redis.call('HSET', b .. 'm', unpack(w.meta))
@@ -37,12 +37,13 @@ local function writeWorld(b, w)
   for status, list in pairs(by) do
     if #list > 0 then callInChunks('ZADD', b .. 'i:' .. status, list) end
   end
-  local ids, fj, fm, fr, fn = {}, {}, {}, {}, {}
+  local ids, fj, fm, fr, fn, fc = {}, {}, {}, {}, {}, {}
   for _, f in ipairs(w.faults) do
     ids[#ids + 1] = f[1]
     fj[#fj + 1] = f[1]; fj[#fj + 1] = f[2]
     fm[#fm + 1] = f[1]; fm[#fm + 1] = f[3]
     if f[4] ~= '' then fr[#fr + 1] = f[1]; fr[#fr + 1] = f[4] end
+    if f[6] ~= RULE_BYTES then fc[#fc + 1] = f[1]; fc[#fc + 1] = fmt(f[6]) end
     if f[5] ~= '' then
       fn[#fn + 1] = 'n:' .. f[5]; fn[#fn + 1] = f[1]
       fn[#fn + 1] = 'i:' .. f[1]; fn[#fn + 1] = f[5]
@@ -52,6 +53,7 @@ local function writeWorld(b, w)
   if #fj > 0 then callInChunks('HSET', b .. 'fj', fj); callInChunks('HSET', b .. 'fm', fm) end
   if #fr > 0 then callInChunks('HSET', b .. 'fr', fr) end
   if #fn > 0 then callInChunks('HSET', b .. 'fn', fn) end
+  if #fc > 0 then callInChunks('HSET', b .. 'fc', fc) end
 end
 -- What a request reads of its session up front, as one text (one string to decode, not six):
 -- latency min and max, rate limit, clock mode and value, number of rules, its tenant (its pool,
