@@ -123,6 +123,12 @@ export class Session implements SessionState {
   /** Each timeline's current phase and how many requests its rule met in it (timeline-phase.ts). */
   readonly #phaseCounts = new Map<string, { key: string; count: number }>()
   #closed = false
+  /**
+   * While no selection has used it since its registry made it: the tombstone its making cleared, or
+   * null (SessionRegistry.discardMade may drop it). A made session is not the registry's latest, so
+   * that its next selection takes the slow path, which unsets this: the fast path does nothing more.
+   */
+  made: Tombstone | null | undefined
 
   constructor(name: string, start: StartState) {
     this.name = name
@@ -228,6 +234,7 @@ export class Session implements SessionState {
 
   /** Ends what is tied to the session (event streams): it is being dropped. */
   close(): void {
+    this.made = undefined
     this.journal.endSubscriptions()
     if (this.#closed) return
     // Everything it held goes back to the budget.
@@ -489,6 +496,7 @@ export class SessionRegistry implements SessionStore {
       this.#sessions.delete(name)
       this.#sessions.set(name, session)
       this.#touch(session)
+      session.made = undefined
       return session
     }
     const tombstone = this.#tombstones.get(name)
@@ -509,7 +517,11 @@ export class SessionRegistry implements SessionStore {
     session = new Session(name, this.#start)
     this.#sessions.set(name, session)
     this.#owned.set(owner, (this.#owned.get(owner) ?? 0) + 1)
+    // Last in recency order, and not #latest (see Session.made): the next selection of any session
+    // takes the slow path, which marks a made one used and keeps the order.
     this.#touch(session)
+    this.#latest = undefined
+    session.made = tombstone ?? null
     return { outcome: 'created', session }
   }
 
@@ -582,6 +594,16 @@ export class SessionRegistry implements SessionStore {
     if (name === defaultSessionName || !session) return false
     this.#remove(session)
     return true
+  }
+
+  discardMade(session: SessionState): boolean {
+    // Set on a registered session only (close() unsets it).
+    const tombstone = (session as Session | undefined)?.made
+    if (tombstone !== undefined) {
+      this.#remove(session as Session)
+      if (tombstone) this.#tombstones.add(tombstone)
+    }
+    return tombstone !== undefined
   }
 
   /** What the memory budget holds, each tenant's sessions counted against its quota (those idle past the TTL dropped first). */

@@ -115,6 +115,13 @@ export interface SessionStore {
   tombstones(): MaybePromise<Tombstone[]>
   /** Drops a session; false for the default one or an unknown name. */
   dropSession(name: string): MaybePromise<boolean>
+  /**
+   * Atomic: drops `session`, which the caller's own selection made (outcome `created`), unless any
+   * other selection has used it since (or it is gone): a change refused (507) in a session its
+   * request made leaves none, and never drops another request's work. A tombstone its making
+   * cleared (mode `revive`) is back. True when dropped.
+   */
+  discardMade(session: SessionState): MaybePromise<boolean>
   /** The default session's pets, the number of sessions and of drops by expiry, for health, without touching recency. */
   stats(): MaybePromise<{ pets: number; sessions: number; dropped: number }>
   /** Ends what every session holds open (the server stops). */

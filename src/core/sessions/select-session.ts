@@ -5,14 +5,7 @@ import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { type MaybePromise, whenReady } from '../async/maybe-promise.js'
 import { badPrefixError, isSessionName, sessionHeader, sessionPrefixOf } from '../http/request/session-name.js'
 import type { SessionReader } from '../http/request/session-reader.js'
-import {
-  adminSelectMode,
-  isOutcome,
-  type Selection,
-  type SelectMode,
-  sessionCreatedHeader,
-  sessionOf,
-} from './lifecycle.js'
+import { isOutcome, type Selection, type SelectMode, sessionCreatedHeader, sessionOf } from './lifecycle.js'
 import type { ReadAhead, SessionState, SessionStore } from './port.js'
 import { keySessionName } from './session-by-key.js'
 import type { RequestChecks } from './checked-first.js'
@@ -116,7 +109,8 @@ let passed: { name: string | undefined; authorization: string | undefined; tenan
   tenancy: undefined,
 }
 
-const createdHeaders = { [sessionCreatedHeader.toLowerCase()]: 'true' } as const
+const createdKey = sessionCreatedHeader.toLowerCase()
+const createdHeaders = { [createdKey]: 'true' } as const
 
 // The rare case (a selection that made its session, or none to use): the plain session is one property check.
 const selected = (selection: Selection<SessionState>, c: RequestContext): SessionState => {
@@ -203,8 +197,17 @@ export const selectSession = (
     return (c, next) => whenReady(setSession(c, sessions, readAheadOf?.(c), 'use', byKey, tenancy), proceed, c, next)
   }
   // A new session (the rare case) is made once the request's checks pass: `read` finds an existing one as `use` does.
+  // Made (or found: made by another request meanwhile, which discardMade tells). On /v1 a refusal is
+  // thrown, and answered by the stage that watches the answer (journal-listener.ts).
   const make = (refused: Answer | undefined, c: RequestContext, next: Next): Answer =>
-    refused ?? whenReady(setSession(c, sessions, readAheadOf?.(c), 'use', byKey, tenancy), proceed, c, next)
+    refused ??
+    new Promise<Response>((done) =>
+      done(whenReady(setSession(c, sessions, readAheadOf?.(c), 'use', byKey, tenancy), proceed, c, next)),
+    ).catch(async (error: unknown) => {
+      // Thrown: a refusal (an answer with the status, a rule's, is not).
+      if ((error as ApiError)?.status === 507) await undoMade(sessions, c)
+      throw error
+    })
   const found = (selection: Selection<SessionState>, c: RequestContext, next: Next): Answer => {
     if (isOutcome(selection) && selection.outcome === 'unknown') return whenReady(checks.first(c), make, c, next)
     selected(selection, c)
@@ -217,25 +220,18 @@ export const selectSession = (
   }
 }
 
-// A route's own answer (c.json) is not made by respond(): it is told here that its request made its session.
-const markCreated = (res: Response): Response => {
-  res.headers.set(sessionCreatedHeader, 'true')
-  return res
-}
-
-const proceedAdmin = (_: SessionState, c: RequestContext, next: Next): Answer => {
-  const res = next(c)
-  if (c.get('answerHeaders')?.['x-mock-session-created'] === undefined) return res
-  return whenReady(res, markCreated)
-}
-
 /**
- * {@link selectSession} for the admin routes (run through `toMiddleware`):
- * reads never create (sessions/lifecycle.ts `adminSelectMode`: 404 for an
- * unknown session), a reset or a snapshot put makes a session over its
- * tombstone, and the route's own answer carries `X-Mock-Session-Created`.
+ * Undoes the session a request made, the request being refused with 507 once in it (a change its
+ * contents refuse: the memory budget, --max-pets once added to the start pets): the GUIDE's "a
+ * refused request changes nothing". The store drops it only if no other request has used it since
+ * (SessionStore.discardMade); then the request names no session to what watches its answer
+ * (journaled nowhere, as a request refused before selecting) and its answers do not say it made
+ * one (then `c.var.session` is undefined).
  */
-export const selectAdminSession =
-  (sessions: SessionStore): Stage =>
-  (c, next) =>
-    whenReady(setSession(c, sessions, undefined, adminSelectMode(c), false), proceedAdmin, c, next)
+export const undoMade = async (sessions: SessionStore, c: RequestContext): Promise<void> => {
+  if (await sessions.discardMade(c.get('session'))) {
+    c.set('session', undefined as unknown as SessionState)
+    const { [createdKey]: _, ...kept } = c.get('answerHeaders')!
+    c.set('answerHeaders', kept)
+  }
+}

@@ -63,6 +63,8 @@ describe('the memory budget on the admin API and /v1 (--max-memory 1)', () => {
 
   it('refuses a seed, a state load, a snapshot load and a rule beyond it, changing nothing', async () => {
     const { request } = contractApp(options)
+    // In a session of its own (one refused in the session it made leaves none: refused-writes.test.ts).
+    expect((await request('/__admin/sessions/s', { method: 'POST' })).status).toBe(201)
     await expectFull(await request('/__admin/seed', adminJson({ count: 10_000 }, 'POST', 's')), 'pets')
     expect(await state(request, 's')).toEqual([{ id: 1, name: 'Rex', categoryId: 1 }])
     const pets = Array.from({ length: 6000 }, (_, i) => ({ id: i + 1, name: `pet ${i}`, categoryId: 1 }))

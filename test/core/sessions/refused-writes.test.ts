@@ -241,3 +241,256 @@ describe("a refused request spends no tenant's quota.sessions", () => {
     expect(third.status).toBe(429)
   })
 })
+
+// Refused with 507 once in the session they made: the session's contents refuse the change (the memory
+// budget, --max-pets once added to the start pets). The session is made, then dropped again with the
+// refusal, unless another request has used it since.
+describe('a change refused with 507 in the session its request made leaves none', () => {
+  type Request = ReturnType<typeof contractApp>['request']
+  const pet = { id: 5, name: 'Max', categoryId: 1 }
+  const budgetFull = (part: string): RegExp =>
+    new RegExp(
+      `^The memory budget \\(1\\.0 MiB, --max-memory\\) is full: ${part} need \\d+\\.\\d\\d MiB more and ` +
+        '\\d+\\.\\d\\d MiB is free; pets hold the most \\(0\\.\\d\\d MiB\\)\\. Nothing was changed\\. To free it, ' +
+        'reset sessions \\(POST /__admin/reset\\) or delete them \\(DELETE /__admin/sessions/\\{name\\}\\); ' +
+        'or start with a larger --max-memory\\.$',
+    )
+
+  interface Refused {
+    name: string
+    method: string
+    path: string
+    /** The body (given the snapshot of a session of the start state). */
+    body: (snapshot: Record<string, unknown>) => unknown
+    /** The Error message: the memory budget's, naming the part that did not fit, or a capacity's. */
+    message: RegExp | string
+  }
+
+  /** Every change a full memory budget refuses in a new session. */
+  const overBudget: Refused[] = (
+    [
+      { name: 'createPet', method: 'POST', path: '/v1/pets', body: () => ({ name: 'n'.repeat(1000), categoryId: 1 }) },
+      {
+        name: 'a fault rule',
+        method: 'POST',
+        path: '/__admin/faults',
+        body: () => ({ operation: 'listPets', status: 503 }),
+      },
+      {
+        name: 'a named rule',
+        method: 'PUT',
+        path: '/__admin/faults/down',
+        body: () => ({ operation: 'listPets', status: 503 }),
+      },
+      { name: 'a timeline', method: 'PUT', path: '/__admin/timelines/outage', body: () => ({ preset: 'outage' }) },
+      { name: 'a state', method: 'PUT', path: '/__admin/state', body: () => ({ pets: [pet] }) },
+      { name: 'a seed', method: 'POST', path: '/__admin/seed', body: () => ({ count: 3 }) },
+      {
+        name: 'a snapshot',
+        method: 'PUT',
+        path: '/__admin/snapshot',
+        body: (snapshot) => ({ ...snapshot, pets: [pet], nextId: 6 }),
+      },
+      {
+        name: 'a provider state',
+        method: 'POST',
+        path: '/__admin/provider-states',
+        body: () => ({ state: 'a pet with id 5 exists', params: { name: 'Max', categoryId: 1 } }),
+      },
+    ] as Omit<Refused, 'message'>[]
+  ).map((refused) => ({
+    ...refused,
+    message: budgetFull(refused.name.includes('rule') || refused.name === 'a timeline' ? 'fault rules' : 'pets'),
+  }))
+
+  /** Every change --max-pets refuses only once added to a new session's start pets (one, of at most one). */
+  const overCapacity: Refused[] = [
+    {
+      name: 'createPet',
+      method: 'POST',
+      path: '/v1/pets',
+      body: () => ({ name: 'Max', categoryId: 1 }),
+      message: 'The store is full; no pet was created. Reset it or start with a larger --max-pets.',
+    },
+    {
+      name: 'a provider state',
+      method: 'POST',
+      path: '/__admin/provider-states',
+      body: () => ({ state: 'a pet with id 5 exists', params: { name: 'Max', categoryId: 1 } }),
+      message: '2 pets exceed the capacity of 1; the state was not set up.',
+    },
+    {
+      name: 'a provider state of pets',
+      method: 'POST',
+      path: '/__admin/provider-states',
+      body: () => ({ state: 'pets exist', params: { pets: [pet] } }),
+      message: '2 pets exceed the capacity of 1; the state was not set up.',
+    },
+  ]
+
+  const start = { pets: [{ id: 1, name: 'Rex', categoryId: 1 }] }
+
+  const snapshotOf = async (request: Request): Promise<Record<string, unknown>> => {
+    const res = await request('/__admin/snapshot', { headers: auth({ Accept: 'application/json' }) })
+    expect(res.status).toBe(200)
+    return (await res.json()) as Record<string, unknown>
+  }
+
+  /** Creates pets of long names in `session` until the budget refuses one: then less than one fits. */
+  const fill = async (request: Request, session: string): Promise<void> => {
+    for (let i = 0; i < 1000; i++) {
+      const res = await request(
+        '/v1/pets',
+        inSession(session, { method: 'POST', ...json({ name: 'n'.repeat(1000), categoryId: 1 }) }),
+      )
+      if (res.status === 507) return
+      expect(res.status).toBe(201)
+    }
+    throw new Error('the budget never refused a create')
+  }
+
+  const usedBytes = async (request: Request): Promise<number> => {
+    const res = await request('/__admin/health')
+    expect(res.status).toBe(200)
+    return ((await res.json()) as { memory: { state: { usedBytes: number } } }).memory.state.usedBytes
+  }
+
+  const expectRefused = async (res: Response, refused: Refused): Promise<void> => {
+    expect(res.status).toBe(507)
+    expect(res.headers.get('x-mock-session-created')).toBeNull()
+    const body = (await res.json()) as { code: string; message: string; status: number }
+    expect(Object.keys(body).sort()).toEqual(['code', 'message', 'status'])
+    expect(body.code).toBe('insufficient_storage')
+    expect(body.status).toBe(507)
+    if (typeof refused.message === 'string') expect(body.message).toBe(refused.message)
+    else expect(body.message).toMatch(refused.message)
+  }
+
+  const send = (request: Request, refused: Refused, snapshot: Record<string, unknown>, session?: string) => {
+    const init = { method: refused.method, ...json(refused.body(snapshot)) }
+    return session === undefined
+      ? request(`/sessions/refused-2${refused.path}`, init)
+      : request(refused.path, inSession(session, init))
+  }
+
+  for (const refused of overBudget) {
+    it(`${refused.method} ${refused.path} (${refused.name}) beyond --max-memory: 507, no session, no place or byte spent`, async () => {
+      // The cap (named sessions: the default one always exists) holds the one that fills the budget and one more.
+      const { request } = contractApp({ ...start, maxMemory: 1, maxSessions: 2 })
+      const snapshot = await snapshotOf(request)
+      await fill(request, 'filler')
+      const used = await usedBytes(request)
+      await expectRefused(await send(request, refused, snapshot, 'refused-1'), refused)
+      expect(await names(request)).toEqual(['default', 'filler'])
+      await expectRefused(await send(request, refused, snapshot), refused)
+      expect(await names(request)).toEqual(['default', 'filler'])
+      // What the made session was noted for (its own bytes) is given back.
+      expect(await usedBytes(request)).toBe(used)
+      // The place under --max-sessions is still free, and the only one.
+      expect((await request('/__admin/sessions/made', { method: 'POST', headers: auth() })).status).toBe(201)
+      expect((await request('/__admin/sessions/more', { method: 'POST', headers: auth() })).status).toBe(503)
+    })
+  }
+
+  for (const refused of overCapacity) {
+    it(`${refused.method} ${refused.path} (${refused.name}) beyond --max-pets with the start pets: 507, no session`, async () => {
+      const { request } = contractApp({ ...start, maxPets: 1, maxSessions: 1 })
+      await expectRefused(await send(request, refused, {}, 'refused-1'), refused)
+      await expectRefused(await send(request, refused, {}), refused)
+      expect(await names(request)).toEqual(['default'])
+      expect((await request('/__admin/sessions/made', { method: 'POST', headers: auth() })).status).toBe(201)
+      expect((await request('/__admin/sessions/more', { method: 'POST', headers: auth() })).status).toBe(503)
+    })
+  }
+
+  it('a snapshot put over a tombstone, refused: the tombstone stays (410 for the name, not a new session)', async () => {
+    const { request } = contractApp({ ...start, maxMemory: 1, maxSessions: 3, sessionTtl: 1 })
+    const snapshot = await snapshotOf(request)
+    expect((await request('/v1/pets', inSession('gone', { headers: auth() }))).status).toBe(200)
+    await new Promise((done) => setTimeout(done, 2100))
+    expect((await request('/v1/pets', inSession('gone', { headers: auth() }))).status).toBe(410)
+    // More pets than the whole budget holds: refused in any session.
+    const pets = Array.from({ length: 6000 }, (_, i) => ({ id: i + 1, name: `pet ${i}`, categoryId: 1 }))
+    const res = await request(
+      '/__admin/snapshot',
+      inSession('gone', { method: 'PUT', ...json({ ...snapshot, pets, nextId: 6001 }) }),
+    )
+    await expectRefused(res, {
+      ...overBudget.find((r) => r.name === 'a snapshot')!,
+      message: /^The memory budget \(1\.0 MiB, --max-memory\) is full: pets need .* Nothing was changed\./,
+    })
+    expect(await names(request)).toEqual(['default'])
+    expect((await request('/v1/pets', inSession('gone', { headers: auth() }))).status).toBe(410)
+  })
+
+  it('a session another request used in between is kept, with that request and the refused one journaled', async () => {
+    const { request } = contractApp({ ...start, maxMemory: 1, maxSessions: 3 })
+    await fill(request, 'filler')
+    // Made, then held 3 s by __delay before its create is refused.
+    const held = request(
+      '/v1/pets?__delay=3000',
+      inSession('kept', { method: 'POST', ...json({ name: 'n'.repeat(1000), categoryId: 1 }) }),
+    )
+    const deadline = Date.now() + 20_000
+    for (let i = 0; i < 2000 && !(await names(request)).includes('kept'); i++) {
+      if (Date.now() > deadline) throw new Error('the held request never made its session')
+      await new Promise((done) => setTimeout(done, 5))
+    }
+    expect((await request('/v1/pets', inSession('kept', { headers: auth() }))).status).toBe(200)
+    const res = await held
+    expect(res.status).toBe(507)
+    // The request did make the session, and it stays: its answer says so.
+    expect(res.headers.get('x-mock-session-created')).toBe('true')
+    expect(await names(request)).toEqual(['default', 'filler', 'kept'])
+    const journal = await request('/__admin/requests', inSession('kept', { headers: auth() }))
+    const entries = ((await journal.json()) as { requests: { method: string; status: number }[] }).requests
+    expect(entries.map((e) => `${e.method} ${e.status}`).sort()).toEqual(['GET 200', 'POST 507'])
+  })
+})
+
+describe("a change refused with 507 spends no tenant's quota.sessions", () => {
+  it('team A (quota 2, 1 MiB): its memory full, refused changes in five new sessions, then its second session is still made', async () => {
+    const { tenants } = JSON.parse(
+      readFileSync(new URL('../../../examples/tenants/tenants.json', import.meta.url), 'utf8'),
+    ) as { tenants: Tenant[] }
+    const small = tenants.map((tenant) => ({ ...tenant, quota: { ...tenant.quota, memoryMiB: 1 } }))
+    const { request } = contractApp({ apiKeys: ['t'], adminToken: 'root-1', tenants: small, maxMemory: 16 })
+    const v1 = (session: string) => ({
+      'Content-Type': 'application/json',
+      ...bearer('key-a-1'),
+      'X-Mock-Session': session,
+    })
+    const admin = (session: string) => ({
+      'Content-Type': 'application/json',
+      ...bearer('adm-a-1'),
+      'X-Mock-Session': session,
+    })
+    const big = JSON.stringify({ name: 'n'.repeat(1000), categoryId: 1 })
+    let filled = false
+    for (let i = 0; i < 1000 && !filled; i++) {
+      const res = await request('/v1/pets', { method: 'POST', headers: v1('team-a-1'), body: big })
+      filled = res.status === 507
+      if (!filled) expect(res.status).toBe(201)
+    }
+    expect(filled).toBe(true)
+    for (let i = 2; i <= 6; i++) {
+      const session = `team-a-${i}`
+      const created = await request('/v1/pets', { method: 'POST', headers: v1(session), body: big })
+      expect(created.status).toBe(507)
+      expect(((await created.json()) as { message: string }).message).toMatch(/^Tenant team-a uses /)
+      const rule = JSON.stringify({ operation: 'listPets', status: 503 })
+      expect(
+        (await request('/__admin/faults/down', { method: 'PUT', headers: admin(session), body: rule })).status,
+      ).toBe(507)
+    }
+    const listed = await request('/__admin/sessions', { headers: bearer('root-1') })
+    expect(((await listed.json()) as { sessions: { name: string }[] }).sessions.map((s) => s.name).sort()).toEqual([
+      'default',
+      'team-a-1',
+    ])
+    const made = await request('/__admin/sessions/team-a-2', { method: 'POST', headers: bearer('adm-a-1') })
+    expect(made.status).toBe(201)
+    const third = await request('/__admin/sessions/team-a-3', { method: 'POST', headers: bearer('adm-a-1') })
+    expect(third.status).toBe(429)
+  })
+})

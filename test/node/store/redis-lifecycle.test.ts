@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prepareMock } from '../../../src/core/app.js'
 import { connectRedis, openRedisStore, type RedisSessionStore } from '../../../src/node/store/redis/redis-store.js'
 import type { StartState } from '../../../src/core/sessions/memory-store.js'
+import type { RedisSession } from '../../../src/node/store/redis/redis-session.js'
+import { isOutcome, type Selection } from '../../../src/core/sessions/lifecycle.js'
 import { legacyFleetRecord, storeSchemaVersion } from '../../../src/node/store/redis/fleet-fingerprint.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { spawnServer } from '../../helpers/spawn-server.js'
@@ -82,6 +84,66 @@ describe('the Redis store’s sessions expire', () => {
     expect(await withClient((client) => client.keys(`${prefix}:s:job-a:*`))).toEqual([])
     expect((await (await one.request('/__admin/health')).json()).sessionsDropped).toBe(1)
     expect((await one.request('/v1/pets', { headers: { ...auth, 'X-Mock-Session': 'job-a' } })).status).toBe(410)
+  })
+})
+
+// Issue 40: a change refused with 507 in the session its request made leaves none (SessionStore.discardMade),
+// unless any selection, on any replica, has used it since. Through the routes: refused-writes.test.ts.
+describe('the Redis store discards a session its maker’s change was refused in', () => {
+  const made = (selection: Selection<RedisSession>): RedisSession => {
+    if (!isOutcome(selection) || selection.outcome !== 'created') throw new Error(JSON.stringify(selection))
+    return selection.session
+  }
+  const names = async (store: RedisSessionStore) => (await store.sessions()).map((s) => s.name)
+
+  it('only while no other selection used it, by the mark psSession gave its maker: the place and bytes back', async () => {
+    const prefix = `discard${++prefixes}`
+    await redisApp(prefix, { maxSessions: 2, maxMemory: 1 })
+    const one = opened.at(-1)!
+    await redisApp(prefix, { maxSessions: 2, maxMemory: 1 })
+    const two = opened.at(-1)!
+    const before = (await one.memory()).state.parts.sessions
+    // Made, then discarded: gone, its bytes and its place under --max-sessions back; once only.
+    const a = made(await one.select('a', 'use'))
+    expect(await one.discardMade(a)).toBe(true)
+    expect(await names(two)).toEqual(['default'])
+    expect((await two.memory()).state.parts.sessions).toBe(before)
+    expect(await one.discardMade(a)).toBe(false)
+    // Selected since by another replica (to use it, or to read it): kept.
+    for (const mode of ['use', 'read'] as const) {
+      const b = made(await one.select(`b-${mode}`, 'use'))
+      expect(await two.select(`b-${mode}`, mode)).not.toHaveProperty('outcome')
+      expect(await one.discardMade(b)).toBe(false)
+    }
+    expect(await names(one)).toEqual(['default', 'b-use', 'b-read'])
+    expect(await two.select('c', 'use')).toMatchObject({ outcome: 'full' })
+    expect(await one.dropSession('b-use')).toBe(true)
+    // Dropped and made again by another replica: the first maker's mark no longer holds.
+    const first = made(await one.select('d', 'use'))
+    expect(await two.dropSession('d')).toBe(true)
+    const second = made(await two.select('d', 'use'))
+    expect(await one.discardMade(first)).toBe(false)
+    expect(await names(one)).toEqual(['default', 'b-read', 'd'])
+    expect(await two.discardMade(second)).toBe(true)
+    // A session the caller found, not made: never.
+    const found = await one.select('b-read', 'use')
+    expect(await one.discardMade(found as RedisSession)).toBe(false)
+    expect(await names(one)).toEqual(['default', 'b-read'])
+  })
+
+  it('puts back the tombstone a revive cleared', async () => {
+    const prefix = `discard${++prefixes}`
+    await redisApp(prefix, { sessionTtl: 1 })
+    const store = opened.at(-1)!
+    made(await store.select('gone', 'use'))
+    await new Promise((done) => setTimeout(done, 2100))
+    expect(await store.select('gone', 'use')).toMatchObject({ outcome: 'expired' })
+    const [stone] = await store.tombstones()
+    const revived = made(await store.select('gone', 'revive'))
+    expect(await store.tombstones()).toEqual([])
+    expect(await store.discardMade(revived)).toBe(true)
+    expect(await store.tombstones()).toEqual([stone])
+    expect(await store.select('gone', 'use')).toEqual({ outcome: 'expired', tombstone: stone })
   })
 })
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Redis, ReplyError } from 'ioredis'
 import { ApiError } from '../../../core/http/errors.js'
-import type { ReadAhead, SessionStore, StoreWrites } from '../../../core/sessions/port.js'
+import type { ReadAhead, SessionState, SessionStore, StoreWrites } from '../../../core/sessions/port.js'
 import type { MaybePromise } from '../../../core/async/maybe-promise.js'
 import type { BudgetReport, TenantUse } from '../../../core/budget/memory-budget.js'
 import { defaultSessionName, type StartState } from '../../../core/sessions/memory-store.js'
@@ -161,6 +161,8 @@ export class RedisSessionStore implements SessionStore {
   #initialising: Promise<void> | undefined
   /** Resolves once the template and the default session are in Redis (a failed start is tried again by the next call). */
   readonly ready: Promise<void>
+  /** The sessions this replica's selections made, with their marks (psSession): what discardMade may drop. */
+  readonly #made = new WeakMap<object, string>()
 
   constructor(client: Redis, prefix: string, start: StartState, maxSessions: number) {
     this.#client = client
@@ -235,9 +237,13 @@ export class RedisSessionStore implements SessionStore {
       const text = reply as string
       const mark = text.charCodeAt(0)
       if (mark === 1) return this.#outcome(name, text, pool)
-      const { meta, ahead } = parseSelection(mark === 2 ? text.slice(1) : text)
+      // A made session's answer: \2, its mark (psDiscard), \2, then as a found one's.
+      const made = mark === 2 ? text.indexOf('\u0002', 1) : -1
+      const { meta, ahead } = parseSelection(made === -1 ? text : text.slice(made + 1))
       const session = new RedisSession(this.#ctx, name, meta, readAhead && { read: readAhead, reply: ahead })
-      return mark === 2 ? { outcome: 'created' as const, session } : session
+      if (made === -1) return session
+      this.#made.set(session, text.slice(1, made))
+      return { outcome: 'created' as const, session }
     }, failed)
   }
 
@@ -295,6 +301,13 @@ export class RedisSessionStore implements SessionStore {
 
   dropSession(name: string): Promise<boolean> {
     return this.#initialisedThen(() => this.#run('psDrop', this.#prefix, name).then((dropped) => dropped === 1, failed))
+  }
+
+  discardMade(session: SessionState): Promise<boolean> {
+    const mark = this.#made.get(session)
+    if (mark === undefined) return Promise.resolve(false)
+    this.#made.delete(session)
+    return this.#run('psDiscard', this.#prefix, session.name, mark).then((dropped) => dropped === 1, failed)
   }
 
   stats(): Promise<{ pets: number; sessions: number; dropped: number }> {

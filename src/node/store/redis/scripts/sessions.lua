@@ -77,7 +77,8 @@ end
 -- reads up front (metaOf), then, after a NUL, the read named ahead (ARGV[8]:
 -- 'pet' with the id, 'list' with the index's suffix and the limit, '' for
 -- none): the pet's JSON or '' for none, or the page as one JSON array text;
--- a made session's answer starts with \\2. No session: \\1 and `expired`,
+-- a made session's answer starts with \\2, its mark (psDiscard) and \\2 again. No
+-- session: \\1 and `expired`,
 -- the tombstone and `1` when dropped by this call; `full` and the count (a
 -- tenant's: `quota`, luaBudget's pools); `unknown`, separated by \\1. One
 -- string to decode.
@@ -86,7 +87,10 @@ S.psSession = function(ARGV)
   local reg = P .. ':reg'
   local b = P .. ':s:' .. name .. ':'
   local function answer(mark)
-    local meta = mark .. metaOf(b)
+    local meta, made = metaOf(b)
+    -- Selected again: the session is no longer one only its maker uses (psDiscard leaves it).
+    if made and mark == '' then redis.call('HDEL', b .. 'm', 'nw', 'ns') end
+    meta = mark .. meta
     if ARGV[8] == 'pet' then
       return meta .. '\0' .. (redis.call('ZRANGE', b .. 'i', ARGV[9], ARGV[9], 'BYSCORE')[1] or '')
     elseif ARGV[8] == 'list' then
@@ -159,14 +163,18 @@ S.psSession = function(ARGV)
     redis.call('HSET', b .. 'm', 'q', q)
     redis.call('HINCRBY', P .. ':tn', q, 1)
   end
+  -- Its mark until any selection uses it (answer), and the tombstone its making cleared: psDiscard.
+  local mk = redis.call('INCR', P .. ':mk')
+  redis.call('HSET', b .. 'm', 'nw', mk)
+  if stone then redis.call('HSET', b .. 'm', 'ns', stone) end
   touch()
   if ttl > 0 then expireKeys(b, ttl + 60000) end
-  return answer('\002')
+  return answer('\002' .. mk .. '\002')
 end
 
 -- What a request reads up front, for a session object made without it (listings). ARGV: base.
 S.psMeta = function(ARGV)
-  return metaOf(ARGV[1])
+  return (metaOf(ARGV[1]))
 end
 
 -- Drops the sessions idle past the TTL (ARGV: prefix, TTL ms): the names dropped.
@@ -190,6 +198,26 @@ S.psDrop = function(ARGV)
   local P, name = ARGV[1], ARGV[2]
   if name == 'default' or not redis.call('ZSCORE', P .. ':reg', name) then return 0 end
   drop(P, name)
+  return 1
+end
+
+-- Drops a session its maker's change was refused in (ARGV: prefix, name, the mark psSession
+-- answered its maker), unless any selection has used it since (its mark is gone) or it was dropped
+-- and made again (another mark); the tombstone its making cleared is back. 1 when dropped.
+S.psDiscard = function(ARGV)
+  local P, name = ARGV[1], ARGV[2]
+  local made = redis.call('HMGET', P .. ':s:' .. name .. ':m', 'nw', 'ns')
+  if made[1] ~= ARGV[3] then return 0 end
+  drop(P, name)
+  local stone = made[2]
+  if stone then
+    redis.call('HSET', P .. ':tomb', name, stone)
+    redis.call('ZADD', P .. ':tombz', tonumber(string.match(stone, '^[^,]+')), name)
+    if redis.call('ZCARD', P .. ':tombz') > MAX_TOMBSTONES then
+      local oldest = redis.call('ZPOPMIN', P .. ':tombz')
+      redis.call('HDEL', P .. ':tomb', oldest[1])
+    end
+  end
   return 1
 end
 

@@ -57,11 +57,13 @@ local function writeWorld(b, w)
 end
 -- What a request reads of its session up front, as one text (one string to decode, not six):
 -- latency min and max, rate limit, clock mode and value, number of rules, its tenant (its pool,
--- luaBudget), '|' between, '' for none.
+-- luaBudget), '|' between, '' for none. Second: the mark of a session no selection has used since
+-- it was made (psSession's `nw`, read in the same HMGET), or false.
 local function metaOf(b)
-  local meta = redis.call('HMGET', b .. 'm', 'lmin', 'lmax', 'rl', 'cm', 'cv', 'q')
+  local meta = redis.call('HMGET', b .. 'm', 'lmin', 'lmax', 'rl', 'cm', 'cv', 'q', 'nw')
+  local made = meta[7]
   for i = 1, 6 do meta[i] = meta[i] or '' end
   meta[7] = meta[6]
   meta[6] = redis.call('LLEN', b .. 'f')
-  return table.concat(meta, '|')
+  return table.concat(meta, '|'), made
 end
