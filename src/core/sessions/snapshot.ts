@@ -1,5 +1,5 @@
 import { clockAt, type ClockSetting, type ClockView, realClock } from '../time/clock.js'
-import { type FaultRule, maxDelayMs, maxFaultRules } from '../faults/rule-check.js'
+import type { FaultRule } from '../faults/rule-check.js'
 import type { Pet } from '../spec/pet.js'
 import type { StorageRefusal } from '../budget/storage-refusal.js'
 import { PetIndex } from '../pets/pet-index.js'
@@ -34,53 +34,6 @@ export interface Snapshot {
   /** The rate limit per API key (`100/m`; null: none); its windows start afresh on a restore. */
   rateLimit: string | null
 }
-
-const int = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum }) as const
-const safeId = int(1, Number.MAX_SAFE_INTEGER)
-
-/**
- * The JSON schema of a snapshot's shape (precompiled by `npm run generate`).
- * Pets are checked against the contract's `Pet` and rules by the rule
- * validator apart; only `format` and `pets` are required, the rest defaults.
- */
-export const snapshotSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['format', 'pets'],
-  properties: {
-    format: { type: 'integer', enum: [snapshotFormat] },
-    petstoreMock: { type: 'string' },
-    seed: int(0, 2 ** 32 - 1),
-    pets: { type: 'array' },
-    nextId: safeId,
-    faults: {
-      type: 'array',
-      maxItems: maxFaultRules,
-      items: {
-        type: 'object',
-        required: ['id'],
-        properties: { id: safeId, name: { type: 'string' }, remaining: safeId },
-      },
-    },
-    nextFaultId: safeId,
-    latency: {
-      type: 'object',
-      nullable: true,
-      additionalProperties: false,
-      required: ['min', 'max'],
-      properties: { min: int(0, maxDelayMs), max: int(0, maxDelayMs) },
-    },
-    random: { type: 'array', items: int(-(2 ** 31), 2 ** 31 - 1) },
-    clock: {
-      type: 'object',
-      nullable: true,
-      additionalProperties: false,
-      required: ['now'],
-      properties: { now: { type: 'string' }, frozen: { type: 'boolean' } },
-    },
-    rateLimit: { type: 'string', nullable: true },
-  },
-} as const
 
 /** The session world a (checked) snapshot describes. */
 export const worldOf = (snapshot: Snapshot): World => ({
