@@ -53,7 +53,9 @@ describe('the hostile battery on two replicas and one Redis', () => {
     const { pets, rules, sessions, streams, deprecations, rateLimits } = first!.state.parts
     expect(pets + rules).toBeLessThanOrEqual(first!.state.shareBytes)
     expect(first!.state.usedBytes).toBe(pets + rules + sessions + streams + deprecations + rateLimits)
-    expect(sessions).toBeGreaterThanOrEqual(180 * 16 * 1024)
+    // At least the 100 sessions the 12 KB headers' reads make; a seed bomb refused 507 in a session its
+    // own request made leaves none (issue 40), so the bombs' sessions count only where a seed fitted.
+    expect(sessions).toBeGreaterThanOrEqual(100 * 16 * 1024)
     expect(first!.state.parts.pets).toBeGreaterThan(0.8 * first!.state.shareBytes)
     // The battery's 12 KB headers in 100 sessions: the journal kept within its share (24 MiB) on Redis too.
     expect(first!.journal.shareBytes).toBe(24 * 2 ** 20)
