@@ -17,6 +17,15 @@ export const isRequestId = (text: string): boolean => text.length <= maxRequestI
 
 const idKey = Symbol('petstore-mock.request-id')
 
+// Node's global `crypto` is a getter that loads WebCrypto (SubtleCrypto and its algorithms: about 3 ms
+// of a server's first request); the Node host hands in node:crypto's randomUUID, loaded already.
+let randomId: () => string = () => crypto.randomUUID()
+
+/** Makes the ids of requests that bring none with `make` (a random UUID maker) from now on, in this process. */
+export const makeRequestIdsWith = (make: () => string): void => {
+  randomId = make
+}
+
 type WithId = Request & { [idKey]?: string }
 
 /**
@@ -30,7 +39,7 @@ export const requestIdOf = (c: RequestContext): string => {
   let id = raw[idKey]
   if (id === undefined) {
     const sent = c.req.header(requestIdHeader)
-    raw[idKey] = id = sent !== undefined && isRequestId(sent) ? sent : crypto.randomUUID()
+    raw[idKey] = id = sent !== undefined && isRequestId(sent) ? sent : randomId()
   }
   return id
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
@@ -12,6 +13,7 @@ import {
 import { watchSendTimeout } from './send-timeout.js'
 import { defaultMaxConnections, limitConnections } from './connection-limit.js'
 import { AnswerResponse } from './answer-response.js'
+import { makeRequestIdsWith } from '../../core/log/request-id.js'
 
 /** How the HTTP server listens and shuts down. */
 export interface ListenOptions {
@@ -47,6 +49,7 @@ export const listen = (app: Hono<any>, options: ListenOptions): Promise<RunningS
     // enforces both only when it sweeps connections (every 30 s by default): sweep often enough.
     // No Host is no default host: a request without one gets its 400 from the error handler.
     const toApp = getRequestListener(app.fetch, { errorHandler: requestErrorResponse })
+    makeRequestIdsWith(randomUUID)
     // Set once the server exists: the connection count is the server's.
     let refusedByLimit: ReturnType<typeof limitConnections> = () => false
     const server = createServer(
