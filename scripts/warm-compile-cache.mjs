@@ -11,9 +11,14 @@ const fail = (message) => {
 }
 if (!command) fail('usage: warm-compile-cache.mjs COMMAND [ARGS...]')
 
-const child = spawn(command, [...args, '--host', '127.0.0.1', '--port', '0', '--log', 'silent'], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-})
+// No drain: nothing routes to this server, and a SIGTERM would otherwise hold the build 5 s (issue 41).
+const child = spawn(
+  command,
+  [...args, '--host', '127.0.0.1', '--port', '0', '--log', 'silent', '--drain-seconds', '0'],
+  {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  },
+)
 const timer = setTimeout(() => {
   child.kill('SIGKILL')
   fail('the server did not start and answer within 20 s')
