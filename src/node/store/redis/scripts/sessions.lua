@@ -14,18 +14,22 @@ end
 local function expireKeys(b, ms)
   for _, s in ipairs(ALL) do redis.call('PEXPIRE', b .. s, ms) end
 end
+-- Keeps `stone` (its time first) as `name`'s tombstone; the oldest go beyond MAX_TOMBSTONES.
+local function keepTombstone(P, name, stone, at)
+  redis.call('HSET', P .. ':tomb', name, stone)
+  redis.call('ZADD', P .. ':tombz', at, name)
+  if redis.call('ZCARD', P .. ':tombz') > MAX_TOMBSTONES then
+    local oldest = redis.call('ZPOPMIN', P .. ':tombz')
+    redis.call('HDEL', P .. ':tomb', oldest[1])
+  end
+end
 local function entomb(P, name, now, ttl)
   giveBack(P, P .. ':s:' .. name .. ':')
   dropKeys(P .. ':s:' .. name .. ':')
   redis.call('ZREM', P .. ':reg', name)
   redis.call('PUBLISH', P .. ':ev:' .. name, '')
   local stone = string.format('%.0f', now) .. ',idle,' .. string.format('%.0f', ttl / 1000)
-  redis.call('HSET', P .. ':tomb', name, stone)
-  redis.call('ZADD', P .. ':tombz', now, name)
-  if redis.call('ZCARD', P .. ':tombz') > MAX_TOMBSTONES then
-    local oldest = redis.call('ZPOPMIN', P .. ':tombz')
-    redis.call('HDEL', P .. ':tomb', oldest[1])
-  end
+  keepTombstone(P, name, stone, now)
   redis.call('INCR', P .. ':dropped')
   return stone
 end
@@ -210,14 +214,7 @@ S.psDiscard = function(ARGV)
   if made[1] ~= ARGV[3] then return 0 end
   drop(P, name)
   local stone = made[2]
-  if stone then
-    redis.call('HSET', P .. ':tomb', name, stone)
-    redis.call('ZADD', P .. ':tombz', tonumber(string.match(stone, '^[^,]+')), name)
-    if redis.call('ZCARD', P .. ':tombz') > MAX_TOMBSTONES then
-      local oldest = redis.call('ZPOPMIN', P .. ':tombz')
-      redis.call('HDEL', P .. ':tomb', oldest[1])
-    end
-  end
+  if stone then keepTombstone(P, name, stone, tonumber(string.match(stone, '^[^,]+'))) end
   return 1
 end
 
