@@ -19,7 +19,15 @@ import { selectedSession, selectSession, tenantOfRequest } from '../sessions/sel
 import { latency } from '../faults/latency.js'
 import { readAheadFor } from './read-ahead.js'
 import { requestChecks } from '../sessions/checked-first.js'
-import { answerEvent, type AnswerListener, chain, type Next, type OnError, type Stage } from '../http/stage.js'
+import {
+  answerEvent,
+  type AnswerListener,
+  chain,
+  type Next,
+  type OnError,
+  type RequestContext,
+  type Stage,
+} from '../http/stage.js'
 import { sunsetGate } from '../deprecation/sunset-stage.js'
 import { validateRequest } from '../spec/validate-request.js'
 import type { Transport } from '../http/transport.js'
@@ -89,8 +97,9 @@ export interface ApiChains {
   operation(operation: SpecOperation, handler: Next): Next
   /**
    * For a path with routes: OPTIONS (not a CORS preflight) 204 with Allow, another method 405 with
-   * Allow; else 404. Under the base path, an authenticated request is journaled like operations; one
-   * whose credentials fail gets the same answer with no session (with --proxy and keys: 401).
+   * Allow; else 404. Under the base path, an authenticated request is journaled like operations in a
+   * session that exists, and a refusal (404, 405) makes no session; one whose credentials fail gets the
+   * same answer with no session (with --proxy and keys: 401).
    */
   unmatched: Next
 }
@@ -184,7 +193,7 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   const operation = (op: SpecOperation, handler: Next): Next =>
     forward === undefined ? chain(mockStages(op), handler) : chain(proxyStages(op), forward(op))
 
-  const notFound: Next = (c) => {
+  const notFound = (c: RequestContext): Response => {
     const methods = methodsFor(c.req.path)
     if (methods.length === 0 || methods.includes(c.req.method)) {
       return errorResponse(c, new ApiError(404, `No route for ${c.req.method} ${c.req.path}.`))
@@ -203,10 +212,27 @@ export const apiChains = (options: ApiChainsOptions): ApiChains => {
   // No route needs no key (an OPTIONS asks what a path supports): without valid credentials the same
   // answer, from no session; with --proxy and keys, the mock's 401 rather than the deployment's answer.
   const gate = forward ? proxyAuth : authenticatedOr(authenticate, notFound)
-  const api = chain(
-    [requestId, watch(undefined), cors, gate, session, policy, delay],
-    forward ? forward(undefined) : notFound,
-  )
+  // No route refuses the request (404, 405) before a session that does not exist yet is made: it makes
+  // none. An OPTIONS asking what a path supports (204) is no refusal: it goes on, and is answered at the end.
+  const noRoute = requestChecks(undefined, (c, next) => {
+    const answer = notFound(c)
+    return answer.status === 204 ? next(c) : answer
+  })
+  const api = forward
+    ? chain([requestId, watch(undefined), cors, gate, session, policy, delay], forward(undefined))
+    : chain(
+        [
+          requestId,
+          watch(undefined),
+          cors,
+          gate,
+          selectSession(sessions, undefined, { ...select, checks: noRoute }),
+          policy,
+          delay,
+          noRoute.stage,
+        ],
+        notFound,
+      )
   const other = chain([cors], notFound)
   const isApiPath = (path: string) => path === basePath || path.startsWith(`${basePath}/`)
   // The control plane has its own CORS policy (admin-guard.ts).

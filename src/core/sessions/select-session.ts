@@ -205,7 +205,7 @@ export const selectSession = (
       done(whenReady(setSession(c, sessions, readAheadOf?.(c), 'use', byKey, tenancy), proceed, c, next)),
     ).catch(async (error: unknown) => {
       // Thrown: a refusal (an answer with the status, a rule's, is not).
-      if ((error as ApiError)?.status === 507) await undoMade(sessions, c)
+      if (isRefusal((error as ApiError)?.status)) await undoMade(sessions, c)
       throw error
     })
   const found = (selection: Selection<SessionState>, c: RequestContext, next: Next): Answer => {
@@ -221,9 +221,17 @@ export const selectSession = (
 }
 
 /**
- * Undoes the session a request made, the request being refused with 507 once in it (a change its
- * contents refuse: the memory budget, --max-pets once added to the start pets): the GUIDE's "a
- * refused request changes nothing". The store drops it only if no other request has used it since
+ * Whether a status the mock throws refuses its request: any 4xx (the pet it names is not there, a
+ * method the path does not take, its sunset passed) and 507 (the memory budget, --max-pets once
+ * added to the start pets). A rule's answer with such a status is an answer, never thrown: undoing
+ * its session would give the next request the same first draw, and so the same answer, for ever.
+ */
+const isRefusal = (status: number | undefined): boolean =>
+  status !== undefined && ((status >= 400 && status < 500) || status === 507)
+
+/**
+ * Undoes the session a request made, the request being refused once in it (a 4xx, or a 507: a change
+ * its contents refuse): the GUIDE's "a refused request changes nothing". The store drops it only if no other request has used it since
  * (SessionStore.discardMade); then the request names no session to what watches its answer
  * (journaled nowhere, as a request refused before selecting) and its answers do not say it made
  * one (then `c.var.session` is undefined).

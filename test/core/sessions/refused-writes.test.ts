@@ -192,6 +192,11 @@ describe('a refused /v1 request makes no session', () => {
     ['a body over --body-limit', 413, { path: '/v1/pets', method: 'POST', ...json({ name: 'x'.repeat(bodyLimit) }) }],
     ['a bad query', 400, { path: '/v1/pets?limit=nope', headers: auth() }],
     ['no API key', 401, { path: '/v1/pets', headers: {} }],
+    // Refused once the request's checks passed: by what the session holds, or for want of a route.
+    ['a pet that is not there', 404, { path: '/v1/pets/999', headers: auth() }],
+    ['a path no route answers', 404, { path: '/v1/nothing-here', headers: auth() }],
+    ['a method the path does not take', 405, { path: '/v1/pets', method: 'DELETE', headers: auth() }],
+    ['a method the pet path does not take', 405, { path: '/v1/pets/999', method: 'PUT', ...json({ name: 'x' }) }],
   ]
   for (const [name, status, { path, ...init }] of refused) {
     it(`${name}: ${status}, by X-Mock-Session and by path prefix`, async () => {
@@ -202,6 +207,30 @@ describe('a refused /v1 request makes no session', () => {
       expect((await request('/__admin/sessions/made', { method: 'POST', headers: auth() })).status).toBe(201)
     })
   }
+  it('an OPTIONS asking what a path supports is no refusal: 204 with Allow, in its session', async () => {
+    const { request } = contractApp({ maxSessions: 3, apiKeys: ['test-token'] })
+    const res = await request('/v1/pets', inSession('asked', { method: 'OPTIONS', headers: auth() }))
+    expect(res.status).toBe(204)
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS')
+    expect(await names(request)).toEqual(['asked', 'default'])
+  })
+  it('a 404 in a session that exists is answered and journaled there, and the session stays', async () => {
+    const { request } = contractApp({ maxSessions: 3, apiKeys: ['test-token'] })
+    expect((await request('/v1/pets/1', inSession('kept', { headers: auth() }))).status).toBe(200)
+    for (const path of ['/v1/pets/999', '/v1/nothing-here']) {
+      const res = await request(path, inSession('kept', { headers: auth() }))
+      expect(res.status).toBe(404)
+      expect(res.headers.get('x-mock-session-created')).toBeNull()
+    }
+    expect(await names(request)).toEqual(['default', 'kept'])
+    const journal = await request('/__admin/requests', inSession('kept', { headers: auth() }))
+    const { requests } = (await journal.json()) as { requests: { path: string; status: number }[] }
+    expect(requests.map((r) => [r.path, r.status])).toEqual([
+      ['/v1/nothing-here', 404],
+      ['/v1/pets/999', 404],
+      ['/v1/pets/1', 200],
+    ])
+  })
   it('by API key (--session-by-key): no session for a refused request', async () => {
     const { app, request } = contractApp({ bodyLimit, maxSessions: 2, apiKeys: ['test-token'], sessionByKey: true })
     // Straight to the app: the prefix projects would name a session by path too (session_conflict).
