@@ -6,6 +6,7 @@ import { type SpawnedServer, spawnServer } from '../../helpers/spawn-server.js'
 import { buildRelease, previousRelease } from '../../helpers/previous-release.js'
 import { EndpointClient } from '../../helpers/endpoint-client.js'
 import { bearer } from '../../helpers/auth.js'
+import { freezeAt, json as adminJson, stagingIncident } from '../../helpers/timeline-scenario.js'
 
 // Issue 41 §5: the previous release (built from its commit) and this one on one redis-server, as a
 // rolling upgrade runs them: the old replica serving, the new one joining, an old one (re)started
@@ -27,9 +28,9 @@ afterAll(async () => {
   await redis?.dispose()
 })
 
-const args = () => ['--store', redis.url, '--store-prefix', 'upgrade', '--log', 'silent']
-const start = async (bin?: string): Promise<SpawnedServer> => {
-  const server = await spawnServer(args(), {}, 60_000, [process.execPath], bin)
+const args = (prefix: string) => ['--store', redis.url, '--store-prefix', prefix, '--log', 'silent']
+const start = async (bin?: string, prefix = 'upgrade'): Promise<SpawnedServer> => {
+  const server = await spawnServer(args(prefix), {}, 60_000, [process.execPath], bin)
   started.push(server)
   return server
 }
@@ -144,4 +145,41 @@ describe(`a rolling upgrade from ${previousRelease.version} to ${packageVersion}
       expect(await res.text()).toBe(pet.body)
     }
   }, 180_000)
+
+  // Issue 43 in a mixed fleet: 0.2.0 has no timelines. A timeline put through a 0.3.0 replica is stored as
+  // an inert rule (docs/reference/spec-silences.md), which a 0.2.0 replica holds without applying it.
+  it('a timeline put through 0.3.0 shapes 0.3.0’s answers only; a 0.2.0 replica answers as without it, and fails nothing', async () => {
+    const old = await start(oldBin, 'mixed-timelines')
+    const next = await start(undefined, 'mixed-timelines')
+    const session = 'incident'
+    const v1 = { ...bearer('upgrade'), 'X-Mock-Session': session }
+    const at = (server: SpawnedServer) => (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init)
+    await freezeAt(at(next), session, 0)
+    expect((await fetch(`${next.url}/__admin/timelines/down`, adminJson('PUT', stagingIncident, session))).status).toBe(
+      201,
+    )
+    const getPet = async (server: SpawnedServer) => {
+      const res = await fetch(`${server.url}/v1/pets/1`, { headers: v1 })
+      return [res.status, await res.text()] as const
+    }
+    // The phase in force (503) on 0.3.0; 0.2.0 reads the same session and serves its pet.
+    expect((await getPet(next))[0]).toBe(503)
+    const [oldStatus, oldBody] = await getPet(old)
+    expect(oldStatus).toBe(200)
+    expect(JSON.parse(oldBody)).toMatchObject({ id: 1 })
+    // 0.2.0's admin reads of that session answer too, and leave the timeline as it is.
+    for (const path of ['/__admin/faults', '/__admin/requests', '/__admin/clock']) {
+      expect((await fetch(`${old.url}${path}`, { headers: { 'X-Mock-Session': session } })).status, path).toBe(200)
+    }
+    // What 0.2.0 shows of it: a rule on an operation no request has (`~timeline`), named after the timeline.
+    const oldRules = await fetch(`${old.url}/__admin/faults`, { headers: { 'X-Mock-Session': session } })
+    expect(((await oldRules.json()) as { faults: unknown[] }).faults).toMatchObject([
+      { name: 'timeline:down', operation: '~timeline' },
+    ])
+    const named = await fetch(`${next.url}/__admin/timelines/down`, { headers: { 'X-Mock-Session': session } })
+    expect(named.status).toBe(200)
+    expect(await named.json()).toMatchObject({ current: { phase: 0 } })
+    expect((await getPet(next))[0]).toBe(503)
+    expect([await readiness(old.url), await readiness(next.url)]).toEqual([200, 200])
+  }, 120_000)
 })
