@@ -101,6 +101,23 @@ const accessProblem = (error: unknown, config: AccessConfig): string | undefined
 }
 
 /**
+ * What the store's failure suggests when its URL and its port disagree on TLS, for the message; else ''.
+ * Redis' TLS port resets a plain client at its first command, and a plain port never answers a TLS
+ * handshake (the connection times out): neither error names the cause.
+ */
+const tlsHint = (error: unknown, store: string): string => {
+  const text = `${String((error as { code?: unknown })?.code)} ${String((error as Error)?.message)}`
+  if (!store.startsWith('rediss://') && /\bECONNRESET\b/.test(text))
+    return '; if that port speaks TLS, write rediss://…'
+  if (
+    store.startsWith('rediss://') &&
+    /\bETIMEDOUT\b|\bEPROTO\b|\bECONNRESET\b|\bERR_SSL_|wrong version number/.test(text)
+  )
+    return '; if that port does not speak TLS, write redis://…'
+  return ''
+}
+
+/**
  * The store --store names: undefined for memory (the app's own, unchanged), or
  * the Redis store, connected. Its client is loaded only here, so that a
  * memory start loads none of it.
@@ -129,6 +146,8 @@ export const openStore = async (
     if ((error as Error).name === 'FleetMismatch') throw error
     const problem = accessProblem(error, config)
     if (problem !== undefined) throw new StoreAccessDenied(problem)
-    throw new Error(`the store ${redactStore(config.store)} cannot be reached: ${(error as Error).message}`)
+    throw new Error(
+      `the store ${redactStore(config.store)} cannot be reached: ${(error as Error).message}${tlsHint(error, config.store)}`,
+    )
   }
 }

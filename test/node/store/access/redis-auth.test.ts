@@ -348,6 +348,33 @@ describe('Redis over TLS (rediss://)', () => {
     )
   })
 
+  // Neither error names the cause (Redis' TLS port resets a plain client; a plain port never answers a
+  // handshake): the message adds what to check.
+  it('redis:// to a port that speaks TLS: exit 1, the reset named, rediss:// suggested', async () => {
+    const run = await refused(['--store', `redis://127.0.0.1:${tlsPort}`])
+    expect(run.code).toBe(1)
+    // The reset comes as the client writes its first command, or as it reads.
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^petstore-mock: cannot start: the store redis://127\\.0\\.0\\.1:${tlsPort} cannot be reached: (write|read) ECONNRESET; ` +
+          'if that port speaks TLS, write rediss://…\n$',
+      ),
+    )
+  })
+
+  it('rediss:// to a port that does not speak TLS: exit 1, the timeout named, redis:// suggested', async () => {
+    const run = await refused(['--store', `rediss://127.0.0.1:${tls.port}`, '--redis-ca-file', join(dir, 'ca.crt')])
+    expect(run.code).toBe(1)
+    // Redis waits for the end of a command that never comes (the connection times out), unless it reads
+    // one in the handshake's bytes and answers an error, which TLS then fails on.
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^petstore-mock: cannot start: the store rediss://127\\.0\\.0\\.1:${tls.port} cannot be reached: ` +
+          '(connect ETIMEDOUT|.*(EPROTO|ECONNRESET|ERR_SSL_|wrong version number).*); if that port does not speak TLS, write redis://…\n$',
+      ),
+    )
+  })
+
   it('a CA file that holds no certificate: exit 2 naming it', async () => {
     const run = await refused(['--store', tlsUrl(), '--redis-ca-file', file('not-a-ca.pem', 'hello\n')])
     expect(run.code).toBe(2)
