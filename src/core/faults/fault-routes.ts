@@ -5,7 +5,8 @@ import { ApiError, badRequest } from '../http/errors.js'
 import { toMiddleware } from '../http/stage.js'
 import type { Transport } from '../http/transport.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
-import { checkRuleName, type FaultRule, type FaultRuleInput, maxFaultRules } from './rule-check.js'
+import { checkRuleName, type FaultRule, type FaultRuleInput } from './rule-check.js'
+import { rulesFull } from './rules-full.js'
 import type { FaultsSlice } from './faults-slice.js'
 import { timelineOf } from './timeline-phase.js'
 // The variable read here: the body the body stage parsed.
@@ -31,9 +32,6 @@ export interface FaultDeps {
 const DIGITS = /^[0-9]+$/
 const RULE_ID = /^(0|[1-9][0-9]*)$/
 
-const full = () =>
-  new ApiError(507, `The session holds ${maxFaultRules} fault rules, the most it may; delete some first.`)
-
 /** The session's fault rules: POST one, PUT one by name, GET them, DELETE one (by id or name) or all. */
 export const faultRoutes = (deps: FaultDeps): Hono => {
   const { select, read, open, change } = deps.session
@@ -48,7 +46,7 @@ export const faultRoutes = (deps: FaultDeps): Hono => {
   routes.post('/faults', change, body, async (c) => {
     const rule = checked(c.get('body'))
     const added = await (await open(c)).addFault(rule)
-    if (added === 'full') throw full()
+    if (added === 'full') throw rulesFull()
     if ('refused' in added) throw insufficientStorage(added)
     return c.json(added, 201)
   })
@@ -58,7 +56,7 @@ export const faultRoutes = (deps: FaultDeps): Hono => {
     if (problem) throw badRequest(`${problem}.`)
     const rule = checked(c.get('body'))
     const put = await (await open(c)).putFault(name, rule)
-    if (put === 'full') throw full()
+    if (put === 'full') throw rulesFull()
     if ('refused' in put) throw insufficientStorage(put)
     return c.json(put.rule, put.created ? 201 : 200)
   })

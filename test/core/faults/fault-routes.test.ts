@@ -39,7 +39,7 @@ describe('fault rules through /__admin/faults', () => {
     expect(refused.status).toBe(507)
     expect(await refused.json()).toEqual({
       code: 'insufficient_storage',
-      message: `The session holds ${maxFaultRules} fault rules, the most it may; delete some first.`,
+      message: `The session holds ${maxFaultRules} fault rules and timelines together, the most it may; delete some first.`,
       status: 507,
     })
     const { faults } = (await (await request('/__admin/faults')).json()) as { faults: { id: number }[] }
@@ -278,7 +278,7 @@ describe('PUT /__admin/faults/{name}: a rule set idempotently by name', () => {
     expect(refused.status).toBe(507)
     expect(await refused.json()).toEqual({
       code: 'insufficient_storage',
-      message: `The session holds ${maxFaultRules} fault rules, the most it may; delete some first.`,
+      message: `The session holds ${maxFaultRules} fault rules and timelines together, the most it may; delete some first.`,
       status: 507,
     })
     expect((await request('/__admin/faults/kept', put('kept', { operation: 'listPets', status: 503 }))).status).toBe(

@@ -274,9 +274,13 @@ describe('the session’s 1000 fault rules count its timelines (issue 43)', () =
     const before = (await memory(request)).state
     const rules = await (await request('/__admin/faults', { headers })).text()
     const timeline = await refusal(await put(request, 'r', 'another', stagingIncident))
-    expect(timeline.message).toBe('The session holds as many fault rules and timelines as it may; delete some first.')
+    expect(timeline.message).toBe(
+      `The session holds ${maxFaultRules} fault rules and timelines together, the most it may; delete some first.`,
+    )
     const rule = await refusal(await addRule())
-    expect(rule.message).toBe(`The session holds ${maxFaultRules} fault rules, the most it may; delete some first.`)
+    expect(rule.message).toBe(
+      `The session holds ${maxFaultRules} fault rules and timelines together, the most it may; delete some first.`,
+    )
     expect(await names(request, 'r')).toEqual(['only'])
     expect(await (await request('/__admin/faults', { headers })).text()).toBe(rules)
     expect((await memory(request)).state).toEqual(before)

@@ -10,6 +10,7 @@ import type { Spec } from '../../spec/spec.js'
 import type { ClockSlice } from '../../time/clock-slice.js'
 import type { FaultsSlice } from '../faults-slice.js'
 import { checkRuleName, type FaultRuleInput } from '../rule-check.js'
+import { rulesFull } from '../rules-full.js'
 import { phaseAt, type StoredTimeline, timelineOf, timelineRuleInput, timelineRuleName } from '../timeline-phase.js'
 import { checkTimeline, type TimelineInput } from './timeline-check.js'
 import { expandPreset } from './presets.js'
@@ -125,8 +126,7 @@ export const timelineRoutes = (deps: TimelineDeps): Hono => {
       throw new ApiError(507, `The session holds ${maxTimelines} timelines, the most it may; delete some first.`)
     }
     const put = await session.putFault(timelineRuleName(name), timelineRuleInput(timeline))
-    if (put === 'full')
-      throw new ApiError(507, 'The session holds as many fault rules and timelines as it may; delete some first.')
+    if (put === 'full') throw rulesFull()
     if ('refused' in put) throw insufficientStorage(put)
     return c.json(timelineView(timeline, now), put.created ? 201 : 200)
   })
