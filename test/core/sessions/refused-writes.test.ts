@@ -259,6 +259,9 @@ describe("a refused request spends no tenant's quota.sessions", () => {
       }
       const v1 = { 'Content-Type': 'application/json', ...bearer('key-a-1'), 'X-Mock-Session': session }
       expect((await request('/v1/pets', { method: 'POST', headers: v1, body: '{"name": 5}' })).status).toBe(400)
+      // Refused once in the session it made (no such pet): made, then dropped with its place given back.
+      expect((await request('/v1/pets/999', { headers: v1 })).status).toBe(404)
+      expect((await request('/v1/owners', { headers: v1 })).status).toBe(404)
     }
     const listed = await request('/__admin/sessions', { headers: bearer('root-1') })
     expect(((await listed.json()) as { sessions: { name: string }[] }).sessions.map((s) => s.name)).toEqual(['default'])
