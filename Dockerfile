@@ -6,7 +6,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/bundle.mjs scripts/eager-compile.mjs scripts/merge-start-chunks.mjs scripts/prepare-routes.mjs ./scripts/
+COPY scripts/bundle.mjs scripts/builtins-by-export.mjs scripts/eager-compile.mjs scripts/merge-start-chunks.mjs scripts/prepare-routes.mjs ./scripts/
 COPY src ./src
 # One self-contained bundle (dependencies included, faker in a chunk loaded only for --faker):
 # no node_modules in the final image, and fewer files to load at start-up.

@@ -21,6 +21,7 @@ export const buildInputs = [
   'tsconfig.json',
   'tsconfig.build.json',
   'scripts/bundle.mjs',
+  'scripts/builtins-by-export.mjs',
   'scripts/prepare-routes.mjs',
   'scripts/eager-compile.mjs',
   'scripts/merge-start-chunks.mjs',

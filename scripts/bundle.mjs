@@ -9,30 +9,11 @@ import { build } from 'esbuild'
 import { compileEagerly, startChunks } from './eager-compile.mjs'
 import { mergeStartChunks } from './merge-start-chunks.mjs'
 import { embeddedRoutersPlugin, embeddedRoutersSource } from './prepare-routes.mjs'
+import { builtinsByExport } from './builtins-by-export.mjs'
 
 const [outdir = 'dist', mode] = process.argv.slice(2)
 const selfContained = mode === '--self-contained'
 rmSync(selfContained ? outdir : `${outdir}/chunks`, { recursive: true, force: true })
-// Node's built-ins read export by export, and only the exports imported: an ESM import of one builds
-// its namespace, which reads every export, lazy getters included (node:util's and node:fs's load
-// 30-odd internal modules each), and one as CommonJS costs a copy of every export (esbuild's __toESM).
-// Each export is a pure expression, which esbuild drops when nothing imports it.
-const builtinsByExport = {
-  name: 'builtins-by-export',
-  setup(build) {
-    build.onResolve({ filter: /^node:/ }, ({ path }) => ({ path, namespace: 'builtin' }))
-    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({
-      contents: [
-        `const builtin = process.getBuiltinModule(${JSON.stringify(path)})`,
-        ...Object.keys(process.getBuiltinModule(path))
-          .filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
-          .map((name) => `export const ${name} = /* @__PURE__ */ (() => builtin.${name})()`),
-        'export default builtin',
-      ].join('\n'),
-    }))
-  },
-}
-
 // hono's router for the default command line's routes, built once here (scripts/prepare-routes.mjs).
 mkdirSync(outdir, { recursive: true })
 const embeddedRouters = await embeddedRoutersSource([builtinsByExport], `${outdir}/.prepare-routes.mjs`)
