@@ -107,14 +107,11 @@ const accessProblem = (error: unknown, config: AccessConfig): string | undefined
  */
 const tlsHint = (error: unknown, store: string): string => {
   const text = `${String((error as { code?: unknown })?.code)} ${String((error as Error)?.message)}`
-  if (!store.startsWith('rediss://') && /\bECONNRESET\b/.test(text))
-    return '; if that port speaks TLS, write rediss://…'
-  if (
-    store.startsWith('rediss://') &&
-    /\bETIMEDOUT\b|\bEPROTO\b|\bECONNRESET\b|\bERR_SSL_|wrong version number/.test(text)
-  )
-    return '; if that port does not speak TLS, write redis://…'
-  return ''
+  if (!store.startsWith('rediss://'))
+    return /\bECONNRESET\b/.test(text) ? '; if that port speaks TLS, write rediss://…' : ''
+  return /\bETIMEDOUT\b|\bEPROTO\b|\bECONNRESET\b|\bERR_SSL_|wrong version number/.test(text)
+    ? '; if that port does not speak TLS, write redis://…'
+    : ''
 }
 
 /**
