@@ -180,3 +180,47 @@ describe('reads named ahead are hints: the handler is answered from one only whe
     expect(await got.json()).toEqual({ id, name: 'Fresh', categoryId: 2 })
   })
 })
+
+describe('a journal entry is published only on a channel someone listens on', () => {
+  /** PUBLISH calls while `work` runs (INFO commandstats: those a script makes are counted too). */
+  const publishesDuring = async (work: () => unknown): Promise<number> => {
+    const stats = client()
+    const calls = async () => Number(/^cmdstat_publish:calls=(\d+)/m.exec(await stats.info('commandstats'))?.[1] ?? 0)
+    const before = await calls()
+    await work()
+    return (await calls()) - before
+  }
+  const reads = (app: Awaited<ReturnType<typeof appOn>>, n: number) => async () => {
+    for (let i = 0; i < n; i++) await (await app.request('/v1/pets/1', { headers: auth })).arrayBuffer()
+  }
+
+  it('no stream of the session: 5 requests journaled, none published; then a subscriber hears each entry with its id', async () => {
+    const app = await appOn('pub-quiet')
+    await reads(app, 1)()
+    expect(await publishesDuring(reads(app, 5))).toBe(0)
+
+    const listener = client()
+    const heard: string[] = []
+    listener.on('message', (_channel: string, text: string) => heard.push(text))
+    await listener.subscribe('pub-quiet:ev:default')
+    expect(await publishesDuring(reads(app, 3))).toBe(3)
+    await expect.poll(() => heard.length).toBe(3)
+    const ids = heard.map((text) => (JSON.parse(text.split('\u0000')[0]!) as { id: number }).id)
+    // The 1 + 5 before were kept all the same: the ids go on from them.
+    expect(ids).toEqual([7, 8, 9])
+    const kept = await client().lrange('pub-quiet:s:default:j', 0, -1)
+    expect(kept.map((stored) => /^\d+,\{"id":(\d+),/.exec(stored)?.[1])).toEqual([
+      '9',
+      '8',
+      '7',
+      '6',
+      '5',
+      '4',
+      '3',
+      '2',
+      '1',
+    ])
+    await listener.unsubscribe('pub-quiet:ev:default')
+    expect(await publishesDuring(reads(app, 2))).toBe(0)
+  })
+})

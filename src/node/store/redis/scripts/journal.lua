@@ -63,12 +63,13 @@ local function journalMakeRoom(P, Pq, used, share, member)
   end
   return used
 end
--- Keeps a new entry (id, json) of the session whose ring holds size (> 0) entries, charged cost
--- (a decimal text) against the share (< 0: none): the ring's oldest goes when full, then the oldest
--- entries of any session while the share is passed. A full ring (the steady state) costs one RPOP
--- and one HINCRBY for what leaves and what comes.
-local function journalKeep(P, Pq, b, id, json, size, cost, share)
-  local length = redis.call('LPUSH', b .. 'j', cost .. ',' .. json)
+-- Keeps a new entry (id, and tail: its JSON after `{"id":N`) of the session whose ring holds size
+-- (> 0) entries, charged cost (a decimal text) against the share (< 0: none): the ring's oldest goes
+-- when full, then the oldest entries of any session while the share is passed. A full ring (the
+-- steady state) costs one RPOP and one HINCRBY for what leaves and what comes.
+local function journalKeep(P, Pq, b, id, tail, size, cost, share)
+  -- One concatenation: each new Lua string is hashed byte by byte, ~1.3 ns a byte (an entry is ~2 KB).
+  local length = redis.call('LPUSH', b .. 'j', cost .. ',{"id":' .. id .. tail)
   if length == 1 then keep(b, 'j') end
   local name = journalName(P, b)
   local member = cost .. ',' .. fmt(id) .. ',' .. name
@@ -105,14 +106,20 @@ end
 -- `cost` (journal.ts recordBytes) to the journal's share (`share` bytes, < 0:
 -- none) in the same change (luaJournal): the oldest beyond the size, then the
 -- oldest of any session beyond the share, are dropped (counted in `jd`). It is
--- published to every replica's subscribers (`<prefix>:ev:<name>`); answers the id.
+-- published to every replica's subscribers (`<prefix>:ev:<name>`) when the channel has any; answers the id.
 -- The journal (request headers and bodies) never outlives its session: its keys take the session's TTL when made.
 local function record(b, tail, size, P, cost, share, Pq)
   local id = redis.call('INCR', b .. 'jn')
   if id == 1 then keep(b, 'jn') end
-  local json = '{"id":' .. id .. tail
-  if size > 0 then journalKeep(P, Pq, b, id, json, size, cost, share) else journalDropped(b) end
-  redis.call('PUBLISH', P .. ':ev:' .. journalName(P, b), json)
+  if size > 0 then journalKeep(P, Pq, b, id, tail, size, cost, share) else journalDropped(b) end
+  -- The published text is made only for a channel someone listens on (most have nobody): a subscriber
+  -- not counted yet reads the entry back from the list once subscribed (journal-events.ts). If
+  -- NUMSUB is refused (an ACL), it is published as before.
+  local channel = P .. ':ev:' .. journalName(P, b)
+  local listening = redis.pcall('PUBSUB', 'NUMSUB', channel)
+  if type(listening) ~= 'table' or listening.err or listening[2] > 0 then
+    redis.call('PUBLISH', channel, '{"id":' .. id .. tail)
+  end
   return id
 end
 
