@@ -224,3 +224,77 @@ describe('a journal entry is published only on a channel someone listens on', ()
     expect(await publishesDuring(reads(app, 2))).toBe(0)
   })
 })
+
+describe('calls of a deprecated operation in one turn leave added up, one count per client and session', () => {
+  it('40 getPet calls at once from two clients: far fewer writes than 40, the report counts 20 and 20, each client warned of once', async () => {
+    const warnings: string[] = []
+    const logger = { request() {}, error() {}, warn: (m: string) => warnings.push(m) }
+    const app = await appOn('noted', { logger })
+    const shop = { ...auth, 'User-Agent': 'shop-web/2.1' }
+    const batch = { ...auth, 'User-Agent': 'batch/1.0' }
+    const stats = client()
+    const hsets = async () => Number(/^cmdstat_hset:calls=(\d+)/m.exec(await stats.info('commandstats'))?.[1] ?? 0)
+    const before = await hsets()
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => app.request('/v1/pets/1', { headers: i % 2 === 0 ? shop : batch })),
+    )
+    expect(answers.map((res) => res.status)).toEqual(Array(40).fill(200))
+    // Counted one by one, each call was one write of the session's hash.
+    expect((await hsets()) - before).toBeLessThanOrEqual(8)
+    const report = (await (await app.request('/__admin/deprecations')).json()) as {
+      deprecations: { operation: string; calls: number; clients: { userAgent: string; calls: number }[] }[]
+    }
+    const getPet = report.deprecations.find((d) => d.operation === 'getPet')!
+    expect(getPet.calls).toBe(40)
+    expect(getPet.clients.map((c) => [c.userAgent, c.calls]).sort()).toEqual([
+      ['batch/1.0', 20],
+      ['shop-web/2.1', 20],
+    ])
+    await expect.poll(() => warnings.filter((w) => w.startsWith('getPet is deprecated')).length).toBe(2)
+    expect(warnings.filter((w) => w.includes('shop-web/2.1'))).toHaveLength(1)
+  })
+})
+
+describe('the selections of one turn are one call per session', () => {
+  /** TIME calls while `work` runs: each selection on its own reads Redis's clock once. */
+  const clockReadsDuring = async (work: () => unknown): Promise<number> => {
+    const stats = client()
+    const calls = async () => Number(/^cmdstat_time:calls=(\d+)/m.exec(await stats.info('commandstats'))?.[1] ?? 0)
+    const before = await calls()
+    await work()
+    return (await calls()) - before
+  }
+
+  it('40 reads at once of two pets and a page: every answer its own, far fewer selections than 40', async () => {
+    const app = await appOn('selected')
+    const paths = ['/v1/pets/1', '/v1/pets/2', '/v1/pets?limit=3']
+    const alone = await Promise.all(paths.map(async (path) => (await app.request(path, { headers: auth })).json()))
+    let answers: Response[] = []
+    const reads = await clockReadsDuring(async () => {
+      answers = await Promise.all(Array.from({ length: 40 }, (_, i) => app.request(paths[i % 3]!, { headers: auth })))
+    })
+    expect(answers.map((res) => res.status)).toEqual(Array(40).fill(200))
+    expect(await Promise.all(answers.map((res) => res.json()))).toEqual(
+      Array.from({ length: 40 }, (_, i) => alone[i % 3]),
+    )
+    expect(reads).toBeLessThanOrEqual(8)
+  })
+
+  it('10 requests at once in a session none made yet: it is made once, each answered in it, and it stays', async () => {
+    const app = await appOn('made-at-once')
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => app.request('/sessions/burst/v1/pets/1', { headers: auth })),
+    )
+    expect(answers.map((res) => res.status)).toEqual(Array(10).fill(200))
+    const sessions = (await (await app.request('/__admin/sessions')).json()) as { sessions: { name: string }[] }
+    expect(sessions.sessions.filter((s) => s.name === 'burst')).toHaveLength(1)
+    // Used by others than its maker: a refusal of the first would not drop it (psDiscard), as one by one.
+    expect(await client().hmget('made-at-once:s:burst:m', 'nw', 'ns')).toEqual([null, null])
+    const journal = (await (
+      await app.request('/__admin/requests', { headers: { 'X-Mock-Session': 'burst' } })
+    ).json()) as {
+      requests: unknown[]
+    }
+    expect(journal.requests).toHaveLength(10)
+  })
+})

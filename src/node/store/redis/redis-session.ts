@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
 import type { DeprecationClient, DeprecationReport, FirstCall } from '../../../core/deprecation/deprecation-log.js'
-import { maxClientsPerOperation, maxUserAgentChars } from '../../../core/deprecation/deprecation-log.js'
+import { maxUserAgentChars } from '../../../core/deprecation/deprecation-log.js'
 import {
   type FaultRule,
   type FaultRuleInput,
@@ -54,6 +54,7 @@ import { randomUUID } from 'node:crypto'
 import type { StorageRefusal } from '../../../core/budget/storage-refusal.js'
 import { deprecationReport } from './deprecation-report.js'
 import type { CoverageBatch } from './coverage-batch.js'
+import type { DeprecationBatch } from './deprecation-batch.js'
 import type { RedisPool, RedisPools } from './tenant-pools.js'
 import { refusedForMemory } from './store-full.js'
 import { countJournalStoreFullDrop } from '../errors/store-errors.js'
@@ -110,14 +111,7 @@ const petArgs = (pets: readonly Pet[], from: number, to: number): string[] => {
   return args
 }
 
-/** A deprecated call's count waiting to leave, with the journal entry or alone. */
-interface PendingNote {
-  args: (string | number)[]
-  client: DeprecationClient
-  heard: DeprecationHeard
-}
-
-// A count sent alone that Redis refused: the request's journal entry answers for the outage.
+// What cleaning up after a failure may meet (Redis still away): the failure itself is what is reported.
 const ignore = (): void => undefined
 
 /** What a session needs of its store: Redis, the key layout, the start, the replica's event subscriptions. */
@@ -134,6 +128,8 @@ export interface SessionContext {
   endSubscriptions(channel: string): void
   /** Coverage counted over a turn, sent with the turn's batch (coverage-batch.ts). */
   coverage: CoverageBatch
+  /** Calls of deprecated operations counted over a turn, sent with the turn's batch (deprecation-batch.ts). */
+  deprecations: DeprecationBatch
   /** Each tenant's pool and that of the sessions of no tenant (issue 39). */
   pools: RedisPools
 }
@@ -153,8 +149,6 @@ export class RedisSession implements SessionState {
   #meta: SessionMeta | undefined
   /** The read the selection answered ahead, until it is used or a change of pets makes it stale. */
   #ahead: AheadRead | undefined
-  /** A deprecated call counted but not yet sent (see noteDeprecatedCall). */
-  #note: PendingNote | undefined
 
   constructor(ctx: SessionContext, name: string, meta?: SessionMeta, ahead?: AheadRead) {
     this.name = name
@@ -184,8 +178,6 @@ export class RedisSession implements SessionState {
   }
 
   #run(name: Parameters<RunScript>[0], ...args: ScriptArg[]): Promise<Reply> {
-    // A count still waiting goes first, so that calls leave in the order they were made.
-    if (this.#note !== undefined) this.#sendNote()
     return this.#call(this.#ctx.run(name, this.#base, ...args))
   }
 
@@ -424,28 +416,15 @@ export class RedisSession implements SessionState {
   }
 
   /**
-   * The count leaves with the request's journal entry (one call:
-   * psRecordNoted in journal.lua), or just before this session's next call if one comes
-   * first, so that calls keep their order. Every request that counts one is
-   * recorded (the journal stage leads each operation's chain, errors and
-   * resets included), so the count always leaves, once.
+   * Counted over the turn and sent with its batch, added up per client (deprecation-batch.ts): with
+   * the journal entries of the same requests, which their answers wait for. `heard` is told once
+   * Redis has answered whether these were the client's first calls.
    */
   noteDeprecatedCall(operation: string, client: DeprecationClient, now: number, heard: DeprecationHeard): FirstCall {
     const key = JSON.stringify([client.authorization, client.userAgent?.slice(0, maxUserAgentChars) ?? null])
-    this.#sendNote()
-    this.#note = { args: [operation, key, String(now), maxClientsPerOperation, this.#pool.prefix], client, heard }
+    const session = { base: this.#base, name: this.name, pool: this.#pool.prefix }
+    this.#ctx.deprecations.count(session, operation, key, client, now, heard)
     return undefined
-  }
-
-  #sendNote(): void {
-    const note = this.#note
-    if (note === undefined) return
-    this.#note = undefined
-    this.#run('psNoteDeprecated', ...note.args).then((first) => this.#heard(note, first), ignore)
-  }
-
-  #heard(note: PendingNote, first: Reply): void {
-    if (first !== null) note.heard(first as FirstCall, note.client, this.name)
   }
 
   deprecationReport(): Promise<DeprecationReport[]> {
@@ -473,7 +452,6 @@ export class RedisSession implements SessionState {
   record(entry: Omit<JournalRecord, 'id'>): Promise<JournalRecord> {
     const size = this.#ctx.start.journalSize
     const stored = entry as JournalRecord
-    const note = this.#note
     // The entry's bytes are charged to the journal's share in the script that keeps it (journal.lua record).
     const args = [
       this.#base,
@@ -484,16 +462,7 @@ export class RedisSession implements SessionState {
       this.#pool.journalLimit,
       this.#pool.prefix,
     ]
-    if (note !== undefined) {
-      this.#note = undefined
-      // One `then` each (no `catch` first): the hot path's every request goes through here.
-      return this.#ctx.run('psRecordNoted', ...args, ...note.args).then((reply) => {
-        const [id, first] = reply as [number, Reply]
-        this.#heard(note, first)
-        stored.id = Number(id)
-        return stored
-      }, this.#unrecorded(stored))
-    }
+    // One `then` (no `catch` first): the hot path's every request goes through here.
     return this.#ctx.run('psRecord', ...args).then((id) => {
       stored.id = Number(id)
       return stored

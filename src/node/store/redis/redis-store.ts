@@ -23,6 +23,8 @@ import {
 import type { Tombstone } from '../../../core/sessions/tombstones.js'
 import { KnownInteractions } from './known-interactions.js'
 import { CoverageBatch } from './coverage-batch.js'
+import { DeprecationBatch } from './deprecation-batch.js'
+import { SelectionBatch } from './selection-batch.js'
 import { type RedisPool, RedisPools } from './tenant-pools.js'
 
 /** A tombstone as the scripts write it: `at,reason,ttl seconds`. */
@@ -163,12 +165,15 @@ export class RedisSessionStore implements SessionStore {
   readonly ready: Promise<void>
   /** The sessions this replica's selections made, with their marks (psSession): what discardMade may drop. */
   readonly #made = new WeakMap<object, string>()
+  /** The selections of a turn, one call per session (selection-batch.ts). */
+  readonly #selections: SelectionBatch
 
   constructor(client: Redis, prefix: string, start: StartState, maxSessions: number) {
     this.#client = client
     this.#prefix = prefix
     this.#pools = new RedisPools(prefix, maxSessions, start.budget, start.tenancy)
     this.#run = defineScripts(client)
+    this.#selections = new SelectionBatch(this.#run)
     this.#events = new JournalEvents(client)
     const world = encodeWorld(start.world, start.clock ?? { mode: 'real' }, start.rateLimit)
     const template = `${prefix}:t:${createHash('sha1').update(world).digest('hex')}:`
@@ -182,6 +187,7 @@ export class RedisSessionStore implements SessionStore {
       subscribe: (channel, base, listener) => this.#events.subscribe(channel, base, listener),
       endSubscriptions: (channel) => this.#events.end(channel),
       coverage: new CoverageBatch(this.#run, new KnownInteractions()),
+      deprecations: new DeprecationBatch(this.#run),
       pools: this.#pools,
     }
     this.#world = world
@@ -223,8 +229,7 @@ export class RedisSessionStore implements SessionStore {
     if (!this.#initialised) return this.#init().then(() => this.select(name, mode, readAhead))
     // The pool a new session would be counted in (one Map lookup: tenant-pools.ts).
     const pool = this.#pools.ofSession(name)
-    return this.#run(
-      'psSession',
+    const common = [
       this.#prefix,
       name,
       this.#ctx.template,
@@ -232,8 +237,8 @@ export class RedisSessionStore implements SessionStore {
       this.#ttlMs,
       mode,
       pool.tenant?.name ?? '',
-      ...aheadArgs(readAhead),
-    ).then((reply) => {
+    ]
+    return this.#selections.select(common, aheadArgs(readAhead)).then((reply) => {
       const text = reply as string
       const mark = text.charCodeAt(0)
       if (mark === 1) return this.#outcome(name, text, pool)

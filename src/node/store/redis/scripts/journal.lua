@@ -129,14 +129,6 @@ S.psRecord = function(ARGV)
   return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7])
 end
 
--- Counts a deprecated call and records its request, one call (ARGV: those of
--- psRecord, then operation, client key, now, most clients, pool): { id, what
--- note answers }.
-S.psRecordNoted = function(ARGV)
-  local first = note(ARGV[12], ARGV[1] .. 'd', ARGV[8], ARGV[9], ARGV[10], tonumber(ARGV[11]))
-  return { record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]), first }
-end
-
 -- Empties a session's journal, its entries' bytes given back (ARGV: base, prefix, pool); its ids go on.
 S.psClearJournal = function(ARGV)
   journalRelease(ARGV[2], ARGV[3], ARGV[1])

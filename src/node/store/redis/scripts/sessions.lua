@@ -86,6 +86,16 @@ end
 -- the tombstone and `1` when dropped by this call; `full` and the count (a
 -- tenant's: `quota`, luaBudget's pools); `unknown`, separated by \\1. One
 -- string to decode.
+-- The read named ahead of the session at b (kind 'pet' with the id, 'list' with the index's suffix
+-- and the limit, else none), as psSession answers it after the meta: a NUL and the pet or the page.
+local function readAhead(b, kind, a, limit)
+  if kind == 'pet' then
+    return '\0' .. (redis.call('ZRANGE', b .. 'i', a, a, 'BYSCORE')[1] or '')
+  elseif kind == 'list' then
+    return '\0[' .. table.concat(redis.call('ZRANGE', b .. a, 0, tonumber(limit) - 1), ',') .. ']'
+  end
+  return ''
+end
 S.psSession = function(ARGV)
   local P, name, tpl, max, ttl, mode = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
   local reg = P .. ':reg'
@@ -94,13 +104,7 @@ S.psSession = function(ARGV)
     local meta, made = metaOf(b)
     -- Selected again: the session is no longer one only its maker uses (psDiscard leaves it).
     if made and mark == '' then redis.call('HDEL', b .. 'm', 'nw', 'ns') end
-    meta = mark .. meta
-    if ARGV[8] == 'pet' then
-      return meta .. '\0' .. (redis.call('ZRANGE', b .. 'i', ARGV[9], ARGV[9], 'BYSCORE')[1] or '')
-    elseif ARGV[8] == 'list' then
-      return meta .. '\0[' .. table.concat(redis.call('ZRANGE', b .. ARGV[9], 0, tonumber(ARGV[10]) - 1), ',') .. ']'
-    end
-    return meta
+    return mark .. meta .. readAhead(b, ARGV[8], ARGV[9], ARGV[10])
   end
   local now = nowMs()
   local latest = redis.call('ZRANGE', reg, -1, -1, 'WITHSCORES')
@@ -174,6 +178,48 @@ S.psSession = function(ARGV)
   touch()
   if ttl > 0 then expireKeys(b, ttl + 60000) end
   return answer('\002' .. mk .. '\002')
+end
+
+-- Selects one session for several requests of one turn (selection-batch.ts). ARGV: psSession's
+-- first seven, then per request the number of its read's arguments and those (psSession's ARGV[8]
+-- on). Answers, per request, what psSession called for each in turn would: the first selects as
+-- psSession does; once it found or made the session, the others find it as the first left it
+-- (nothing runs in between, in the same millisecond or the next: no touch is due), so they share
+-- one read of its meta, and equal reads are read once. Under load most requests of a turn are of a
+-- few sessions: each costs its read, not a selection.
+S.psSessions = function(ARGV)
+  local reads, i = {}, 8
+  while i <= #ARGV do
+    local n = tonumber(ARGV[i])
+    reads[#reads + 1] = { ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], n = n }
+    i = i + 1 + n
+  end
+  local function select(read)
+    local args = { ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7] }
+    for k = 1, read.n do args[7 + k] = read[k] end
+    return S.psSession(args)
+  end
+  local out = { select(reads[1]) }
+  if string.byte(out[1], 1) == 1 then
+    -- No session (expired, unknown, full): each as on its own.
+    for k = 2, #reads do out[k] = select(reads[k]) end
+    return out
+  end
+  local b = ARGV[1] .. ':s:' .. ARGV[2] .. ':'
+  local meta, made = metaOf(b)
+  if made then redis.call('HDEL', b .. 'm', 'nw', 'ns') end
+  local seen = {}
+  for k = 2, #reads do
+    local read = reads[k]
+    local key = (read[1] or '') .. '\0' .. (read[2] or '') .. '\0' .. (read[3] or '')
+    local text = seen[key]
+    if not text then
+      text = meta .. readAhead(b, read[1], read[2], read[3])
+      seen[key] = text
+    end
+    out[k] = text
+  end
+  return out
 end
 
 -- What a request reads up front, for a session object made without it (listings). ARGV: base.
