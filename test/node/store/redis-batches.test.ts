@@ -48,6 +48,16 @@ const commandsDuring = async (work: () => unknown): Promise<number> => {
   return (await calls()) - before
 }
 
+/** How many times Redis ran `command` while `work` ran (INFO commandstats: a script's own calls counted too). */
+const callsDuring = async (command: string, work: () => unknown): Promise<number> => {
+  const stats = client()
+  const calls = async () =>
+    Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(await stats.info('commandstats'))?.[1] ?? 0)
+  const before = await calls()
+  await work()
+  return (await calls()) - before
+}
+
 const auth = bearer()
 
 describe('the Redis store sends the script calls of one turn as one command', () => {
@@ -182,14 +192,7 @@ describe('reads named ahead are hints: the handler is answered from one only whe
 })
 
 describe('a journal entry is published only on a channel someone listens on', () => {
-  /** PUBLISH calls while `work` runs (INFO commandstats: those a script makes are counted too). */
-  const publishesDuring = async (work: () => unknown): Promise<number> => {
-    const stats = client()
-    const calls = async () => Number(/^cmdstat_publish:calls=(\d+)/m.exec(await stats.info('commandstats'))?.[1] ?? 0)
-    const before = await calls()
-    await work()
-    return (await calls()) - before
-  }
+  const publishesDuring = (work: () => unknown) => callsDuring('publish', work)
   const reads = (app: Awaited<ReturnType<typeof appOn>>, n: number) => async () => {
     for (let i = 0; i < n; i++) await (await app.request('/v1/pets/1', { headers: auth })).arrayBuffer()
   }
@@ -232,15 +235,15 @@ describe('calls of a deprecated operation in one turn leave added up, one count 
     const app = await appOn('noted', { logger })
     const shop = { ...auth, 'User-Agent': 'shop-web/2.1' }
     const batch = { ...auth, 'User-Agent': 'batch/1.0' }
-    const stats = client()
-    const hsets = async () => Number(/^cmdstat_hset:calls=(\d+)/m.exec(await stats.info('commandstats'))?.[1] ?? 0)
-    const before = await hsets()
-    const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => app.request('/v1/pets/1', { headers: i % 2 === 0 ? shop : batch })),
-    )
+    let answers: Response[] = []
+    const writes = await callsDuring('hset', async () => {
+      answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => app.request('/v1/pets/1', { headers: i % 2 === 0 ? shop : batch })),
+      )
+    })
     expect(answers.map((res) => res.status)).toEqual(Array(40).fill(200))
     // Counted one by one, each call was one write of the session's hash.
-    expect((await hsets()) - before).toBeLessThanOrEqual(8)
+    expect(writes).toBeLessThanOrEqual(8)
     const report = (await (await app.request('/__admin/deprecations')).json()) as {
       deprecations: { operation: string; calls: number; clients: { userAgent: string; calls: number }[] }[]
     }
@@ -256,14 +259,8 @@ describe('calls of a deprecated operation in one turn leave added up, one count 
 })
 
 describe('the selections of one turn are one call per session', () => {
-  /** TIME calls while `work` runs: each selection on its own reads Redis's clock once. */
-  const clockReadsDuring = async (work: () => unknown): Promise<number> => {
-    const stats = client()
-    const calls = async () => Number(/^cmdstat_time:calls=(\d+)/m.exec(await stats.info('commandstats'))?.[1] ?? 0)
-    const before = await calls()
-    await work()
-    return (await calls()) - before
-  }
+  // Each selection on its own reads Redis's clock once.
+  const clockReadsDuring = (work: () => unknown) => callsDuring('time', work)
 
   it('40 reads at once of two pets and a page: every answer its own, far fewer selections than 40', async () => {
     const app = await appOn('selected')
