@@ -295,3 +295,35 @@ describe('the selections of one turn are one call per session', () => {
     expect(journal.requests).toHaveLength(10)
   })
 })
+
+describe("a turn's journal entries of one session are kept in one call", () => {
+  const journal = async (app: Awaited<ReturnType<typeof appOn>>) =>
+    (await (await app.request('/__admin/requests?limit=1000')).json()) as {
+      requests: { id: number; path: string }[]
+      dropped: number
+    }
+
+  it('40 requests at once: ids 2 to 41, each its own, far fewer id counts than 40, the ring and the charges as one by one', async () => {
+    const app = await appOn('recorded', { journalSize: 5 })
+    await app.request('/v1/pets/1', { headers: auth })
+    let answers: Response[] = []
+    const counts = await callsDuring('incrby', async () => {
+      answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => app.request(`/v1/pets/${(i % 12) + 1}`, { headers: auth })),
+      )
+    })
+    expect(answers.map((res) => res.status)).toEqual(Array(40).fill(200))
+    // Kept one by one, each entry took its id alone (INCR), and each drop was counted alone (INCRBY).
+    expect(counts).toBeLessThanOrEqual(16)
+    const { requests, dropped } = await journal(app)
+    // The ring keeps the 5 newest, newest first, with consecutive ids; the other 36 were dropped and counted.
+    expect(requests.map((r) => r.id)).toEqual([41, 40, 39, 38, 37])
+    expect(dropped).toBe(36)
+    // What the journal's share is charged is what the ring holds: each kept entry's cost, no more.
+    const kept = await client().lrange('recorded:s:default:j', 0, -1)
+    const costs = kept.map((stored) => Number(/^(\d+),/.exec(stored)![1]))
+    expect(Number(await client().hget('recorded:mem', 'journal'))).toBe(costs.reduce((a, b) => a + b, 0))
+    const order = await client().zrange('recorded:jz', '0', '-1')
+    expect(order).toEqual(costs.map((cost, k) => `${cost},${41 - k},default`).reverse())
+  })
+})

@@ -6,7 +6,7 @@ import { journalRecord } from '../../helpers/journal-records.js'
 
 const base = journalRecord(1, { time: 1, durationMs: 0.5, headers: ['Authorization', 'Bearer …'] })
 
-/** As psRecord stores it: `{"id":N` then the encoded tail. */
+/** As psRecords stores it: `{"id":N` then the encoded tail. */
 const stored = (id: number, entry: Omit<JournalRecord, 'id'>) => `{"id":${id}${encodeEntry(entry)}`
 
 describe('journal entries as the Redis store keeps them (the answer body after a NUL, unescaped)', () => {

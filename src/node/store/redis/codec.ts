@@ -18,7 +18,7 @@ import { whenFacts } from '../../../core/faults/rule-match.js'
 const bodySeparator = '\u0000'
 
 /**
- * A journal entry as psRecord (scripts/journal.lua) stores it after `{"id":N` (see
+ * A journal entry as psRecords (scripts/journal.lua) stores it after `{"id":N` (see
  * {@link decodeEntry}); `entry` itself is left as it is.
  */
 export const encodeEntry = (entry: Omit<JournalRecord, 'id'>): string => {

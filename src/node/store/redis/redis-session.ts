@@ -55,6 +55,7 @@ import type { StorageRefusal } from '../../../core/budget/storage-refusal.js'
 import { deprecationReport } from './deprecation-report.js'
 import type { CoverageBatch } from './coverage-batch.js'
 import type { DeprecationBatch } from './deprecation-batch.js'
+import type { TurnGroups } from './turn-groups.js'
 import type { RedisPool, RedisPools } from './tenant-pools.js'
 import { refusedForMemory } from './store-full.js'
 import { countJournalStoreFullDrop } from '../errors/store-errors.js'
@@ -130,6 +131,8 @@ export interface SessionContext {
   coverage: CoverageBatch
   /** Calls of deprecated operations counted over a turn, sent with the turn's batch (deprecation-batch.ts). */
   deprecations: DeprecationBatch
+  /** Journal entries gathered over a turn, one call per session (turn-groups.ts sendRecords). */
+  records: TurnGroups
   /** Each tenant's pool and that of the sessions of no tenant (issue 39). */
   pools: RedisPools
 }
@@ -450,20 +453,18 @@ export class RedisSession implements SessionState {
   }
 
   record(entry: Omit<JournalRecord, 'id'>): Promise<JournalRecord> {
-    const size = this.#ctx.start.journalSize
     const stored = entry as JournalRecord
-    // The entry's bytes are charged to the journal's share in the script that keeps it (journal.lua record).
-    const args = [
+    // The entry's bytes are charged to the journal's share in the script that keeps it (journal.lua
+    // record), with the entries of the same session and turn (turn-groups.ts sendRecords).
+    const common = [
       this.#base,
-      encodeEntry(entry),
-      size,
+      this.#ctx.start.journalSize,
       this.#ctx.prefix,
-      String(recordBytes(entry)),
       this.#pool.journalLimit,
       this.#pool.prefix,
     ]
     // One `then` (no `catch` first): the hot path's every request goes through here.
-    return this.#ctx.run('psRecord', ...args).then((id) => {
+    return this.#ctx.records.add(common, [encodeEntry(entry), String(recordBytes(entry))]).then((id) => {
       stored.id = Number(id)
       return stored
     }, this.#unrecorded(stored))

@@ -24,7 +24,7 @@ import type { Tombstone } from '../../../core/sessions/tombstones.js'
 import { KnownInteractions } from './known-interactions.js'
 import { CoverageBatch } from './coverage-batch.js'
 import { DeprecationBatch } from './deprecation-batch.js'
-import { SelectionBatch } from './selection-batch.js'
+import { sendRecords, sendSelections, TurnGroups } from './turn-groups.js'
 import { type RedisPool, RedisPools } from './tenant-pools.js'
 
 /** A tombstone as the scripts write it: `at,reason,ttl seconds`. */
@@ -165,15 +165,15 @@ export class RedisSessionStore implements SessionStore {
   readonly ready: Promise<void>
   /** The sessions this replica's selections made, with their marks (psSession): what discardMade may drop. */
   readonly #made = new WeakMap<object, string>()
-  /** The selections of a turn, one call per session (selection-batch.ts). */
-  readonly #selections: SelectionBatch
+  /** The selections of a turn, one call per session (turn-groups.ts). */
+  readonly #selections: TurnGroups
 
   constructor(client: Redis, prefix: string, start: StartState, maxSessions: number) {
     this.#client = client
     this.#prefix = prefix
     this.#pools = new RedisPools(prefix, maxSessions, start.budget, start.tenancy)
     this.#run = defineScripts(client)
-    this.#selections = new SelectionBatch(this.#run)
+    this.#selections = new TurnGroups(this.#run, sendSelections)
     this.#events = new JournalEvents(client)
     const world = encodeWorld(start.world, start.clock ?? { mode: 'real' }, start.rateLimit)
     const template = `${prefix}:t:${createHash('sha1').update(world).digest('hex')}:`
@@ -188,6 +188,7 @@ export class RedisSessionStore implements SessionStore {
       endSubscriptions: (channel) => this.#events.end(channel),
       coverage: new CoverageBatch(this.#run, new KnownInteractions()),
       deprecations: new DeprecationBatch(this.#run),
+      records: new TurnGroups(this.#run, sendRecords),
       pools: this.#pools,
     }
     this.#world = world
@@ -238,7 +239,7 @@ export class RedisSessionStore implements SessionStore {
       mode,
       pool.tenant?.name ?? '',
     ]
-    return this.#selections.select(common, aheadArgs(readAhead)).then((reply) => {
+    return this.#selections.add(common, aheadArgs(readAhead)).then((reply) => {
       const text = reply as string
       const mark = text.charCodeAt(0)
       if (mark === 1) return this.#outcome(name, text, pool)

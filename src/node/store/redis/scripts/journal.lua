@@ -63,70 +63,87 @@ local function journalMakeRoom(P, Pq, used, share, member)
   end
   return used
 end
--- Keeps a new entry (id, and tail: its JSON after `{"id":N`) of the session whose ring holds size
--- (> 0) entries, charged cost (a decimal text) against the share (< 0: none): the ring's oldest goes
--- when full, then the oldest entries of any session while the share is passed. A full ring (the
--- steady state) costs one RPOP and one HINCRBY for what leaves and what comes.
-local function journalKeep(P, Pq, b, id, tail, size, cost, share)
-  -- One concatenation: each new Lua string is hashed byte by byte, ~1.3 ns a byte (an entry is ~2 KB).
-  local length = redis.call('LPUSH', b .. 'j', cost .. ',{"id":' .. id .. tail)
-  if length == 1 then keep(b, 'j') end
+-- Keeps new entries of the session whose ring holds size (> 0) entries: `entries` is { tail, cost,
+-- tail, cost, … } (tail: the JSON after `{"id":N`; cost: a decimal text), of the ids first, first +
+-- 1, …, each charged its cost against the share (< 0: none). The ring's oldest go when it is full,
+-- then the oldest entries of any session while the share is passed, keeping the newest entry: what
+-- keeping them one after the other leaves. A full ring (the steady state) costs one RPOP for one
+-- entry, and for a turn's entries an LRANGE and an LTRIM; one HINCRBY for what leaves and what comes.
+local function journalKeep(P, Pq, b, first, entries, size, share)
+  local n = #entries / 2
   local name = journalName(P, b)
-  local member = cost .. ',' .. fmt(id) .. ',' .. name
-  redis.call('ZADD', Pq .. ':jz', redis.call('HINCRBY', Pq .. ':mem', 'jseq', 1), member)
-  local change = tonumber(cost)
+  local seq = redis.call('HINCRBY', Pq .. ':mem', 'jseq', n)
+  local stored, scored, change = {}, {}, 0
+  for k = 1, n do
+    local id, cost = first + k - 1, entries[2 * k]
+    -- One concatenation: each new Lua string is hashed byte by byte, ~1.3 ns a byte (an entry is ~2 KB).
+    stored[k] = cost .. ',{"id":' .. id .. entries[2 * k - 1]
+    scored[2 * k - 1], scored[2 * k] = seq - n + k, cost .. ',' .. fmt(id) .. ',' .. name
+    change = change + tonumber(cost)
+  end
+  -- Pushed oldest first: the newest is the list's head.
+  local length = redis.call('LPUSH', b .. 'j', unpack(stored))
+  if length == n then keep(b, 'j') end
+  redis.call('ZADD', Pq .. ':jz', unpack(scored))
   if length > size then
     -- The ring's oldest (ids are consecutive), oldest first: their charges go back.
     local leaving
     if length == size + 1 then
       leaving = { redis.call('RPOP', b .. 'j') }
     else
-      -- A ring made smaller (--journal-size): all it held beyond the size.
+      -- More than one: a turn's entries, or a ring made smaller (--journal-size); all beyond the size.
       local newestFirst = redis.call('LRANGE', b .. 'j', size, -1)
       redis.call('LTRIM', b .. 'j', 0, size - 1)
       leaving = {}
       for k = #newestFirst, 1, -1 do leaving[#leaving + 1] = newestFirst[k] end
     end
-    local oldest = id - length + 1
-    for k, stored in ipairs(leaving) do
-      local c = leavingCost(b, stored)
+    local oldest = first + n - length
+    local gone = {}
+    for k, kept in ipairs(leaving) do
+      local c = leavingCost(b, kept)
       if c then
-        redis.call('ZREM', Pq .. ':jz', c .. ',' .. fmt(oldest + k - 1) .. ',' .. name)
+        gone[#gone + 1] = c .. ',' .. fmt(oldest + k - 1) .. ',' .. name
         change = change - tonumber(c)
       end
     end
+    if #gone > 0 then redis.call('ZREM', Pq .. ':jz', unpack(gone)) end
     journalDropped(b, #leaving)
   end
   local used = redis.call('HINCRBY', Pq .. ':mem', 'journal', change)
-  if share >= 0 then journalMakeRoom(P, Pq, used, share, member) end
+  if share >= 0 then journalMakeRoom(P, Pq, used, share, scored[2 * n]) end
 end
 
--- Recording a request: `record(b, tail, size, P, cost, share)` stores the entry
--- (`{"id":N` then `tail`, the JSON after the id) under the next id, charged
--- `cost` (journal.ts recordBytes) to the journal's share (`share` bytes, < 0:
--- none) in the same change (luaJournal): the oldest beyond the size, then the
--- oldest of any session beyond the share, are dropped (counted in `jd`). It is
--- published to every replica's subscribers (`<prefix>:ev:<name>`) when the channel has any; answers the id.
+-- Recording requests: `record(b, size, P, share, Pq, entries)` stores the entries ({ tail, cost, … }
+-- as journalKeep takes them) under the next ids, in order, each charged its cost (journal.ts
+-- recordBytes) to the journal's share (`share` bytes, < 0: none) in the same change (luaJournal):
+-- the oldest beyond the size, then the oldest of any session beyond the share, are dropped
+-- (counted in `jd`). Each is published to every replica's subscribers (`<prefix>:ev:<name>`) when
+-- the channel has any; answers the first id.
 -- The journal (request headers and bodies) never outlives its session: its keys take the session's TTL when made.
-local function record(b, tail, size, P, cost, share, Pq)
-  local id = redis.call('INCR', b .. 'jn')
-  if id == 1 then keep(b, 'jn') end
-  if size > 0 then journalKeep(P, Pq, b, id, tail, size, cost, share) else journalDropped(b) end
-  -- The published text is made only for a channel someone listens on (most have nobody): a subscriber
-  -- not counted yet reads the entry back from the list once subscribed (journal-events.ts). If
-  -- NUMSUB is refused (an ACL), it is published as before.
+local function record(b, size, P, share, Pq, entries)
+  local n = #entries / 2
+  local last = redis.call('INCRBY', b .. 'jn', n)
+  if last == n then keep(b, 'jn') end
+  local first = last - n + 1
+  if size > 0 then journalKeep(P, Pq, b, first, entries, size, share) else journalDropped(b, n) end
+  -- The published texts are made only for a channel someone listens on (most have nobody): a
+  -- subscriber not counted yet reads the entries back from the list once subscribed
+  -- (journal-events.ts). If NUMSUB is refused (an ACL), they are published as before.
   local channel = P .. ':ev:' .. journalName(P, b)
   local listening = redis.pcall('PUBSUB', 'NUMSUB', channel)
   if type(listening) ~= 'table' or listening.err or listening[2] > 0 then
-    redis.call('PUBLISH', channel, '{"id":' .. id .. tail)
+    for k = 1, n do redis.call('PUBLISH', channel, '{"id":' .. (first + k - 1) .. entries[2 * k - 1]) end
   end
-  return id
+  return first
 end
 
--- Records a request (ARGV: base, the JSON after `"id":N`, journal size, prefix, its cost, the
--- journal's share or -1, the session's pool (luaBudget)): see luaRecord.
-S.psRecord = function(ARGV)
-  return record(ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7])
+-- Records the requests a replica gathered over one turn for one session, in the order they were
+-- made (turn-groups.ts; ARGV: base, journal size, prefix, the journal's share or -1, the
+-- session's pool (luaBudget), then each entry's JSON after `"id":N` and its cost): see record.
+S.psRecords = function(ARGV)
+  local entries = {}
+  for i = 6, #ARGV do entries[i - 5] = ARGV[i] end
+  return record(ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), ARGV[5], entries)
 end
 
 -- Empties a session's journal, its entries' bytes given back (ARGV: base, prefix, pool); its ids go on.

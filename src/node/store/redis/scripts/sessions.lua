@@ -180,7 +180,7 @@ S.psSession = function(ARGV)
   return answer('\002' .. mk .. '\002')
 end
 
--- Selects one session for several requests of one turn (selection-batch.ts). ARGV: psSession's
+-- Selects one session for several requests of one turn (turn-groups.ts). ARGV: psSession's
 -- first seven, then per request the number of its read's arguments and those (psSession's ARGV[8]
 -- on). Answers, per request, what psSession called for each in turn would: the first selects as
 -- psSession does; once it found or made the session, the others find it as the first left it
