@@ -6,6 +6,7 @@ import { openRedisStore, type RedisSessionStore } from '../../../src/node/store/
 import { startWorld } from '../../../src/core/sessions/world.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { bearer } from '../../helpers/auth.js'
+import { maxEntriesPerCall } from '../../../src/node/store/redis/turn-groups.js'
 
 let redis: RedisServer
 const opened: RedisSessionStore[] = []
@@ -325,5 +326,19 @@ describe("a turn's journal entries of one session are kept in one call", () => {
     expect(Number(await client().hget('recorded:mem', 'journal'))).toBe(costs.reduce((a, b) => a + b, 0))
     const order = await client().zrange('recorded:jz', '0', '-1')
     expect(order).toEqual(costs.map((cost, k) => `${cost},${41 - k},default`).reverse())
+  })
+})
+
+describe("a turn's journal entries beyond one call's bound", () => {
+  it(`4600 requests at once (more than nine calls' bound) in one session: every one answered and recorded, with consecutive ids`, async () => {
+    const app = await appOn('recorded-many', { journalSize: 5000 })
+    const n = 4600
+    expect(n).toBeGreaterThan(maxEntriesPerCall * 9)
+    const answers = await Promise.all(Array.from({ length: n }, () => app.request('/v1/pets/1', { headers: auth })))
+    expect(answers.filter((res) => res.status !== 200)).toEqual([])
+    const { requests } = (await (await app.request(`/__admin/requests?limit=${n}`)).json()) as {
+      requests: { id: number }[]
+    }
+    expect(requests.map((r) => r.id).sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1))
   })
 })

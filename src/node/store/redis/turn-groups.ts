@@ -84,7 +84,16 @@ export const sendSelections: SendGroup = (run, common, waiting) => {
  * the ring's oldest as eight or nine commands; a turn's entries of a session share them.
  */
 export const sendRecords: SendGroup = (run, common, waiting) => {
-  const args: (string | number)[] = [...common]
-  for (const w of waiting) args.push(...w.args)
-  run('psRecords', args).then((first) => waiting.forEach((w, k) => w.resolve(Number(first) + k)), rejectEach(waiting))
+  for (let from = 0; from < waiting.length; from += maxEntriesPerCall) {
+    const some = waiting.slice(from, from + maxEntriesPerCall)
+    const args: (string | number)[] = [...common]
+    for (const w of some) args.push(...w.args)
+    run('psRecords', args).then((first) => some.forEach((w, k) => w.resolve(Number(first) + k)), rejectEach(some))
+  }
 }
+
+/**
+ * Most entries in one psRecords: Lua's `unpack` of a call's entries (LPUSH) and their places in the
+ * shared order (ZADD, twice as many values) must stay well within Lua's C stack (8,000 values).
+ */
+export const maxEntriesPerCall = 500
