@@ -515,8 +515,7 @@ export class RedisSession implements SessionState {
   /**
    * Counted in the replica and sent, added up with the other requests of the
    * turn, in the batch that carries their journal entries, which the answers
-   * wait for (coverage-batch.ts). Not through #run: a deprecated call's count
-   * still leaves with the entry. A failure is the entry's to report (503).
+   * wait for (coverage-batch.ts). A failure is the entry's to report (503).
    */
   countCoverage(counters: readonly string[], interaction?: InteractionNote): void {
     this.#ctx.coverage.count(this.#base, counters, interaction)
