@@ -191,12 +191,14 @@ S.psSessions = function(ARGV)
   local reads, i = {}, 8
   while i <= #ARGV do
     local n = tonumber(ARGV[i])
-    reads[#reads + 1] = { ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], n = n }
+    local read = {}
+    for k = 1, n do read[k] = ARGV[i + k] end
+    reads[#reads + 1] = read
     i = i + 1 + n
   end
   local function select(read)
     local args = { ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7] }
-    for k = 1, read.n do args[7 + k] = read[k] end
+    for k = 1, #read do args[7 + k] = read[k] end
     return S.psSession(args)
   end
   local out = { select(reads[1]) }
@@ -211,7 +213,7 @@ S.psSessions = function(ARGV)
   local seen = {}
   for k = 2, #reads do
     local read = reads[k]
-    local key = (read[1] or '') .. '\0' .. (read[2] or '') .. '\0' .. (read[3] or '')
+    local key = table.concat(read, '\0')
     local text = seen[key]
     if not text then
       text = meta .. readAhead(b, read[1], read[2], read[3])
