@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { JournalRecord } from '../../../src/core/journal/journal.js'
-import { decodeEntry, encodeEntry } from '../../../src/node/store/redis/codec.js'
+import { decodeEntry, encodeEntry, parsePage, parsePet } from '../../../src/node/store/redis/codec.js'
+import { toJsonText } from '../../../src/core/http/known-json.js'
 import { journalRecord } from '../../helpers/journal-records.js'
 
 const base = journalRecord(1, { time: 1, durationMs: 0.5, headers: ['Authorization', 'Bearer …'] })
@@ -75,5 +76,35 @@ describe('journal entries as the Redis store keeps them (the answer body after a
     }
     encodeEntry(entry)
     expect(entry.response!.body).toEqual({ text: '[]', json: true })
+  })
+})
+
+describe('pages and pets as Redis answers them (parsed once while the same text comes back)', () => {
+  const page = '[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":2,"status":"sold"}]'
+
+  it('a page equal to the last one parsed is the same page; another text is parsed anew', () => {
+    const first = parsePage(page)
+    // An equal text that is another string (as each Redis reply is).
+    const again = parsePage(JSON.stringify(JSON.parse(page)))
+    expect(again).toBe(first)
+    const other = parsePage('[{"id":3,"name":"c","categoryId":1}]')
+    expect(other).not.toBe(first)
+    expect(other).toEqual([{ id: 3, name: 'c', categoryId: 1 }])
+    expect(toJsonText(other)).toBe('[{"id":3,"name":"c","categoryId":1}]')
+    // The page before is not handed out for the text after it, nor the other way round.
+    expect(parsePage(page)).toEqual(JSON.parse(page))
+    expect(toJsonText(parsePage(page))).toBe(page)
+    expect(parsePage('[]')).toEqual([])
+  })
+
+  it('a pet equal to the last one parsed is the same pet; none is none', () => {
+    const text = '{"id":7,"name":"Rocky","categoryId":2,"status":"available"}'
+    const first = parsePet(text)
+    expect(parsePet(`${text} `.trimEnd())).toBe(first)
+    expect(parsePet(null)).toBeUndefined()
+    const other = parsePet('{"id":8,"name":"Mochi","categoryId":3}')
+    expect(other).toEqual({ id: 8, name: 'Mochi', categoryId: 3 })
+    expect(toJsonText(other)).toBe('{"id":8,"name":"Mochi","categoryId":3}')
+    expect(parsePet(text)).toEqual(JSON.parse(text))
   })
 })
