@@ -68,31 +68,31 @@ export const petFields = (input: NewPet): string => {
 export const parsePets = (members: readonly string[]): Pet[] =>
   members.length === 0 ? [] : (JSON.parse(`[${members.join(',')}]`) as Pet[])
 
-// A speed trick, contained here: the last page and the last pet parsed, by their text. A value
-// parsed from a text depends on that text only, so a reply equal to the last one gets the same
-// objects (shared, as the memory store shares its last page: nothing changes what the port hands
-// out). Under a load that reads one page or pet again, the parse and its garbage were a fifth of
-// the replica's CPU (docs/internals/performance.md); comparing the texts costs a few bytes' compare.
-let lastPage: { text: string; pets: Pet[] } | undefined
-let lastPet: { text: string; pet: Pet } | undefined
+// A speed trick, contained here: the last text parsed, and its value. A value parsed from a text
+// depends on that text only, so a reply equal to the last one gets the same objects (shared, as the
+// memory store shares its last page: nothing changes what the port hands out). Under a load that
+// reads one page or pet again, the parse and its garbage were a fifth of the replica's CPU
+// (docs/internals/performance.md); comparing the texts costs a few bytes' compare.
+const parsedOnce = <T extends object>(): ((text: string) => T) => {
+  let lastText: string | undefined
+  let lastValue: T
+  return (text) => {
+    if (text !== lastText) {
+      lastValue = withJsonText(JSON.parse(text) as T, text)
+      lastText = text
+    }
+    return lastValue
+  }
+}
+
+const parsedPage = parsedOnce<Pet[]>()
+const parsedPet = parsedOnce<Pet>()
 
 /** A page as listPetsScript answers it (a JSON array text), keeping its text for the answer. */
-export const parsePage = (text: string): Pet[] => {
-  if (text === '[]') return []
-  if (lastPage?.text === text) return lastPage.pets
-  const pets = withJsonText(JSON.parse(text) as Pet[], text)
-  lastPage = { text, pets }
-  return pets
-}
+export const parsePage = (text: string): Pet[] => (text === '[]' ? [] : parsedPage(text))
 
 /** A pet from its member text, keeping the text for the answer; undefined for none. */
-export const parsePet = (json: string | null): Pet | undefined => {
-  if (json === null) return undefined
-  if (lastPet?.text === json) return lastPet.pet
-  const pet = withJsonText(JSON.parse(json) as Pet, json)
-  lastPet = { text: json, pet }
-  return pet
-}
+export const parsePet = (json: string | null): Pet | undefined => (json === null ? undefined : parsedPet(json))
 
 /**
  * What a rule is matched on, as the scripts read it: `operation\npetId\nprobability`, '' for absent,

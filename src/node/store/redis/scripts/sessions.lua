@@ -72,6 +72,17 @@ S.psInit = function(ARGV)
   return 1
 end
 
+-- The read named ahead of the session at b (kind 'pet' with the id, 'list' with the index's suffix
+-- and the limit, else none), as psSession answers it after the meta: a NUL and the pet or the page.
+local function readAhead(b, kind, a, limit)
+  if kind == 'pet' then
+    return '\0' .. (redis.call('ZRANGE', b .. 'i', a, a, 'BYSCORE')[1] or '')
+  elseif kind == 'list' then
+    return '\0[' .. table.concat(redis.call('ZRANGE', b .. a, 0, tonumber(limit) - 1), ',') .. ']'
+  end
+  return ''
+end
+
 -- Selects a session (ARGV: prefix, name, template base, most sessions of its pool, TTL ms
 -- (0: never), mode `use`/`read`/`revive`, see core/sessions/lifecycle.ts, its tenant or ''):
 -- found and marked used (at most one write a second), or made from the
@@ -86,16 +97,6 @@ end
 -- the tombstone and `1` when dropped by this call; `full` and the count (a
 -- tenant's: `quota`, luaBudget's pools); `unknown`, separated by \\1. One
 -- string to decode.
--- The read named ahead of the session at b (kind 'pet' with the id, 'list' with the index's suffix
--- and the limit, else none), as psSession answers it after the meta: a NUL and the pet or the page.
-local function readAhead(b, kind, a, limit)
-  if kind == 'pet' then
-    return '\0' .. (redis.call('ZRANGE', b .. 'i', a, a, 'BYSCORE')[1] or '')
-  elseif kind == 'list' then
-    return '\0[' .. table.concat(redis.call('ZRANGE', b .. a, 0, tonumber(limit) - 1), ',') .. ']'
-  end
-  return ''
-end
 S.psSession = function(ARGV)
   local P, name, tpl, max, ttl, mode = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
   local reg = P .. ':reg'
