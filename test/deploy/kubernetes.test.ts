@@ -76,9 +76,11 @@ describe('deploy/kubernetes', () => {
     expect(() => new HorizontalPodAutoscaler(autoscaler as never).validate()).toThrow(/maxReplicas/)
   })
 
-  it('runs three replicas with the store URL from the Secret, probes on /__admin/health/ready and /live, and resource requests', () => {
+  it('leaves its replica count to the autoscaler, with the store URL from the Secret, probes on /__admin/health/ready and /live, and resource requests', () => {
     const deployment = find('Deployment', 'petstore-mock')
-    expect(deployment.spec.replicas).toBe(3)
+    // A count in the manifest would undo the autoscaler's on every apply (the autoscaler owns it: 3 to 6).
+    expect(deployment.spec).not.toHaveProperty('replicas')
+    expect(find('HorizontalPodAutoscaler', 'petstore-mock').spec.minReplicas).toBe(3)
     const [container] = deployment.spec.template.spec.containers
     const env = Object.fromEntries(
       container.env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]),
@@ -248,11 +250,11 @@ describe('deploy/kubernetes', () => {
         kind: 'Deployment',
         name: deployment.metadata.name,
       })
-      // Above minAvailable, so that a drain can always evict one; the Deployment starts at the minimum.
+      // Above minAvailable, so that a drain can always evict one; it alone sets the Deployment's count.
       expect(autoscaler.spec.minReplicas).toBeGreaterThan(
         find('PodDisruptionBudget', 'petstore-mock').spec.minAvailable,
       )
-      expect(autoscaler.spec.minReplicas).toBe(deployment.spec.replicas)
+      expect(deployment.spec.replicas).toBeUndefined()
       expect(autoscaler.spec.maxReplicas).toBeGreaterThan(autoscaler.spec.minReplicas)
       // CPU utilization is measured against the containers' requests: they must have one.
       expect(autoscaler.spec.metrics).toEqual([

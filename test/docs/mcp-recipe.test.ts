@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { binPath, spawnServer, type SpawnedServer } from '../helpers/spawn-server.js'
 import { recipeCommands, recipeFiles } from './recipe-files.js'
@@ -60,6 +61,24 @@ describe(page, () => {
     ])
     const [headerName, value] = header!.split(/:\s*/)
     expect(await toolCount(await overHttp(url!, { [headerName!]: value! }))).toBe(27)
+  })
+
+  it('the MCP Inspector: the page runs the CLI as .ci/mcp-inspector does, the same version and flags', () => {
+    const line = recipeCommands(page).find((l) => l.includes('@modelcontextprotocol/inspector'))!
+    const pinned = /^inspector=(\S+)$/m.exec(readFileSync('.ci/mcp-inspector', 'utf8'))![1]
+    expect(words(line)).toEqual([
+      'npx',
+      '-y',
+      pinned,
+      '--cli',
+      `${documented}/__admin/mcp`,
+      '--transport',
+      'http',
+      '--header',
+      `Authorization: Bearer ${token}`,
+      '--method',
+      'tools/list',
+    ])
   })
 
   it('Cursor: .cursor/mcp.json, its ${env:…} read from the environment', async () => {

@@ -7,6 +7,7 @@ import { startWorld } from '../../../src/core/sessions/world.js'
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js'
 import { bearer } from '../../helpers/auth.js'
 import { maxEntriesPerCall } from '../../../src/node/store/redis/turn-groups.js'
+import { freezeAt, json } from '../../helpers/timeline-scenario.js'
 
 let redis: RedisServer
 const opened: RedisSessionStore[] = []
@@ -143,6 +144,28 @@ describe('the Redis store sends the script calls of one turn as one command', ()
       expect(commands).toBe(trips)
     },
   )
+
+  it('in a session with a timeline, the rules and the timelines are one call: a quiet phase costs one round trip, a phase that targets the request two', async () => {
+    const app = await appOn('trips-timeline')
+    const session = { 'X-Mock-Session': 'incident' }
+    await freezeAt(app.request, 'incident', 0)
+    const timeline = { phases: [{ for: '10s', rule: { operation: 'getPet', status: 503 } }, { for: '10s' }] }
+    expect((await app.request('/__admin/timelines/t', json('PUT', timeline, 'incident'))).status).toBe(201)
+    const get = (status: number) => async () => {
+      const res = await app.request('/v1/pets/1', { headers: { ...auth, ...session } })
+      expect(res.status).toBe(status)
+      await res.arrayBuffer()
+    }
+    await get(503)()
+    // The selection, the rules with the timelines, the phase's count, the journal entry.
+    expect(await commandsDuring(get(503))).toBe(4)
+    await freezeAt(app.request, 'incident', 15)
+    await get(200)()
+    // The selection with its read, the rules with the timelines, the journal entry.
+    expect(await commandsDuring(get(200))).toBe(3)
+    const listed = await app.request('/__admin/timelines/t', { headers: session })
+    expect(((await listed.json()) as { current: { phase: number } }).current.phase).toBe(1)
+  })
 
   it('POST /v1/pets alone is three: the selection, the create, the journal entry', async () => {
     const app = await appOn('trips-create')

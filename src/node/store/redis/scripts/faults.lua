@@ -11,6 +11,10 @@ local function ruleResize(P, b, grow, limit)
   return budgetResize(P, b, tonumber(had[1] or '0'), rules, limit, 'rules')
 end
 
+-- The operation a rule that holds a timeline matches on (its match line's first line: ruleMatch,
+-- rule-target.ts): none, so that it is only ever a timeline.
+local TIMELINE = '~timeline'
+
 -- A rule removed gives back its cost, as far as the session was charged for rules.
 local function removeRule(b, id, P)
   if redis.call('LREM', b .. 'f', 0, id) == 0 then return 0 end
@@ -30,7 +34,9 @@ end
 -- see rule-match.ts): matched on operation and petId, then on every fact its `when`
 -- requires being among the request's, then a draw for a rule with a probability below 1,
 -- counted down and removed at zero, in one change; a hang or drip rule when the request may
--- not be held is answered uncounted. Answers { rule JSON, remaining or '' }, or nil.
+-- not be held is answered uncounted. Answers { rule JSON, remaining or '' }; else, when rules
+-- hold timelines, { '', their JSON… } (what the request asks next: timeline-take.ts), so that a
+-- request in a timeline's session makes no round trip for them; else nil.
 S.psTakeFault = function(ARGV)
   local b, op, petId, hasPetId, mayHold = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[6] == '1'
   local offered
@@ -41,8 +47,10 @@ S.psTakeFault = function(ARGV)
     end
     return offered[fact] == true
   end
+  local timelines = {}
   for _, id in ipairs(redis.call('LRANGE', b .. 'f', 0, -1)) do
     local rop, rpet, rprob, rwhen = string.match(redis.call('HGET', b .. 'fm', id), '^([^\n]*)\n([^\n]*)\n([^\n]*)\n?(.*)$')
+    if rop == TIMELINE then timelines[#timelines + 1] = id end
     local applies = rop == '' or rop == op
     if applies and rpet ~= '' then applies = op == 'getPet' and hasPetId and petId == rpet end
     if applies and rwhen ~= '' then
@@ -79,7 +87,10 @@ S.psTakeFault = function(ARGV)
       return { json, remaining }
     end
   end
-  return false
+  if #timelines == 0 then return false end
+  local out = { '' }
+  for _, id in ipairs(timelines) do out[#out + 1] = redis.call('HGET', b .. 'fj', id) end
+  return out
 end
 
 -- Adds a rule (ARGV: base, the JSON after `"id":N`, match line, times or '', most rules, prefix,
@@ -165,7 +176,7 @@ S.psTimelineRules = function(ARGV)
   local b = ARGV[1]
   local out = {}
   for _, id in ipairs(redis.call('LRANGE', b .. 'f', 0, -1)) do
-    if string.sub(redis.call('HGET', b .. 'fm', id), 1, 10) == '~timeline\n' then
+    if string.sub(redis.call('HGET', b .. 'fm', id), 1, #TIMELINE + 1) == TIMELINE .. '\n' then
       out[#out + 1] = redis.call('HGET', b .. 'fj', id)
     end
   end
