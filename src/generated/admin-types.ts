@@ -640,6 +640,10 @@ export interface components {
             status: "live" | "ready";
         };
         SessionName: string;
+        /** @description Any JSON value, each kind spelled out: a schema with no keyword at all says the same, but some MCP clients refuse or drop it in a tool's input (the MCP Inspector's schema portability check). */
+        JsonValue: string | number | boolean | {
+            [key: string]: unknown;
+        } | unknown[] | null;
         /** @description A fault rule as a client writes it. The server validates rules with this very schema (compiled into src/generated/validators.ts), then what no schema can say: the operation is one of the contract's, at least one of status, delayMs, fault or an answer of its own, `when`'s names are the operation's. */
         FaultRuleInput: {
             operation?: string;
@@ -657,7 +661,7 @@ export interface components {
                 [key: string]: string;
             };
             /** @description The rule's own answer's body, a string (text) or any other JSON value (sent as JSON). */
-            body?: unknown;
+            body?: components["schemas"]["JsonValue"];
             /** @description true lets the rule's own answer break openapi.yaml (such answers are flagged everywhere); false, the default, keeps it. */
             breaksContract?: boolean;
         };
@@ -679,7 +683,7 @@ export interface components {
                 [key: string]: string;
             };
             /** @description The rule's own answer's body, a string (text) or any other JSON value (sent as JSON). */
-            body?: unknown;
+            body?: components["schemas"]["JsonValue"];
             /** @description true lets the rule's own answer break openapi.yaml (such answers are flagged everywhere); false, the default, keeps it. */
             breaksContract?: boolean;
             /** @description Only on the rule named `timeline:NAME` (operation `~timeline`, which no request has), which holds a timeline in a snapshot. */
@@ -720,7 +724,7 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
-            body?: unknown;
+            body?: components["schemas"]["JsonValue"];
             breaksContract?: boolean;
         };
         TimelinePhaseInput: {
@@ -1104,9 +1108,18 @@ export interface components {
             pets: components["schemas"]["Pet"][];
             nextId?: number;
             faults?: components["schemas"]["FaultRule"][];
-            latency?: unknown;
-            clock?: unknown;
-            rateLimit?: unknown;
+            /** @description The latency rule, or null for none. */
+            latency?: {
+                min: number;
+                max: number;
+            } | null;
+            /** @description The mock clock (its `now` and whether it is frozen), or null for the real one. */
+            clock?: {
+                now: string;
+                frozen?: boolean;
+            } | null;
+            /** @description The rate-limit policy as the session keeps it, or null for none. */
+            rateLimit?: string | null;
         };
         Clock: {
             /** Format: date-time */

@@ -139,3 +139,65 @@ describe('every MCP tool’s input schema is its route’s (admin-openapi.yaml, 
     })
   }
 })
+
+// Schema constructs that are legal JSON Schema but that some MCP clients refuse or drop in a tool's
+// input (the MCP Inspector 2.12.0's "schema portability" panel flags them: a tool can work in one
+// client and fail in another). Checked here on every tool, so that the Inspector shows 0 findings.
+const schemaMaps = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']
+const schemaLists = ['allOf', 'anyOf', 'oneOf', 'prefixItems']
+const schemaSlots = ['items', 'contains', 'not', 'propertyNames', 'if', 'then', 'else', 'contentSchema']
+// Where a bare boolean is the usual spelling (`additionalProperties: false`).
+const booleanSlots = ['additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems']
+const constraining = new Set([
+  'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
+  'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties',
+  'minProperties', 'required', 'dependentRequired', 'allOf', 'anyOf', 'oneOf', 'not', 'items', 'prefixItems',
+  'contains', 'properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties',
+  'propertyNames', 'dependentSchemas', '$ref', 'if',
+])
+
+/** What a client may refuse in `schema`, by where it is (`at`); `slot` is the keyword holding it. */
+const unportable = (schema: unknown, at: string, slot?: string): string[] => {
+  if (typeof schema === 'boolean') return slot && booleanSlots.includes(slot) ? [] : [`${at}: a bare ${schema}`]
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return []
+  const node = schema as Record<string, unknown>
+  const found: string[] = []
+  if (Array.isArray(node['type'])) found.push(`${at}: type is a list`)
+  if (typeof node['$ref'] === 'string' && !node['$ref'].startsWith('#')) found.push(`${at}: $ref outside the schema`)
+  if (slot !== 'not' && !Object.keys(node).some((key) => constraining.has(key))) found.push(`${at}: no keyword`)
+  for (const key of schemaMaps)
+    for (const [name, sub] of Object.entries((node[key] as Record<string, unknown> | undefined) ?? {}))
+      found.push(...unportable(sub, `${at}.${key}.${name}`, key))
+  for (const key of schemaLists)
+    ((node[key] as unknown[] | undefined) ?? []).forEach((sub, i) => found.push(...unportable(sub, `${at}.${key}[${i}]`, key)))
+  for (const key of [...schemaSlots, ...booleanSlots]) if (key in node) found.push(...unportable(node[key], `${at}.${key}`, key))
+  return found
+}
+
+describe('every tool’s input schema is portable to MCP clients', () => {
+  it('the check finds what the Inspector flags: an untyped schema, a list of types, a remote $ref, a bare true', () => {
+    const bad = {
+      type: 'object',
+      additionalProperties: false,
+      properties: { a: {}, b: { type: ['string', 'null'] }, c: { $ref: 'https://x.test/s.json' }, d: true },
+    }
+    expect(unportable(bad, 'in')).toEqual([
+      'in.properties.a: no keyword',
+      'in.properties.b: type is a list',
+      'in.properties.c: $ref outside the schema',
+      'in.properties.d: a bare true',
+    ])
+  })
+
+  it.each(tools.map((tool) => [tool.spec.name, tool] as const))('%s: none of them', (_name, tool) => {
+    expect(unportable(tool.inputSchema, 'inputSchema')).toEqual([])
+  })
+
+  it('a rule’s own answer body is still any JSON value: every kind passes rule_set’s check', () => {
+    const ruleSet = tools.find((tool) => tool.spec.name === 'rule_set')!
+    for (const body of ['text', 3, 2.5, true, null, { a: [1] }, [1, 'x']]) {
+      const check = ruleSet.validate()
+      expect(check({ session: 's', name: 'r', rule: { status: 200, body } }), JSON.stringify(body)).toBe(true)
+    }
+  })
+})
