@@ -149,11 +149,40 @@ const schemaSlots = ['items', 'contains', 'not', 'propertyNames', 'if', 'then', 
 // Where a bare boolean is the usual spelling (`additionalProperties: false`).
 const booleanSlots = ['additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems']
 const constraining = new Set([
-  'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
-  'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties',
-  'minProperties', 'required', 'dependentRequired', 'allOf', 'anyOf', 'oneOf', 'not', 'items', 'prefixItems',
-  'contains', 'properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties',
-  'propertyNames', 'dependentSchemas', '$ref', 'if',
+  'type',
+  'enum',
+  'const',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'format',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'dependentRequired',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'items',
+  'prefixItems',
+  'contains',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+  'dependentSchemas',
+  '$ref',
+  'if',
 ])
 
 /** What a client may refuse in `schema`, by where it is (`at`); `slot` is the keyword holding it. */
@@ -169,8 +198,11 @@ const unportable = (schema: unknown, at: string, slot?: string): string[] => {
     for (const [name, sub] of Object.entries((node[key] as Record<string, unknown> | undefined) ?? {}))
       found.push(...unportable(sub, `${at}.${key}.${name}`, key))
   for (const key of schemaLists)
-    ((node[key] as unknown[] | undefined) ?? []).forEach((sub, i) => found.push(...unportable(sub, `${at}.${key}[${i}]`, key)))
-  for (const key of [...schemaSlots, ...booleanSlots]) if (key in node) found.push(...unportable(node[key], `${at}.${key}`, key))
+    ((node[key] as unknown[] | undefined) ?? []).forEach((sub, i) =>
+      found.push(...unportable(sub, `${at}.${key}[${i}]`, key)),
+    )
+  for (const key of [...schemaSlots, ...booleanSlots])
+    if (key in node) found.push(...unportable(node[key], `${at}.${key}`, key))
   return found
 }
 
