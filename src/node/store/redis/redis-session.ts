@@ -302,12 +302,10 @@ export class RedisSession implements SessionState {
       const hold = mayHold ? '1' : ''
       const args = [target.operation, petId ?? '', petId === undefined ? '' : '1', this.#pool.prefix, hold, ...facts]
       return this.#run('psTakeFault', ...args).then((reply) => {
-        this.#timelinesRead = reply === null ? [] : undefined
-        if (reply === null) return undefined
-        const [json, ...rest] = reply as [string, ...string[]]
-        if (json !== '') return parseRule(json, rest[0]!)
-        this.#timelinesRead = rest.map((held) => parseRule(held, ''))
-        return undefined
+        // No rule taken: the timelines read beside the rules (none when nil), for timelineRules.
+        const [json, ...rest] = (reply ?? ['']) as [string, ...string[]]
+        this.#timelinesRead = json === '' ? rest.map((held) => parseRule(held, '')) : undefined
+        return json === '' ? undefined : parseRule(json, rest[0]!)
       })
     })
   }

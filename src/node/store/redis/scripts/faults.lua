@@ -15,6 +15,12 @@ end
 -- rule-target.ts): none, so that it is only ever a timeline.
 local TIMELINE = '~timeline'
 
+-- The JSON of the rules `ids` (those that hold timelines), appended to `out`, in their order.
+local function timelineJson(b, ids, out)
+  for _, id in ipairs(ids) do out[#out + 1] = redis.call('HGET', b .. 'fj', id) end
+  return out
+end
+
 -- A rule removed gives back its cost, as far as the session was charged for rules.
 local function removeRule(b, id, P)
   if redis.call('LREM', b .. 'f', 0, id) == 0 then return 0 end
@@ -88,9 +94,7 @@ S.psTakeFault = function(ARGV)
     end
   end
   if #timelines == 0 then return false end
-  local out = { '' }
-  for _, id in ipairs(timelines) do out[#out + 1] = redis.call('HGET', b .. 'fj', id) end
-  return out
+  return timelineJson(b, timelines, { '' })
 end
 
 -- Adds a rule (ARGV: base, the JSON after `"id":N`, match line, times or '', most rules, prefix,
@@ -174,13 +178,11 @@ end
 -- The rules that hold timelines (ARGV: base): their JSON, in creation order (see timeline-phase.ts).
 S.psTimelineRules = function(ARGV)
   local b = ARGV[1]
-  local out = {}
+  local ids = {}
   for _, id in ipairs(redis.call('LRANGE', b .. 'f', 0, -1)) do
-    if string.sub(redis.call('HGET', b .. 'fm', id), 1, #TIMELINE + 1) == TIMELINE .. '\n' then
-      out[#out + 1] = redis.call('HGET', b .. 'fj', id)
-    end
+    if string.match(redis.call('HGET', b .. 'fm', id), '^[^\n]*') == TIMELINE then ids[#ids + 1] = id end
   end
-  return out
+  return timelineJson(b, ids, {})
 end
 
 -- Counts one request of a timeline's phase (ARGV: base, timeline name, phase key): its count, 1 for
