@@ -644,7 +644,7 @@ export interface components {
         JsonValue: string | number | boolean | {
             [key: string]: unknown;
         } | unknown[] | null;
-        /** @description A fault rule as a client writes it. The server validates rules with this very schema (compiled into src/generated/validators.ts), then what no schema can say: the operation is one of the contract's, at least one of status, delayMs, fault or an answer of its own, `when`'s names are the operation's. */
+        /** @description A fault rule as a client writes it. The server checks a rule against this very schema, then what no schema can say: the operation is one of the contract's, at least one of status, delayMs, fault or an answer of its own, `when`'s names are the operation's. A refused rule gets a 400 naming the field. */
         FaultRuleInput: {
             operation?: string;
             /** @description 400–599; 200–599 with body or headers. */

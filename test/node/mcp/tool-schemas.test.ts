@@ -233,3 +233,18 @@ describe('every tool’s input schema is portable to MCP clients', () => {
     }
   })
 })
+
+describe('what an agent reads names no file of this repository', () => {
+  // An agent shows a tool's description and schema to its user, who has the package, not its sources.
+  const repositoryPath = /\b(src|scripts|test|tools|dist)\/[\w./-]+/g
+
+  it('the check finds a path', () => {
+    expect(JSON.stringify({ description: 'compiled into src/generated/validators.ts' }).match(repositoryPath)).toEqual([
+      'src/generated/validators.ts',
+    ])
+  })
+
+  it.each(tools.map((tool) => [tool.spec.name, tool] as const))('%s', (_name, tool) => {
+    expect(JSON.stringify({ spec: tool.spec, inputSchema: tool.inputSchema }).match(repositoryPath)).toBeNull()
+  })
+})
