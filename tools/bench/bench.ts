@@ -195,13 +195,18 @@ const medianOf = <T>(items: T[], value: (item: T) => number): T =>
 
 /**
  * A load on the baseline and on petstore-mock in turn, {@link rounds} times: a busy moment of the
- * machine hits both alike. Each round's ratio; the median round of each side.
+ * machine hits both alike. Each round's ratio; the median round of each side. With `contractUrl`, the
+ * bare server sending petstore-mock's bytes (baseline-server.mjs --contract) takes its turn in each round too.
  */
-const compare = async (baseUrl: string, baseLoad: LoadSpec, url: string, load: LoadSpec) => {
-  const pairs: { base: LoadResult; ours: LoadResult }[] = []
-  for (let i = 0; i < rounds; i++)
-    pairs.push({ base: await measure(baseUrl, baseLoad), ours: await measure(url, load) })
+const compare = async (baseUrl: string, baseLoad: LoadSpec, url: string, load: LoadSpec, contractUrl?: string) => {
+  const pairs: { base: LoadResult; contract?: LoadResult; ours: LoadResult }[] = []
+  for (let i = 0; i < rounds; i++) {
+    const base = await measure(baseUrl, baseLoad)
+    const contract = contractUrl === undefined ? undefined : await measure(contractUrl, baseLoad)
+    pairs.push({ base, ...(contract && { contract }), ours: await measure(url, load) })
+  }
   const ratios = pairs.map(({ base, ours }) => ours.rps / base.rps)
+  const withContract = pairs.flatMap(({ base, contract, ours }) => (contract ? [{ base, contract, ours }] : []))
   return {
     base: medianOf(pairs, (p) => p.base.rps).base,
     ours: medianOf(pairs, (p) => p.ours.rps).ours,
@@ -209,6 +214,14 @@ const compare = async (baseUrl: string, baseLoad: LoadSpec, url: string, load: L
     ratios,
     p99: Math.max(...pairs.map((p) => p.ours.p99)),
     bad: pairs.reduce((sum, p) => sum + p.ours.non2xx + p.ours.errors, 0),
+    contract:
+      withContract.length === 0
+        ? undefined
+        : {
+            rps: medianOf(withContract, (p) => p.contract.rps).contract.rps,
+            overBase: withContract.map((p) => p.contract.rps / p.base.rps),
+            oursOver: withContract.map((p) => p.ours.rps / p.contract.rps),
+          },
   }
 }
 
@@ -226,6 +239,9 @@ const throughputBudget = (name: string) =>
 
 const throughput = async (baseline: ServerProcess, label: string, logArgs: string[]) => {
   const server = await startServer([...logArgs, '--max-pets', '5000000', ...tenantArgs])
+  // Beside the silent loads, no budget: what the contract's bytes cost a bare server, and our ratio to it.
+  const contract =
+    label === 'silent' ? await startServer(['--contract'], 30_000, { script: baselinePath, flags: [] }) : undefined
   const figures: Record<string, LoadResult> = {}
   const base: Record<string, LoadResult> = (results['baseline'] as Record<string, LoadResult> | undefined) ?? {}
   try {
@@ -246,7 +262,13 @@ const throughput = async (baseline: ServerProcess, label: string, logArgs: strin
       // The bare server answers the plain list for any query: the filtered list is compared with it.
       const baseName = load.name.includes('status=') ? 'GET /v1/pets?limit=20' : load.name
       const baseLoad = standardLoads(5).find((l) => l.name === baseName)!
-      const c = await compare(baseline.url, baseLoad, server.url, load)
+      const c = await compare(
+        baseline.url,
+        baseLoad,
+        server.url,
+        load,
+        baseName === load.name ? contract?.url : undefined,
+      )
       figures[load.name] = c.ours
       base[baseName] ??= c.base
       const min = label === 'silent' ? throughputBudget(load.name) : undefined
@@ -259,6 +281,16 @@ const throughput = async (baseline: ServerProcess, label: string, logArgs: strin
         budgetText,
         (min === undefined || c.ratio >= min) && c.p99 <= budget.p99Ms && c.bad === 0,
       )
+      if (c.contract) {
+        const rounded = (values: number[]) => `[${values.map((r) => Math.round(100 * r)).join(', ')}]`
+        ;((results['contractBytes'] ??= {}) as Record<string, unknown>)[load.name] = c.contract
+        row(
+          "load, the contract's bytes",
+          `${load.name}: bare node:http sending petstore-mock's headers and bodies (baseline-server.mjs --contract)`,
+          `${c.contract.rps} req/s`,
+          `${Math.round(100 * median(c.contract.overBase))} % of baseline ${rounded(c.contract.overBase)}; petstore-mock ${Math.round(100 * median(c.contract.oursOver))} % of it ${rounded(c.contract.oursOver)}`,
+        )
+      }
     }
     results['baseline'] = base
     if (label === 'silent') {
@@ -267,6 +299,7 @@ const throughput = async (baseline: ServerProcess, label: string, logArgs: strin
     }
   } finally {
     await server.stop()
+    await contract?.stop()
   }
   return figures
 }
