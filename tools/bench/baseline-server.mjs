@@ -20,6 +20,8 @@ const lifecycle = {
   sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
   link: '</v1/pets>; rel="successor-version"',
 }
+// Header names as each server writes them: Node sends them as given.
+const located = contract ? (id) => ({ location: `/v1/pets/${id}` }) : (id) => ({ Location: `/v1/pets/${id}` })
 const send = (res, status, value, headers) => {
   if (!contract)
     return res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(value))
@@ -37,18 +39,11 @@ const send = (res, status, value, headers) => {
 createServer((req, res) => {
   if (req.method !== 'POST') {
     const one = req.url.startsWith('/v1/pets/')
-    return send(res, 200, one ? pets[6] : pets, one && contract ? lifecycle : {})
+    return send(res, 200, one ? pets[6] : pets, one && contract ? lifecycle : undefined)
   }
   let body = ''
   req.setEncoding('utf8').on('data', (s) => (body += s))
-  req.on('end', () =>
-    send(
-      res,
-      201,
-      { id: nextId, ...JSON.parse(body) },
-      { [contract ? 'location' : 'Location']: `/v1/pets/${nextId++}` },
-    ),
-  )
+  req.on('end', () => send(res, 201, { id: nextId, ...JSON.parse(body) }, located(nextId++)))
 }).listen(Number(process.argv[process.argv.indexOf('--port') + 1]) || 0, '127.0.0.1', function () {
   process.stderr.write(`listening on http://127.0.0.1:${this.address().port}\n`)
 })
