@@ -72,6 +72,8 @@ const mib = (n: number) => `${n.toFixed(1)} MiB`
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const times = (values: number[]) => `[${values.map((t) => t.toFixed(0)).join(', ')}]`
 const percent = (ours: number, base: number) => `${Math.round((100 * ours) / base)} % of baseline`
+/** Each round's ratio as a whole percentage: `[64, 67, 46]`. */
+const percentRounds = (ratios: number[]) => `[${ratios.map((r) => Math.round(100 * r)).join(', ')}]`
 const clean = (r: LoadResult) => r.non2xx + r.errors === 0
 const loadText = (r: LoadResult) => `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx + r.errors}`
 
@@ -277,18 +279,17 @@ const throughput = async (baseline: ServerProcess, label: string, logArgs: strin
         `load, log ${label}${tenantsFile ? `, --tenants ${tenantsFile}` : ''}`,
         load.name,
         `${c.ours.rps} req/s, p50 ${c.ours.p50} ms, p99 ${c.p99} ms, non-2xx ${c.bad}`,
-        `${Math.round(100 * c.ratio)} % of baseline [${c.ratios.map((r) => Math.round(100 * r)).join(', ')}]${baseName === load.name ? '' : ' (its list)'}`,
+        `${Math.round(100 * c.ratio)} % of baseline ${percentRounds(c.ratios)}${baseName === load.name ? '' : ' (its list)'}`,
         budgetText,
         (min === undefined || c.ratio >= min) && c.p99 <= budget.p99Ms && c.bad === 0,
       )
       if (c.contract) {
-        const rounded = (values: number[]) => `[${values.map((r) => Math.round(100 * r)).join(', ')}]`
         ;((results['contractBytes'] ??= {}) as Record<string, unknown>)[load.name] = c.contract
         row(
           "load, the contract's bytes",
           `${load.name}: bare node:http sending petstore-mock's headers and bodies (baseline-server.mjs --contract)`,
           `${c.contract.rps} req/s`,
-          `${Math.round(100 * median(c.contract.overBase))} % of baseline ${rounded(c.contract.overBase)}; petstore-mock ${Math.round(100 * median(c.contract.oursOver))} % of it ${rounded(c.contract.oursOver)}`,
+          `${Math.round(100 * median(c.contract.overBase))} % of baseline ${percentRounds(c.contract.overBase)}; petstore-mock ${Math.round(100 * median(c.contract.oursOver))} % of it ${percentRounds(c.contract.oursOver)}`,
         )
       }
     }
@@ -336,7 +337,7 @@ const metricsCost = async (silentRatios: Record<string, number>) => {
       'metrics cost',
       `${load.name}: metrics on (default) against --metrics off`,
       `${medianOf(pairs, (p) => p.on.rps).on.rps} against ${medianOf(pairs, (p) => p.off.rps).off.rps} req/s`,
-      `${Math.round(100 * ratio)} % [${ratios.map((r) => Math.round(100 * r)).join(', ')}], ${points.toFixed(1)} points`,
+      `${Math.round(100 * ratio)} % ${percentRounds(ratios)}, ${points.toFixed(1)} points`,
       '≤ 5 points',
       points <= 5,
     )
