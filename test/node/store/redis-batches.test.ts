@@ -365,3 +365,54 @@ describe("a turn's journal entries beyond one call's bound", () => {
     expect(requests.map((r) => r.id).sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1))
   })
 })
+
+describe('a create reads its session once', () => {
+  it("one HMGET of the session's hash (the budget's charges and the next id), the pool's counts when the budget is on", async () => {
+    const admin = client()
+    const run = defineScripts(client())
+    const P = 'create-reads'
+    const base = `${P}:s:default:`
+    await admin.hset(`${base}m`, 'nextId', '7', 'bp', '100')
+    await admin.hset(`${P}:mem`, 'pets', '100')
+    const monitor = await client().monitor()
+    const inScripts: string[][] = []
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source.includes('lua')) inScripts.push(args)
+    })
+    // MONITOR sees what is sent after it started.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await run('psCreatePet', base, 1000, '"name":"Rex","categoryId":1}', 'available', P, 40, 1_000_000)).toBe(
+      '7',
+    )
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    monitor.disconnect()
+
+    const reads = inScripts
+      .map(([command, ...args]) => [command!.toLowerCase(), ...args])
+      .filter(([command]) => command === 'hget' || command === 'hmget')
+    expect(reads).toEqual([
+      ['hmget', `${base}m`, 'bp', 'br', 'nextId'],
+      ['hmget', `${P}:mem`, 'pets', 'rules', 'sessions', 'deprecations', 'rateLimits'],
+    ])
+    // What it wrote is what it wrote before: the pet in both indexes, the next id, the charges.
+    expect(await admin.zrange(`${base}i`, 0, '-1')).toEqual(['{"id":7,"name":"Rex","categoryId":1}'])
+    expect(await admin.zrange(`${base}i:available`, 0, '-1')).toEqual(['{"id":7,"name":"Rex","categoryId":1}'])
+    expect(await admin.hmget(`${base}m`, 'nextId', 'bp', 'br')).toEqual(['8', '140', '0'])
+    expect(await admin.hget(`${P}:mem`, 'pets')).toBe('140')
+  })
+
+  it('refused by the budget, changes nothing, and answers the refusal', async () => {
+    const admin = client()
+    const run = defineScripts(client())
+    const P = 'create-refused'
+    const base = `${P}:s:default:`
+    await admin.hset(`${base}m`, 'nextId', '7', 'bp', '100')
+    await admin.hset(`${P}:mem`, 'pets', '100')
+    expect(await run('psCreatePet', base, 1000, '"name":"Rex","categoryId":1}', '', P, 40, 120)).toBe(
+      '!pets,40,20,100,0,0,0,0',
+    )
+    expect(await admin.exists(`${base}i`)).toBe(0)
+    expect(await admin.hmget(`${base}m`, 'nextId', 'bp')).toEqual(['7', '100'])
+    expect(await admin.hget(`${P}:mem`, 'pets')).toBe('100')
+  })
+})

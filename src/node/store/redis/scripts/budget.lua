@@ -31,9 +31,10 @@ local function budgetRefusal(part, needed, limit, used, got)
   return string.format('!%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f', part, needed, math.max(0, limit - used), got[1], got[2], got[3], got[4], got[5])
 end
 -- What charging the session pets and rules bytes would change (dp, dr), and the refusal when it
--- grows the state share beyond limit (else false).
-local function budgetCheck(P, b, pets, rules, limit, part)
-  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+-- grows the state share beyond limit (else false). `had`: its charges { bp, br } when the caller
+-- has just read them (a create's budgetGrow), else read here.
+local function budgetCheck(P, b, pets, rules, limit, part, had)
+  had = had or redis.call('HMGET', b .. 'm', 'bp', 'br')
   local dp, dr = pets - tonumber(had[1] or '0'), rules - tonumber(had[2] or '0')
   local grow = math.max(0, dp) + math.max(0, dr)
   if grow > 0 and limit >= 0 then
@@ -43,20 +44,21 @@ local function budgetCheck(P, b, pets, rules, limit, part)
   return dp, dr, false
 end
 -- Sets the session's charges (bp, br) to pets and rules bytes; or refuses a growth beyond limit, changing nothing.
-local function budgetResize(P, b, pets, rules, limit, part)
-  local dp, dr, refused = budgetCheck(P, b, pets, rules, limit, part)
+local function budgetResize(P, b, pets, rules, limit, part, had)
+  local dp, dr, refused = budgetCheck(P, b, pets, rules, limit, part, had)
   if refused then return refused end
   redis.call('HSET', b .. 'm', 'bp', string.format('%.0f', pets), 'br', string.format('%.0f', rules))
   if dp ~= 0 then redis.call('HINCRBY', P .. ':mem', 'pets', dp) end
   if dr ~= 0 then redis.call('HINCRBY', P .. ':mem', 'rules', dr) end
   return false
 end
--- Adds bytes to one charge of the session (a create, a rule), or refuses.
-local function budgetGrow(P, b, part, bytes, limit)
-  local had = redis.call('HMGET', b .. 'm', 'bp', 'br')
+-- Adds bytes to one charge of the session (a create, a rule), or refuses. `had`: as budgetCheck's,
+-- the caller's read of the meta starting with bp and br (a create reads nextId in the same HMGET).
+local function budgetGrow(P, b, part, bytes, limit, had)
+  had = had or redis.call('HMGET', b .. 'm', 'bp', 'br')
   local pets, rules = tonumber(had[1] or '0'), tonumber(had[2] or '0')
   if part == 'pets' then pets = pets + bytes else rules = rules + bytes end
-  return budgetResize(P, b, pets, rules, limit, part)
+  return budgetResize(P, b, pets, rules, limit, part, had)
 end
 -- Counts bytes never refused (what answering a read keeps: a rate-limit window, a deprecation record)
 -- in the session's field and the shared part.

@@ -16,9 +16,11 @@ end
 S.psCreatePet = function(ARGV)
   local b = ARGV[1]
   if redis.call('ZCARD', b .. 'i') >= tonumber(ARGV[2]) then return '' end
-  local id = tonumber(redis.call('HGET', b .. 'm', 'nextId'))
+  -- The budget's charges and the next id in one read.
+  local had = redis.call('HMGET', b .. 'm', 'bp', 'br', 'nextId')
+  local id = tonumber(had[3])
   if id > 9007199254740991 then return '' end
-  local refused = budgetGrow(ARGV[5], b, 'pets', tonumber(ARGV[6]), tonumber(ARGV[7]))
+  local refused = budgetGrow(ARGV[5], b, 'pets', tonumber(ARGV[6]), tonumber(ARGV[7]), had)
   if refused then return refused end
   local sid = fmt(id)
   local json = '{"id":' .. sid .. ',' .. ARGV[3]
