@@ -367,13 +367,18 @@ describe("a turn's journal entries beyond one call's bound", () => {
 })
 
 describe('a create reads its session once', () => {
-  it("one HMGET of the session's hash (the budget's charges and the next id), the pool's counts when the budget is on", async () => {
+  /** A default session at prefix P whose next id is 7, its pets charged 100 bytes (so is its pool). */
+  const sessionAt = async (P: string) => {
     const admin = client()
-    const run = defineScripts(client())
-    const P = 'create-reads'
     const base = `${P}:s:default:`
     await admin.hset(`${base}m`, 'nextId', '7', 'bp', '100')
     await admin.hset(`${P}:mem`, 'pets', '100')
+    return { admin, base, run: defineScripts(client()) }
+  }
+
+  it("one HMGET of the session's hash (the budget's charges and the next id), the pool's counts when the budget is on", async () => {
+    const P = 'create-reads'
+    const { admin, base, run } = await sessionAt(P)
     const monitor = await client().monitor()
     const inScripts: string[][] = []
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
@@ -402,12 +407,8 @@ describe('a create reads its session once', () => {
   })
 
   it('refused by the budget, changes nothing, and answers the refusal', async () => {
-    const admin = client()
-    const run = defineScripts(client())
     const P = 'create-refused'
-    const base = `${P}:s:default:`
-    await admin.hset(`${base}m`, 'nextId', '7', 'bp', '100')
-    await admin.hset(`${P}:mem`, 'pets', '100')
+    const { admin, base, run } = await sessionAt(P)
     expect(await run('psCreatePet', base, 1000, '"name":"Rex","categoryId":1}', '', P, 40, 120)).toBe(
       '!pets,40,20,100,0,0,0,0',
     )
