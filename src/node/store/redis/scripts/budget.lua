@@ -32,7 +32,7 @@ local function budgetRefusal(part, needed, limit, used, got)
 end
 -- What charging the session pets and rules bytes would change (dp, dr), and the refusal when it
 -- grows the state share beyond limit (else false). `had`: its charges { bp, br } when the caller
--- has just read them (a create's budgetGrow), else read here.
+-- has just read them (budgetGrow), else read here.
 local function budgetCheck(P, b, pets, rules, limit, part, had)
   had = had or redis.call('HMGET', b .. 'm', 'bp', 'br')
   local dp, dr = pets - tonumber(had[1] or '0'), rules - tonumber(had[2] or '0')
