@@ -30,6 +30,12 @@ wait_healthy "$memory_url" || { "$engine" logs "$memory_name" >&2 || true; fail 
 
 # What the container was given, as the server saw it: its banner names where the budget comes from.
 memory_mib=$((memory_limit / 1048576))
+# The engine's log reaches `logs` a moment after the server wrote it: wait (5 s at most) for the
+# banner's budget line before reading where the budget came from, or the battery is skipped by a race.
+for _ in $(seq 1 50); do
+  "$engine" logs "$memory_name" 2>&1 | grep -q 'memory: budget' && break
+  sleep 0.1
+done
 if ! "$engine" logs "$memory_name" 2>&1 | grep -q "(the container's memory limit, $memory_mib MiB ("; then
   echo "note memory limit: not run: $engine accepted --memory $memory_limit, but the container's cgroup shows no limit" \
     "(rootless on cgroup v1, or the memory controller not delegated); the server said:" \
