@@ -60,6 +60,21 @@ const callsDuring = async (command: string, work: () => unknown): Promise<number
   return (await calls()) - before
 }
 
+/** The commands Redis ran inside scripts while `work` ran (MONITOR), each lowercased, with its arguments. */
+const scriptCommandsDuring = async (work: () => Promise<unknown>): Promise<string[][]> => {
+  const monitor = await client().monitor()
+  const seen: string[][] = []
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    if (source.includes('lua')) seen.push(args.map((arg, k) => (k === 0 ? arg.toLowerCase() : arg)))
+  })
+  // MONITOR sees what is sent after it started, and shows it a moment after it ran.
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  await work()
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  monitor.disconnect()
+  return seen
+}
+
 const auth = bearer()
 
 describe('the Redis store sends the script calls of one turn as one command', () => {
@@ -301,6 +316,33 @@ describe('the selections of one turn are one call per session', () => {
     expect(reads).toBeLessThanOrEqual(8)
   })
 
+  it("the turn's first read is not read again for the others that name it: one page, one pet, each answer as alone", async () => {
+    const P = 'page-once'
+    const app = await appOn(P)
+    expect((await app.request('/v1/pets/1', { headers: auth })).status).toBe(200)
+    const run = defineScripts(client())
+    // psSessions' ARGV: psSession's first seven (prefix, name, template, most sessions, TTL, mode, tenant), then each read.
+    const common = [P, 'default', `${P}:t:none:`, 100, 0, 'use', '']
+    const page = ['list', 'i', 20]
+    const pet = ['pet', 1]
+    const alone = {
+      page: await run('psSession', ...common, ...page),
+      pet: await run('psSession', ...common, ...pet),
+    }
+    let answers: unknown
+    const inScripts = await scriptCommandsDuring(async () => {
+      const reads = [page, page, pet, page, pet].flatMap((read) => [read.length, ...read])
+      answers = await run('psSessions', ...common, ...reads)
+    })
+    expect(answers).toEqual([alone.page, alone.page, alone.pet, alone.page, alone.pet])
+    expect(String(alone.page)).toContain('\u0000[{"id":1,')
+    const index = `${P}:s:default:i`
+    expect(inScripts.filter(([command, key]) => command === 'zrange' && key === index)).toEqual([
+      ['zrange', index, '0', '19'],
+      ['zrange', index, '1', '1', 'BYSCORE'],
+    ])
+  })
+
   it('10 requests at once in a session none made yet: it is made once, each answered in it, and it stays', async () => {
     const app = await appOn('made-at-once')
     const answers = await Promise.all(
@@ -366,7 +408,7 @@ describe("a turn's journal entries beyond one call's bound", () => {
   })
 })
 
-describe('a create reads its session once', () => {
+describe("a create reads its session's hash once and writes it once", () => {
   /** A default session at prefix P whose next id is 7, its pets charged 100 bytes (so is its pool). */
   const sessionAt = async (P: string) => {
     const admin = client()
@@ -376,28 +418,23 @@ describe('a create reads its session once', () => {
     return { admin, base, run: defineScripts(client()) }
   }
 
-  it("one HMGET of the session's hash (the budget's charges and the next id), the pool's counts when the budget is on", async () => {
+  it("one HMGET of the session's hash (the budget's charges and the next id), the pool's counts when the budget is on, one HSET", async () => {
     const P = 'create-reads'
     const { admin, base, run } = await sessionAt(P)
-    const monitor = await client().monitor()
-    const inScripts: string[][] = []
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
-      if (source.includes('lua')) inScripts.push(args)
+    const commands = await scriptCommandsDuring(async () => {
+      expect(await run('psCreatePet', base, 1000, '"name":"Rex","categoryId":1}', 'available', P, 40, 1_000_000)).toBe(
+        '7',
+      )
     })
-    // MONITOR sees what is sent after it started.
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(await run('psCreatePet', base, 1000, '"name":"Rex","categoryId":1}', 'available', P, 40, 1_000_000)).toBe(
-      '7',
-    )
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    monitor.disconnect()
 
-    const reads = inScripts
-      .map(([command, ...args]) => [command!.toLowerCase(), ...args])
-      .filter(([command]) => command === 'hget' || command === 'hmget')
+    const reads = commands.filter(([command]) => command === 'hget' || command === 'hmget')
     expect(reads).toEqual([
       ['hmget', `${base}m`, 'bp', 'br', 'nextId'],
       ['hmget', `${P}:mem`, 'pets', 'rules', 'sessions', 'deprecations', 'rateLimits'],
+    ])
+    // And writes it once: the charges and the next id in one HSET.
+    expect(commands.filter(([command, key]) => command === 'hset' && key === `${base}m`)).toEqual([
+      ['hset', `${base}m`, 'bp', '140', 'br', '0', 'nextId', '8'],
     ])
     // What it wrote is what it wrote before: the pet in both indexes, the next id, the charges.
     expect(await admin.zrange(`${base}i`, 0, '-1')).toEqual(['{"id":7,"name":"Rex","categoryId":1}'])

@@ -44,21 +44,23 @@ local function budgetCheck(P, b, pets, rules, limit, part, had)
   return dp, dr, false
 end
 -- Sets the session's charges (bp, br) to pets and rules bytes; or refuses a growth beyond limit, changing nothing.
-local function budgetResize(P, b, pets, rules, limit, part, had)
+-- `...`: more fields and values of the session's hash the caller writes with them (a create's next id).
+local function budgetResize(P, b, pets, rules, limit, part, had, ...)
   local dp, dr, refused = budgetCheck(P, b, pets, rules, limit, part, had)
   if refused then return refused end
-  redis.call('HSET', b .. 'm', 'bp', string.format('%.0f', pets), 'br', string.format('%.0f', rules))
+  redis.call('HSET', b .. 'm', 'bp', string.format('%.0f', pets), 'br', string.format('%.0f', rules), ...)
   if dp ~= 0 then redis.call('HINCRBY', P .. ':mem', 'pets', dp) end
   if dr ~= 0 then redis.call('HINCRBY', P .. ':mem', 'rules', dr) end
   return false
 end
 -- Adds bytes to one charge of the session (a create, a rule), or refuses. `had`: as budgetCheck's,
--- the caller's read of the meta starting with bp and br (a create reads nextId in the same HMGET).
-local function budgetGrow(P, b, part, bytes, limit, had)
+-- the caller's read of the meta starting with bp and br (a create reads nextId in the same HMGET);
+-- `...` as budgetResize's.
+local function budgetGrow(P, b, part, bytes, limit, had, ...)
   had = had or redis.call('HMGET', b .. 'm', 'bp', 'br')
   local pets, rules = tonumber(had[1] or '0'), tonumber(had[2] or '0')
   if part == 'pets' then pets = pets + bytes else rules = rules + bytes end
-  return budgetResize(P, b, pets, rules, limit, part, had)
+  return budgetResize(P, b, pets, rules, limit, part, had, ...)
 end
 -- Counts bytes never refused (what answering a read keeps: a rate-limit window, a deprecation record)
 -- in the session's field and the shared part.

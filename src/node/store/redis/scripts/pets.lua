@@ -20,13 +20,13 @@ S.psCreatePet = function(ARGV)
   local had = redis.call('HMGET', b .. 'm', 'bp', 'br', 'nextId')
   local id = tonumber(had[3])
   if id > 9007199254740991 then return '' end
-  local refused = budgetGrow(ARGV[5], b, 'pets', tonumber(ARGV[6]), tonumber(ARGV[7]), had)
+  -- The next id is written with the charges, in one HSET.
+  local refused = budgetGrow(ARGV[5], b, 'pets', tonumber(ARGV[6]), tonumber(ARGV[7]), had, 'nextId', fmt(id + 1))
   if refused then return refused end
   local sid = fmt(id)
   local json = '{"id":' .. sid .. ',' .. ARGV[3]
   redis.call('ZADD', b .. 'i', sid, json)
   if ARGV[4] ~= '' then redis.call('ZADD', b .. 'i:' .. ARGV[4], sid, json) end
-  redis.call('HSET', b .. 'm', 'nextId', fmt(id + 1))
   return sid
 end
 

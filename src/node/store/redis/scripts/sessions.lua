@@ -186,7 +186,7 @@ end
 -- on). Answers, per request, what psSession called for each in turn would: the first selects as
 -- psSession does; once it found or made the session, the others find it as the first left it
 -- (nothing runs in between, in the same millisecond or the next: no touch is due), so they share
--- one read of its meta, and equal reads are read once. Under load most requests of a turn are of a
+-- one read of its meta, and equal reads are read once, the first's included. Under load most requests of a turn are of a
 -- few sessions: each costs its read, not a selection.
 S.psSessions = function(ARGV)
   local reads, i = {}, 8
@@ -212,6 +212,8 @@ S.psSessions = function(ARGV)
   local meta, made = metaOf(b)
   if made then redis.call('HDEL', b .. 'm', 'nw', 'ns') end
   local seen = {}
+  -- The first found it (no mark): its answer is theirs too, not read again (a page is 1–2 KB).
+  if string.byte(out[1], 1) ~= 2 then seen[table.concat(reads[1], '\0')] = out[1] end
   for k = 2, #reads do
     local read = reads[k]
     local key = table.concat(read, '\0')
