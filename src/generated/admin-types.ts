@@ -233,7 +233,7 @@ export interface paths {
         get?: never;
         /**
          * Set the rule of a name, idempotently (201 created, 200 replaced in place)
-         * @description `{rule}` is the name, 1–64 of `[A-Za-z0-9._-]` and not digits only (400 otherwise). A rule of that name is replaced where it stands: its id and place in the evaluation order are kept and `remaining` starts again from the new `times` (none without). Otherwise the rule is added last under the next id. Atomic on every store: PUTs of one name racing on several replicas leave one rule.
+         * @description `{rule}` is the name, 1–64 of `[A-Za-z0-9._-]`, not digits only and not `.` or `..` (400 otherwise). A rule of that name is replaced where it stands: its id and place in the evaluation order are kept and `remaining` starts again from the new `times` (none without). Otherwise the rule is added last under the next id. Atomic on every store: PUTs of one name racing on several replicas leave one rule.
          */
         put: operations["putFaultRule"];
         post?: never;
@@ -272,7 +272,7 @@ export interface paths {
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path: {
-                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only. */
+                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only, not `.` or `..`. */
                 name: string;
             };
             cookie?: never;
@@ -639,6 +639,7 @@ export interface components {
             /** @enum {unknown} */
             status: "live" | "ready";
         };
+        /** @description `.` and `..` are refused: a path's dot segments, which URLs drop. */
         SessionName: string;
         /** @description Any JSON value, each kind spelled out: a schema with no keyword at all says the same, but some MCP clients refuse or drop it in a tool's input (the MCP Inspector's schema portability check). */
         JsonValue: string | number | boolean | {
@@ -1659,7 +1660,7 @@ export interface operations {
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path: {
-                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only. */
+                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only, not `.` or `..`. */
                 name: string;
             };
             cookie?: never;
@@ -1687,7 +1688,7 @@ export interface operations {
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path: {
-                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only. */
+                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only, not `.` or `..`. */
                 name: string;
             };
             cookie?: never;
@@ -1729,7 +1730,7 @@ export interface operations {
                 "X-Mock-Session"?: components["parameters"]["Session"];
             };
             path: {
-                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only. */
+                /** @description 1–64 of `[A-Za-z0-9._-]`, not digits only, not `.` or `..`. */
                 name: string;
             };
             cookie?: never;

@@ -249,8 +249,25 @@ describe('QA panel (GET /__admin/) in Chromium', () => {
     await expect.poll(() => rulesCard.getByText('No rules', { exact: false }).count()).toBeGreaterThan(0)
     expect(await page.locator('.error').allTextContents()).toEqual([])
 
+    // The picker takes what the server takes: not . or .. (a URL's dot segments), while ... is a name.
+    const newName = page.getByLabel('New session name')
+    const mismatch = (name: string) =>
+      newName
+        .fill(name)
+        .then(() =>
+          newName.evaluate(
+            (input) => (input as unknown as { validity: { patternMismatch: boolean } }).validity.patternMismatch,
+          ),
+        )
+    expect([await mismatch('.'), await mismatch('..'), await mismatch('...'), await mismatch('a b')]).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ])
+
     // "Open" in the picker: another name no request has made.
-    await page.getByLabel('New session name').fill('fresh-by-open')
+    await newName.fill('fresh-by-open')
     await page.getByRole('button', { name: 'Open', exact: true }).click()
     await live(page)
     await expect.poll(() => total(page).textContent()).toBe('12')

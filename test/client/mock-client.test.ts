@@ -476,7 +476,7 @@ describe('failures throw MockAdminError with the Error body', () => {
       () => mock.withSession('a b').reset(),
       400,
       'bad_request',
-      'X-Mock-Session must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got "a b").',
+      'X-Mock-Session must be 1 to 64 of A-Z a-z 0-9 . _ -, not . or .. (got "a b").',
     ],
     [
       'a wrong admin token → 401',

@@ -11,7 +11,7 @@ const scoped = bearer('sa')
 const json = { 'Content-Type': 'application/json' }
 
 const badPrefix = (shown: string) =>
-  `The session in the path (${shown}) must be 1 to 64 characters of A-Z a-z 0-9 . _ -.`
+  `The session in the path must be 1 to 64 of A-Z a-z 0-9 . _ -, not . or .. (got ${shown}).`
 
 const expectError = async (res: Response, status: number, message: string | RegExp, code = 'bad_request') => {
   const body = (await res.json()) as { code: string; message: string; status: number }
@@ -58,7 +58,7 @@ describe('an invalid session name in the path prefix is a 400 on every route', (
   it('a long name is shown cut', async () => {
     const { request } = contractApp()
     const res = await request(`/sessions/${'%22'.repeat(1500)}/__admin/state`)
-    const body = await expectError(res, 400, /^The session in the path \("\/sessions\/(\\"){72}…"\) must be/)
+    const body = await expectError(res, 400, /^The session in the path must be .* \(got "\/sessions\/(\\"){72}…"\)\.$/)
     expect(body.message.length).toBeLessThan(300)
   })
 
@@ -75,7 +75,7 @@ describe('a scoped admin token gets the same 400 as root for a bad or conflictin
       '/__admin/faults',
       { 'X-Mock-Session': 'x"' },
       'bad_request',
-      'X-Mock-Session must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got "x\\"").',
+      'X-Mock-Session must be 1 to 64 of A-Z a-z 0-9 . _ -, not . or .. (got "x\\"").',
     ],
     [
       'a prefix and a header naming two sessions',
@@ -355,6 +355,54 @@ describe('a body that is a number too large to hold says what was expected', () 
   })
 })
 
+describe('. and .. name no session: every URL parser drops them from a path, so no prefix or admin route could name it', () => {
+  const routes: [method: string, path: string][] = [
+    ['GET', '/v1/pets'],
+    ['POST', '/v1/pets'],
+    ['GET', '/__admin/state'],
+    ['POST', '/__admin/faults'],
+    ['POST', '/__admin/reset'],
+  ]
+  for (const name of ['.', '..']) {
+    for (const [method, path] of routes) {
+      it(`X-Mock-Session: ${name} on ${method} ${path}: 400 naming the header; no session made`, async () => {
+        const { request } = contractApp()
+        const headers = { ...bearer(), ...json, 'X-Mock-Session': name }
+        const body =
+          method === 'POST'
+            ? JSON.stringify(path === '/v1/pets' ? { name: 'Rex', categoryId: 1 } : { status: 503 })
+            : undefined
+        const res = await request(path, { method, headers, body })
+        await expectError(
+          res,
+          400,
+          `X-Mock-Session must be 1 to 64 of A-Z a-z 0-9 . _ -, not . or .. (got ${JSON.stringify(name)}).`,
+        )
+        const listed = (await (await request('/__admin/sessions')).json()) as { sessions: { name: string }[] }
+        expect(listed.sessions.map((s) => s.name)).not.toContain(name)
+      })
+    }
+  }
+
+  it('other names of dots are names: ... and .a each their own session', async () => {
+    const { request } = contractApp()
+    for (const name of ['...', '.a']) {
+      const res = await request('/v1/pets', {
+        method: 'POST',
+        headers: { ...bearer(), ...json, 'X-Mock-Session': name },
+        body: JSON.stringify({ name: `Rex${name}`, categoryId: 1 }),
+      })
+      expect(res.status).toBe(201)
+      const pets = (await (await request('/__admin/state', { headers: { 'X-Mock-Session': name } })).json()) as {
+        pets: { name: string }[]
+      }
+      expect(pets.pets.filter((pet) => pet.name.startsWith('Rex'))).toEqual([
+        expect.objectContaining({ name: `Rex${name}` }),
+      ])
+    }
+  })
+})
+
 describe('a session name no session can have is a 400 on DELETE as on POST', () => {
   for (const escaped of ['team-a-1%00', 'team-a-1%0a', 'x%22y', 'a'.repeat(65)]) {
     for (const method of ['DELETE', 'POST']) {
@@ -363,7 +411,7 @@ describe('a session name no session can have is a 400 on DELETE as on POST', () 
         async () => {
           const { request } = contractApp()
           const res = await request(`/__admin/sessions/${escaped}`, { method })
-          await expectError(res, 400, /^A session name is 1 to 64 characters of A-Z a-z 0-9 \. _ - \(got /)
+          await expectError(res, 400, /^A session name is 1 to 64 of A-Z a-z 0-9 \. _ -, not \. or \.\. \(got /)
         },
       )
     }

@@ -1,4 +1,5 @@
 import { inject } from 'vitest'
+import { isSessionName } from '../../src/core/http/request/session-name.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,7 +11,6 @@ declare module 'vitest' {
 /** Set in the `prefix` projects (vitest.config.ts, vitest.redis.config.ts). */
 export const testSessionPrefix: boolean = inject('sessionPrefix') ?? false
 
-const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/
 // The API and the control plane (the served contract's `servers` name the prefix: test/core/sessions/session-selection.test.ts).
 const PREFIXED = /^\/(v1(\/|$|\?)|__admin(\/|$|\?))/
 
@@ -27,7 +27,7 @@ export const throughPrefix = (url: string, init: RequestInit): { url: string; in
   const headers = new Headers(init.headers)
   const named = headers.get('X-Mock-Session')
   // A bad name (the 400 tests) and a header sent twice stay as they are: only a name travels in a path.
-  if (named !== null && !SESSION_NAME.test(named)) return { url, init }
+  if (named !== null && !isSessionName(named)) return { url, init }
   headers.delete('X-Mock-Session')
   const prefix = `/sessions/${named ?? 'default'}`
   const rewritten = relative ? `${prefix}${url}` : `${parsed.origin}${prefix}${url.slice(parsed.origin.length)}`

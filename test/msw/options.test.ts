@@ -81,7 +81,11 @@ describe('controls without HTTP', () => {
       (h) => h.setPets([{ id: 0, name: 'a', categoryId: 1 }]),
       'setPets: state: entry 0: id must be a positive',
     ],
-    ['session', (h) => h.pets({ session: 'a b' }), 'pets: A session name is 1 to 64 characters'],
+    [
+      'session',
+      (h) => h.pets({ session: 'a b' }),
+      'pets: A session name is 1 to 64 of A-Z a-z 0-9 . _ -, not . or .. (got "a b")',
+    ],
     ['journal', (h) => h.journal({ operation: 'deletePet' }), 'journal: operation must be one of listPets'],
   ])('refuses a bad %s argument', async (_, call, message) => {
     await expect(call(createHandlers({ origins: 'any' }))).rejects.toThrow(`petstore-mock/msw: ${message}`)

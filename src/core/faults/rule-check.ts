@@ -4,6 +4,7 @@ import { describeSchemaError, expectation } from '../spec/messages.js'
 import type { Spec } from '../spec/spec.js'
 import { bundledSpec } from '../spec/bundled-spec.js'
 import { isJsonObject } from '../http/json.js'
+import { pathNameRule } from '../http/request/session-name.js'
 import { type RequestFacts, type RuleWhen, checkApiKey, checkWhen } from './rule-match.js'
 import { type RuleAnswerFields, checkAnswer, contractBreak, hasOwnAnswer, prepareAnswer } from './rule-answer.js'
 
@@ -36,13 +37,13 @@ export interface FaultRuleInput extends RuleAnswerFields {
 /** A stored rule: its id, the name it was PUT under (if any) and, for a rule with `times`, how many matches remain. */
 export interface FaultRule extends FaultRuleInput {
   id: number
-  /** Set by `PUT /__admin/faults/{name}`: 1–64 of `[A-Za-z0-9._-]`, not digits only (those are ids). */
+  /** Set by `PUT /__admin/faults/{name}`: 1–64 of `[A-Za-z0-9._-]`, not digits only (those are ids), not `.` or `..`. */
   name?: string
   remaining?: number
 }
 
-/** A rule's name: what a client PUTs it under. */
-export const ruleNamePattern = '^(?![0-9]+$)[A-Za-z0-9._-]{1,64}$'
+/** A rule's name: what a client PUTs it under (`.` and `..` are dot segments no URL keeps: session-name.ts). */
+export const ruleNamePattern = '^(?![0-9]+$)(?!\\.\\.?$)[A-Za-z0-9._-]{1,64}$'
 const RULE_NAME = new RegExp(ruleNamePattern)
 
 /** Why `name` cannot name a rule (a sentence naming it), or undefined when it can. */
@@ -50,7 +51,7 @@ export const checkRuleName = (name: string): string | undefined => {
   if (RULE_NAME.test(name)) return undefined
   if (/^[0-9]+$/.test(name))
     return `name ${JSON.stringify(name)} is digits only, which is a rule id; a name needs another character`
-  return `name must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-' (got ${JSON.stringify(name.slice(0, 80))})`
+  return `name must be ${pathNameRule} (got ${JSON.stringify(name.slice(0, 80))})`
 }
 
 /** A PUT's outcome: the rule as stored, and whether it was created (else it replaced the rule of that name). */

@@ -3,7 +3,13 @@ import { addAnswerHeaders } from '../http/respond.js'
 import { authorizationOf } from '../http/request/authorization.js'
 import type { Answer, Next, RequestContext, Stage } from '../http/stage.js'
 import { type MaybePromise, whenReady } from '../async/maybe-promise.js'
-import { badPrefixError, isSessionName, sessionHeader, sessionPrefixOf } from '../http/request/session-name.js'
+import {
+  badPrefixError,
+  isSessionName,
+  pathNameRule,
+  sessionHeader,
+  sessionPrefixOf,
+} from '../http/request/session-name.js'
 import type { SessionReader } from '../http/request/session-reader.js'
 import { isOutcome, type Selection, type SelectMode, sessionCreatedHeader, sessionOf } from './lifecycle.js'
 import type { ReadAhead, SessionState, SessionStore } from './port.js'
@@ -41,9 +47,7 @@ export const sessionNameOf = (c: RequestContext, byKey = false, tenancy?: Tenanc
   const header = c.req.header(sessionHeader)
   if (prefixed === undefined && header === undefined && !byKey) return undefined
   if (header !== undefined && !isSessionName(header)) {
-    throw badRequest(
-      `${sessionHeader} must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(header)}).`,
-    )
+    throw badRequest(`${sessionHeader} must be ${pathNameRule} (got ${JSON.stringify(header)}).`)
   }
   if (prefixed !== undefined && !isSessionName(prefixed.name)) {
     throw badPrefixError(prefixed.prefix)

@@ -1,7 +1,7 @@
 import { Hono } from '../http/hono-app.js'
 import { ApiError, badRequest } from '../http/errors.js'
 import type { SessionAccess } from '../http/request/session-reader.js'
-import { isSessionName } from '../http/request/session-name.js'
+import { isSessionName, pathNameRule } from '../http/request/session-name.js'
 import { sessionScopeOf } from '../http/request/session-scope.js'
 import { isOutcome, sessionCreatedHeader, sessionOf } from './lifecycle.js'
 import type { SessionState, SessionStore, SessionSummary } from './port.js'
@@ -28,8 +28,7 @@ export interface SessionDeps {
 }
 
 const namedSession = (name: string): string => {
-  if (!isSessionName(name))
-    throw badRequest(`A session name is 1 to 64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(name)}).`)
+  if (!isSessionName(name)) throw badRequest(`A session name is ${pathNameRule} (got ${JSON.stringify(name)}).`)
   return name
 }
 

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { createMockClient, type MockClient } from '../../client/mock-client.js'
-import { isSessionName } from '../../core/http/request/session-name.js'
+import { isSessionName, pathNameRule } from '../../core/http/request/session-name.js'
 import { Environment } from '../config/environment.js'
 
 /**
@@ -55,7 +55,7 @@ export const mockTarget = (
     throw new CliUsageError(`${urlName} must be an absolute http(s) URL (got "${url}")`)
   const session = values.session
   if (session !== undefined && !isSessionName(session)) {
-    throw new CliUsageError(`--session must be 1 to 64 characters of A-Z a-z 0-9 . _ - (got "${session}")`)
+    throw new CliUsageError(`--session must be ${pathNameRule} (got "${session}")`)
   }
   let adminToken = values.token
   if (adminToken === undefined) {

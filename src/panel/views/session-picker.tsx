@@ -2,7 +2,8 @@ import { plural } from '../model/describe.js'
 import { useState } from 'preact/hooks'
 import type { SessionSummary } from '../types.js'
 
-const NAME = '[A-Za-z0-9._\\-]{1,64}'
+// As the server's (session-name.ts): not `.` or `..`, which URLs drop. The browser anchors a pattern.
+const NAME = '(?!\\.\\.?$)[A-Za-z0-9._\\-]{1,64}'
 
 const optionText = (s: SessionSummary): string =>
   `${s.name} · ${plural(s.pets, 'pet')} · ${plural(s.faults, 'rule')} · ${plural(s.requests, 'request')}`
@@ -47,7 +48,7 @@ export function SessionPicker(props: {
           pattern={NAME}
           required
           placeholder="new session name"
-          title="1 to 64 characters: A-Z a-z 0-9 . _ -"
+          title="1 to 64 characters: A-Z a-z 0-9 . _ -, and not . or .."
           autocomplete="off"
           spellcheck={false}
           onInput={(e) => setName(e.currentTarget.value)}

@@ -243,10 +243,10 @@ describe('PUT /__admin/faults/{name}: a rule set idempotently by name', () => {
     [
       '65 characters',
       'a'.repeat(65),
-      `name must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-' (got "${'a'.repeat(65)}").`,
+      `name must be 1 to 64 of A-Z a-z 0-9 . _ -, not . or .. (got "${'a'.repeat(65)}").`,
     ],
-    ['a space', 'a%20b', `name must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-' (got "a b").`],
-    ['a colon', 'a:b', `name must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-' (got "a:b").`],
+    ['a space', 'a%20b', `name must be 1 to 64 of A-Z a-z 0-9 . _ -, not . or .. (got "a b").`],
+    ['a colon', 'a:b', `name must be 1 to 64 of A-Z a-z 0-9 . _ -, not . or .. (got "a:b").`],
   ])('400 naming the name for %s; nothing added', async (_case, name, message) => {
     const { request } = contractApp({ pets })
     const res = await request(`/__admin/faults/${name}`, put(name, { status: 500 }))
@@ -322,6 +322,7 @@ describe('PUT /__admin/faults/{name}: a rule set idempotently by name', () => {
       { id: 1, name: '7', status: 500 },
       'faults.0.name "7" is digits only, which is a rule id; a name needs another character',
     ],
+    [{ id: 1, name: '..', status: 500 }, 'faults.0.name must be 1 to 64 of A-Z a-z 0-9 . _ -, not . or .. (got "..")'],
     [
       [
         { id: 1, name: 'a', status: 500 },

@@ -69,7 +69,7 @@ describe('a session by path prefix: /sessions/<name>/…', () => {
     const { request } = contractApp()
     const res = await request('/sessions/a%20b/v1/pets', { headers: auth() })
     expect(res.status).toBe(400)
-    expect((await res.json()).message).toContain('must be 1 to 64 characters')
+    expect((await res.json()).message).toContain('must be 1 to 64 of A-Z a-z 0-9 . _ -, not . or ..')
   })
 })
 

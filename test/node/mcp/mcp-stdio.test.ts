@@ -66,7 +66,8 @@ describe('petstore-mock mcp: the stdio bridge (issue 42)', () => {
   })
 
   it('refuses bad usage with exit code 2 and its help', () => {
-    for (const args of [[], ['--url', 'not-a-url'], ['--url', server.url, '--session', 'no spaces']]) {
+    const badSessions = ['no spaces', '..'].map((name) => ['--url', server.url, '--session', name])
+    for (const args of [[], ['--url', 'not-a-url'], ...badSessions]) {
       const result = spawnSync(process.execPath, [binPath, 'mcp', ...args], { encoding: 'utf8', timeout: 30_000 })
       expect(result.status).toBe(2)
       expect(result.stderr).toMatch(/^petstore-mock mcp: /)

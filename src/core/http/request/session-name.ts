@@ -5,9 +5,15 @@ import { type ApiError, badRequest } from '../errors.js'
 /** The header that selects an isolated session. */
 export const sessionHeader = 'X-Mock-Session'
 
-const SESSION_NAME = /^[A-Za-z0-9._-]{1,64}$/
+// `.` and `..` alone are a path's dot segments, which every URL parser removes (`/sessions/../v1/pets`
+// is `/v1/pets`, in browsers, fetch, curl and the server): no path prefix, admin route or panel link
+// could name such a session, so none is made.
+const SESSION_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]{1,64}$/
 
-/** Whether a session name is acceptable: 1 to 64 of A-Z a-z 0-9 . _ - */
+/** What a name that travels in a path (a session's, a rule's) is, as the 400s that refuse one say it. */
+export const pathNameRule = '1 to 64 of A-Z a-z 0-9 . _ -, not . or ..'
+
+/** Whether a session name is acceptable: {@link pathNameRule}. */
 export const isSessionName = (name: string): boolean => SESSION_NAME.test(name)
 
 /**
@@ -68,7 +74,7 @@ export const badPrefixError = (prefix: string): ApiError => {
     /[<>&]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )
-  return badRequest(`The session in the path (${shown}) must be 1 to 64 characters of A-Z a-z 0-9 . _ -.`)
+  return badRequest(`The session in the path must be ${pathNameRule} (got ${shown}).`)
 }
 
 /**
