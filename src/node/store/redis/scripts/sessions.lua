@@ -186,8 +186,8 @@ end
 -- on). Answers, per request, what psSession called for each in turn would: the first selects as
 -- psSession does; once it found or made the session, the others find it as the first left it
 -- (nothing runs in between, in the same millisecond or the next: no touch is due), so they share
--- one read of its meta, and equal reads are read once, the first's included. Under load most requests of a turn are of a
--- few sessions: each costs its read, not a selection.
+-- one read of its meta, and equal reads are read once, the first's included. Under load most
+-- requests of a turn are of a few sessions: each costs its read, not a selection.
 S.psSessions = function(ARGV)
   local reads, i = {}, 8
   while i <= #ARGV do
@@ -209,16 +209,21 @@ S.psSessions = function(ARGV)
     return out
   end
   local b = ARGV[1] .. ':s:' .. ARGV[2] .. ':'
-  local meta, made = metaOf(b)
-  if made then redis.call('HDEL', b .. 'm', 'nw', 'ns') end
-  local seen = {}
-  -- The first found it (no mark): its answer is theirs too, not read again (a page is 1–2 KB).
-  if string.byte(out[1], 1) ~= 2 then seen[table.concat(reads[1], '\0')] = out[1] end
+  local seen, meta = {}, nil
+  if string.byte(out[1], 1) == 2 then
+    -- The first made it and the others use it too: no longer one only its maker uses (psDiscard).
+    redis.call('HDEL', b .. 'm', 'nw', 'ns')
+  else
+    -- The first found it: its answer is theirs too, its page and meta not read again (a page is 1–2 KB).
+    seen[table.concat(reads[1], '\0')] = out[1]
+  end
   for k = 2, #reads do
     local read = reads[k]
     local key = table.concat(read, '\0')
     local text = seen[key]
     if not text then
+      -- Read once, and only for a read the first did not answer (metaOf leaves the mark's fields out).
+      meta = meta or (metaOf(b))
       text = meta .. readAhead(b, read[1], read[2], read[3])
       seen[key] = text
     end
